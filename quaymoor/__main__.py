@@ -1,0 +1,3 @@
+from quaymoor.cli import main
+
+raise SystemExit(main())
