@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from quaymoor.rules.data import BUILDINGS, HIGH_STREET_SPACES, HOLDING_SPACES, Building, PlotKind
+from quaymoor.rules.data import (
+    BUILDINGS,
+    HIGH_STREET_SPACES,
+    HOLDING_SPACES,
+    Building,
+    PlotKind,
+    Role,
+)
 from quaymoor.rules.events import EndTriggered
 from quaymoor.rules.fairness import reshuffle_label, shuffled
 from quaymoor.rules.state import GameState, Phase, PlayerState
@@ -51,7 +58,7 @@ def price(s: GameState, seat: int, b: int) -> int:
     column) and 1 for the Mason's picker, never below 0."""
     p = s.players[seat]
     discount = min(p.worked[PlotKind.STONE_PIT], _COLUMN[b])
-    if seat == s.picker:
+    if seat == s.picker and s.role == Role.MASON:
         discount += 1
     return max(0, _COST[b] - discount)
 

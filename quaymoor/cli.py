@@ -1,0 +1,91 @@
+"""The ``quaymoor`` command: serve, selfplay, verify, bench."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from quaymoor.rules.data import MAX_PLAYERS, MIN_PLAYERS
+
+
+def _players(text: str) -> int:
+    n = int(text)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
+    return n
+
+
+def _positive(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return n
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from quaymoor.selfplay import game_seed, random_game
+
+    if args.record:
+        args.record.mkdir(parents=True, exist_ok=True)
+    for i in range(args.games):
+        game, result = random_game(args.players, game_seed(args.seed, i))
+        if args.record:
+            path = args.record / f"game-{args.seed}-{i}.json"
+            path.write_text(game.record().to_json())
+        print(json.dumps(result.as_json()), flush=True)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from quaymoor.rules.record import GameRecord
+    from quaymoor.rules.verify import verify_record
+
+    try:
+        record = GameRecord.from_json(args.record.read_text())
+    except (OSError, ValueError) as exc:
+        print(f"{args.record}: {exc}", file=sys.stderr)
+        return 2
+    verdict = verify_record(record)
+    print(f"{args.record}: {verdict.message}", file=sys.stdout if verdict.ok else sys.stderr)
+    return 0 if verdict.ok else 1
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from quaymoor.bench import bench_rules
+
+    if args.what == "rules":
+        bench_rules(seconds=args.seconds)
+        return 0
+    print(f"unknown benchmark {args.what!r}", file=sys.stderr)
+    return 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="quaymoor", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sp = sub.add_parser("selfplay", help="play complete games with random legal actions")
+    sp.add_argument("--players", type=_players, default=4)
+    sp.add_argument("--games", type=_positive, default=1)
+    sp.add_argument("--seed", type=int, default=0, help="base seed of the run (an integer)")
+    sp.add_argument("--record", type=Path, help="write each game's record into this folder")
+    sp.set_defaults(func=cmd_selfplay)
+
+    vp = sub.add_parser("verify", help="check a game record: fingerprint, replay, scores")
+    vp.add_argument("record", type=Path)
+    vp.set_defaults(func=cmd_verify)
+
+    bp = sub.add_parser("bench", help="benchmarks that print figures")
+    bp.add_argument("what", choices=["rules"])
+    bp.add_argument("--seconds", type=float, default=3.0, help="time per player count")
+    bp.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    code: int = args.func(args)
+    return code

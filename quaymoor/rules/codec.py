@@ -1,0 +1,99 @@
+"""JSON for actions, events, views and records, through one cattrs converter.
+
+Goods, roles, buildings and plot kinds travel as their lowercase names ("wool",
+"bargemaster", "flax_shed", "stone_pit"). Actions and events are tagged unions: a
+``"type"`` key holds the class name in snake case (``{"type": "load", "good": "wool",
+"barge": 1}``). Structuring is strict: no extra keys, no "2" for 2, no 2.7 for 2; errors
+come out of ``cattrs`` as ``ClassValidationError`` (see ``describe_error``).
+"""
+
+from __future__ import annotations
+
+import re
+from enum import IntEnum
+from typing import Any, Final, TypeVar, get_args
+
+import cattrs
+from cattrs.preconf.json import JsonConverter, make_converter
+from cattrs.strategies import configure_tagged_union
+
+from quaymoor.rules.actions import Action
+from quaymoor.rules.data import Building, Good, PlotKind, Role
+from quaymoor.rules.events import Event
+
+E = TypeVar("E", bound=IntEnum)
+
+
+def snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def _strict(kind: type) -> Any:
+    def structure(value: Any, _t: type) -> Any:
+        if type(value) is not kind:
+            raise TypeError(f"expected {kind.__name__}, got {type(value).__name__}")
+        return value
+
+    return structure
+
+
+def _enum_hooks(conv: cattrs.Converter, enum: type[E]) -> None:
+    names = {m.name.lower(): m for m in enum}
+
+    def structure(value: Any, _t: type) -> E:
+        if not isinstance(value, str) or value not in names:
+            raise ValueError(f"expected one of {', '.join(names)}, got {value!r}")
+        return names[value]
+
+    conv.register_structure_hook(enum, structure)
+    conv.register_unstructure_hook(enum, lambda m: m.name.lower())
+
+
+def make_rules_converter() -> JsonConverter:
+    """A strict converter that knows the rules' vocabulary and the action and event unions.
+    Other layers (the wire protocol) extend a converter made here."""
+    conv = make_converter(forbid_extra_keys=True)
+    for kind in (int, str, bool):
+        conv.register_structure_hook(kind, _strict(kind))
+
+    def structure_float(value: Any, _t: type) -> float:
+        if type(value) not in (int, float):
+            raise TypeError(f"expected number, got {type(value).__name__}")
+        return float(value)
+
+    conv.register_structure_hook(float, structure_float)
+    for enum in (Good, Role, Building, PlotKind):
+        _enum_hooks(conv, enum)
+    for union in (Action, Event):
+        configure_tagged_union(
+            union, conv, tag_generator=lambda cl: snake(cl.__name__), tag_name="type"
+        )
+    return conv
+
+
+converter: Final = make_rules_converter()
+ACTION_TAGS: Final = {snake(cl.__name__): cl for cl in get_args(Action)}
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    out: dict[str, Any] = converter.unstructure(action, unstructure_as=Action)
+    return out
+
+
+def action_from_json(data: Any) -> Action:
+    """Structure an action, checking the envelope first so that every failure is a
+    ``ValueError`` or a cattrs error with a path, never a bare ``KeyError``."""
+    if not isinstance(data, dict):
+        raise ValueError(f"an action must be an object, got {type(data).__name__}")
+    tag = data.get("type")
+    if tag not in ACTION_TAGS:
+        raise ValueError(f"unknown action type {tag!r}")
+    action: Action = converter.structure(data, Action)  # type: ignore[arg-type]
+    return action
+
+
+def describe_error(exc: Exception) -> str:
+    """One line for any structuring error: ``expected int @ $.barge``."""
+    if isinstance(exc, cattrs.BaseValidationError):
+        return "; ".join(cattrs.transform_error(exc))
+    return str(exc)

@@ -1,0 +1,109 @@
+"""A game with its seed and its history: what the table actor owns and what a record
+replays. A thin layer over ``engine``: the seed, the fingerprint, the actions in order,
+events for listeners, views and the record."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from quaymoor.rules import engine
+from quaymoor.rules.actions import Action
+from quaymoor.rules.events import Event
+from quaymoor.rules.fairness import derive_key, fingerprint, new_seed, seed_from_hex
+from quaymoor.rules.record import GameRecord, RecordedAction, SeatInfo, result_of
+from quaymoor.rules.scoring import Score, scores
+from quaymoor.rules.state import GameState
+from quaymoor.rules.views import SeatView, view_for
+
+
+class Game:
+    """One game: the state, the secret seed behind it, and every action applied.
+
+    ``apply`` raises the engine's errors and changes nothing when an action is not legal.
+    """
+
+    def __init__(
+        self,
+        players: int,
+        seed: bytes | None = None,
+        client_seeds: Sequence[str] = (),
+        *,
+        events: bool = True,
+    ) -> None:
+        self.seed = seed if seed is not None else new_seed()
+        self.client_seeds = tuple(client_seeds)
+        self.fingerprint = fingerprint(self.seed)
+        self.state: GameState = engine.new_game(players, derive_key(self.seed, self.client_seeds))
+        self.history: list[RecordedAction] = []
+        self._events: list[Any] | None = [] if events else None
+
+    @property
+    def players(self) -> int:
+        return self.state.n
+
+    @property
+    def version(self) -> int:
+        return self.state.version
+
+    def is_over(self) -> bool:
+        return engine.is_over(self.state)
+
+    def deciding(self) -> tuple[int, ...]:
+        return engine.deciding(self.state)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return engine.legal_actions(self.state, seat)
+
+    def takeback_actions(self, seat: int) -> list[Action]:
+        return engine.takeback_actions(self.state, seat)
+
+    def apply(self, seat: int, action: Action, at: float | None = None) -> list[Event]:
+        """Apply ``seat``'s action; returns the events it caused (empty when events are
+        off). ``at`` is the time to record with it (seconds since the epoch), if any."""
+        s = self.state
+        s.events = self._events
+        try:
+            engine.apply(s, seat, action)
+        finally:
+            s.events = None
+        self.history.append(RecordedAction(seat, action, at))
+        if self._events is None:
+            return []
+        out, self._events = self._events, []
+        return out
+
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may see now; None for a spectator."""
+        if seat is None:
+            return view_for(self.state, None, [], [])
+        return view_for(
+            self.state, seat, self.legal_actions(seat), self.takeback_actions(seat)
+        )
+
+    def scores(self) -> list[Score]:
+        return scores(self.state)
+
+    def record(self, seats: Sequence[SeatInfo] | None = None) -> GameRecord:
+        """The game record: enough to replay and verify the game. It holds the seed, so it
+        is for the end of the game (or for the server's own archive)."""
+        info = list(seats) if seats is not None else [
+            SeatInfo(f"Seat {i + 1}", bot=True) for i in range(self.players)
+        ]
+        return GameRecord.create(
+            players=self.players,
+            seed=self.seed,
+            client_seeds=list(self.client_seeds),
+            seats=info,
+            actions=list(self.history),
+            result=result_of(self.state) if self.is_over() else None,
+        )
+
+    @classmethod
+    def replay(cls, record: GameRecord) -> Game:
+        """Rebuild a game from its record by applying every recorded action in order.
+        Raises the engine's errors at the first action that is not legal."""
+        game = cls(record.players, seed_from_hex(record.seed), record.client_seeds, events=False)
+        for step in record.actions:
+            game.apply(step.seat, step.action, step.at)
+        return game
