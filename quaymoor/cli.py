@@ -63,9 +63,25 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 2
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from quaymoor.actors.config import ServerConfig, TableConfig
+    from quaymoor.server import serve
+
+    table = TableConfig(decision_seconds=args.decision_seconds, bot_delay=args.bot_delay)
+    serve(ServerConfig(host=args.host, port=args.port, table=table))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="quaymoor", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
+
+    srv = sub.add_parser("serve", help="run the online table server")
+    srv.add_argument("--host", default="127.0.0.1")
+    srv.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    srv.add_argument("--decision-seconds", type=float, default=90.0)
+    srv.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits")
+    srv.set_defaults(func=cmd_serve)
 
     sp = sub.add_parser("selfplay", help="play complete games with random legal actions")
     sp.add_argument("--players", type=_players, default=4)

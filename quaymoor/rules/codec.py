@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import re
 from enum import IntEnum
-from typing import Any, Final, TypeVar, get_args
+from typing import Any, Final, TypeVar, get_args, get_origin
 
 import cattrs
+from cattrs.cols import list_structure_factory
+from cattrs.dispatch import StructureHook
 from cattrs.preconf.json import JsonConverter, make_converter
 from cattrs.strategies import configure_tagged_union
+from cattrs.v import format_exception
 
 from quaymoor.rules.actions import Action
 from quaymoor.rules.data import Building, Good, PlotKind, Role
@@ -49,12 +52,49 @@ def _enum_hooks(conv: cattrs.Converter, enum: type[E]) -> None:
     conv.register_unstructure_hook(enum, lambda m: m.name.lower())
 
 
+class EnvelopeError(ValueError):
+    """A tagged value that is not an object, or whose ``"type"`` is unknown. Its message is
+    kept as is by ``describe_error`` (cattrs would say "required field missing")."""
+
+
+def _is_list(t: Any) -> bool:
+    return t is list or get_origin(t) is list
+
+
+def _strict_list(t: Any, conv: cattrs.BaseConverter) -> StructureHook:
+    """Lists only from JSON arrays: cattrs alone would make ``["a", "b"]`` of ``"ab"``."""
+    inner = list_structure_factory(t, conv)
+
+    def structure(value: Any, t: Any) -> Any:
+        if type(value) is not list:
+            raise TypeError(f"expected list, got {type(value).__name__}")
+        return inner(value, t)
+
+    return structure
+
+
+def _tagged(conv: cattrs.Converter, union: Any, what: str) -> None:
+    """Check the envelope of a tagged union before cattrs structures it."""
+    inner = conv.get_structure_hook(union)
+    tags = {snake(cl.__name__) for cl in get_args(union)}
+
+    def structure(value: Any, t: Any) -> Any:
+        if not isinstance(value, dict):
+            raise EnvelopeError(f"an {what} must be an object, got {type(value).__name__}")
+        if value.get("type") not in tags:
+            raise EnvelopeError(f"unknown {what} type {value.get('type')!r}")
+        return inner(value, t)
+
+    conv.register_structure_hook(union, structure)
+
+
 def make_rules_converter() -> JsonConverter:
     """A strict converter that knows the rules' vocabulary and the action and event unions.
     Other layers (the wire protocol) extend a converter made here."""
     conv = make_converter(forbid_extra_keys=True)
     for kind in (int, str, bool):
         conv.register_structure_hook(kind, _strict(kind))
+    conv.register_structure_hook_factory(_is_list, _strict_list)
 
     def structure_float(value: Any, _t: type) -> float:
         if type(value) not in (int, float):
@@ -64,10 +104,11 @@ def make_rules_converter() -> JsonConverter:
     conv.register_structure_hook(float, structure_float)
     for enum in (Good, Role, Building, PlotKind):
         _enum_hooks(conv, enum)
-    for union in (Action, Event):
+    for union, what in ((Action, "action"), (Event, "event")):
         configure_tagged_union(
             union, conv, tag_generator=lambda cl: snake(cl.__name__), tag_name="type"
         )
+        _tagged(conv, union, what)
     return conv
 
 
@@ -95,5 +136,9 @@ def action_from_json(data: Any) -> Action:
 def describe_error(exc: Exception) -> str:
     """One line for any structuring error: ``expected int @ $.barge``."""
     if isinstance(exc, cattrs.BaseValidationError):
-        return "; ".join(cattrs.transform_error(exc))
+        return "; ".join(cattrs.transform_error(exc, format_exception=_format))
     return str(exc)
+
+
+def _format(exc: BaseException, t: type | None) -> str:
+    return str(exc) if isinstance(exc, EnvelopeError) else format_exception(exc, t)

@@ -130,6 +130,9 @@ def new_game(players: int, key: bytes) -> GameState:
 def legal_actions(s: GameState, seat: int) -> list[Action]:
     """What ``seat`` may do now; empty when nothing waits for it. The list is shared with
     the engine's cache: do not change it."""
+    if not 0 <= seat < s.n:
+        # Checked before the cache: version * 8 + seat is unique only for real seats.
+        return []
     key = s.version * 8 + seat
     if s.cache_key == key:
         return s.cache_list

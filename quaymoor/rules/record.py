@@ -68,6 +68,9 @@ class GameRecord:
             data: Any = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ValueError(f"not JSON: {exc}") from exc
+        if not isinstance(data, dict):
+            kind = type(data).__name__
+            raise ValueError(f"not a game record: expected a JSON object, got {kind}")
         try:
             return converter.structure(data, cls)
         except Exception as exc:

@@ -1,0 +1,27 @@
+"""Settings of a running server, with the embedded defaults ``make run`` uses."""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class TableConfig:
+    decision_seconds: float = 90.0  #: the decision timer (how-to-play.txt)
+    bot_delay: float = 0.6  #: a bot's human-feeling pause before it acts (tests use 0)
+    outbox_size: int = 64  #: messages queued for one connection before it is dropped
+    inbox_size: int = 256
+    linger_seconds: float = 600.0  #: a finished table stays open for reconnects this long
+    lobby_seconds: float = 3600.0  #: a table nobody starts is closed after this long
+    takeover_after: int = 2  #: timeouts in a row, while disconnected, before a bot plays
+
+
+@attrs.frozen
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    table: TableConfig = TableConfig()
+    max_message_bytes: int = 64 * 1024
+    rate_per_second: float = 20.0  #: messages a connection may send per second ...
+    rate_burst: int = 60  #: ... with this burst
+    hello_timeout: float = 10.0

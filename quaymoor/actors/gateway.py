@@ -1,0 +1,168 @@
+"""The websocket gateway: one task pair per connection between a socket and a table.
+
+A connection's first message is ``hello`` (which table, which seat token, the last version
+seen). The gateway then runs a reader (decode and validate each frame, rate-limit, pass
+actions to the table's inbox) and a writer (the connection's outbox to the socket). Bad
+frames get an ``error`` message with a stable code and where it was wrong, and change
+nothing. Close codes: 1008 for a flood or a missing hello, 1009 for an oversized frame
+(trio-websocket), 4000-4005 from the table (see ``table``) and below.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+from collections.abc import Awaitable, Callable
+
+import trio
+from trio_websocket import ConnectionClosed, WebSocketConnection
+
+from quaymoor.actors.config import ServerConfig
+from quaymoor.actors.frontdoor import HttpRequest
+from quaymoor.actors.supervisor import Supervisor
+from quaymoor.actors.table import ActFrom, Attach, Connection, Detach, Reply, TableError
+from quaymoor.protocol.codec import ProtocolError, decode_action, decode_client, encode
+from quaymoor.protocol.messages import Act, Error, Hello, Ping, Pong, ServerMessage
+
+log = logging.getLogger("quaymoor.gateway")
+
+CLOSE_POLICY = 1008
+CLOSE_UNKNOWN_TABLE = 4004
+CLOSE_BAD_TOKEN = 4005
+
+_ids = itertools.count(1)
+Send = Callable[[ServerMessage], Awaitable[None]]
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = trio.current_time()
+
+    def allow(self) -> bool:
+        now = trio.current_time()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Gateway:
+    def __init__(self, supervisor: Supervisor, config: ServerConfig) -> None:
+        self.supervisor = supervisor
+        self.config = config
+
+    async def handle(self, ws: WebSocketConnection, request: HttpRequest) -> None:
+        """Serve one websocket until it closes."""
+        lock = trio.Lock()
+
+        async def send(message: ServerMessage) -> None:
+            async with lock:
+                await ws.send_message(encode(message))
+
+        try:
+            hello = await self._hello(ws)
+            if hello is None:
+                return
+            try:
+                table = self.supervisor.get(hello.table)
+            except TableError as exc:
+                await send(Error(exc.code, exc.message))
+                await ws.aclose(CLOSE_UNKNOWN_TABLE, exc.message)
+                return
+            outbox, inbox_of_conn = trio.open_memory_channel[str](self.config.table.outbox_size)
+            conn = Connection(next(_ids), outbox)
+            reply = Reply()
+            try:
+                await self.supervisor.ask(table, Attach(conn, hello.token, hello.since, reply),
+                                          reply)
+            except TableError as exc:
+                await send(Error(exc.code, exc.message))
+                await ws.aclose(CLOSE_BAD_TOKEN, exc.message)
+                return
+            self.supervisor.connections += 1
+            try:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._writer, ws, inbox_of_conn, conn, lock, nursery)
+                    await self._reader(ws, table.inbox, conn, send)
+                    nursery.cancel_scope.cancel()
+            finally:
+                self.supervisor.connections -= 1
+                with trio.move_on_after(1) as scope:
+                    scope.shield = True
+                    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                        await table.inbox.send(Detach(conn))
+        except ConnectionClosed:
+            pass
+
+    async def _hello(self, ws: WebSocketConnection) -> Hello | None:
+        with trio.move_on_after(self.config.hello_timeout):
+            frame = await ws.get_message()
+            try:
+                message = decode_client(frame)
+            except ProtocolError as exc:
+                await ws.send_message(encode(Error(exc.code, exc.message)))
+                await ws.aclose(CLOSE_POLICY, "the first message must be a valid hello")
+                return None
+            if not isinstance(message, Hello):
+                await ws.send_message(encode(Error("hello_first", "send hello first @ $.type")))
+                await ws.aclose(CLOSE_POLICY, "the first message must be hello")
+                return None
+            return message
+        await ws.aclose(CLOSE_POLICY, "no hello in time")
+        return None
+
+    async def _reader(
+        self,
+        ws: WebSocketConnection,
+        inbox: trio.MemorySendChannel[object],
+        conn: Connection,
+        send: Send,
+    ) -> None:
+        limit = RateLimit(self.config.rate_per_second, self.config.rate_burst)
+        while True:
+            try:
+                frame = await ws.get_message()
+            except ConnectionClosed:
+                return
+            if not limit.allow():
+                await ws.aclose(CLOSE_POLICY, "too many messages: slow down")
+                return
+            try:
+                message = decode_client(frame)
+                if isinstance(message, Act):
+                    action = decode_action(message.action)
+                    try:
+                        await inbox.send(ActFrom(conn, action))
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        return  # the table has closed; the writer closes the socket
+                elif isinstance(message, Ping):
+                    await send(Pong())
+                else:
+                    raise ProtocolError("already_attached", "hello was already sent @ $.type")
+            except ProtocolError as exc:
+                await send(Error(exc.code, exc.message))
+
+    async def _writer(
+        self,
+        ws: WebSocketConnection,
+        outbox: trio.MemoryReceiveChannel[str],
+        conn: Connection,
+        lock: trio.Lock,
+        nursery: trio.Nursery,
+    ) -> None:
+        try:
+            async for text in outbox:
+                async with lock:
+                    await ws.send_message(text)
+            await ws.aclose(conn.close_code, conn.close_reason)
+        except ConnectionClosed:
+            pass
+        nursery.cancel_scope.cancel()

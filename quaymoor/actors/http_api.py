@@ -1,0 +1,158 @@
+"""The plain-HTTP side of the server: the lobby's JSON endpoints, the status page's data,
+finished games' records, and the static web client.
+
+JSON bodies are structured strictly (cattrs, extra keys forbidden); every refusal is
+``{"error": {"code": ..., "message": ...}}`` with a 4xx status, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, TypeVar
+
+import attrs
+
+from quaymoor.actors.frontdoor import HttpRequest, HttpResponse, static_response
+from quaymoor.actors.supervisor import Supervisor
+from quaymoor.actors.table import TableError
+from quaymoor.rules.codec import describe_error, make_rules_converter
+from quaymoor.rules.data import rules_catalogue
+
+T = TypeVar("T")
+WEB_ROOT = Path(__file__).resolve().parent.parent.parent / "web"
+_conv = make_rules_converter()
+
+
+@attrs.frozen
+class CreateTable:
+    players: int = 4
+
+
+@attrs.frozen
+class JoinTable:
+    name: str
+    client_seed: str | None = None
+
+
+@attrs.frozen
+class StartTable:
+    token: str
+
+
+@attrs.frozen
+class PlayNow:
+    name: str = "Player"
+    players: int = 4
+    client_seed: str | None = None
+
+
+def json_response(data: Any, status: int = 200) -> HttpResponse:
+    return HttpResponse(status, json.dumps(data).encode(), "application/json")
+
+
+def error_response(status: int, code: str, message: str) -> HttpResponse:
+    return json_response({"error": {"code": code, "message": message}}, status)
+
+
+_TABLE_ROUTE = re.compile(r"^/api/tables/([0-9a-f]{10})/(join|start)$")
+_GAME_ROUTE = re.compile(r"^/games/([0-9a-f]{10})\.json$")
+
+
+class HttpApi:
+    def __init__(self, supervisor: Supervisor, web_root: Path = WEB_ROOT) -> None:
+        self.supervisor = supervisor
+        self.web_root = web_root
+
+    async def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            return await self._route(request)
+        except TableError as exc:
+            status = 404 if exc.code == "unknown_table" else 409
+            if exc.code in ("bad_players", "bad_name", "bad_client_seed"):
+                status = 400
+            elif exc.code == "bad_token":
+                status = 403
+            return error_response(status, exc.code, exc.message)
+        except _BadBody as exc:
+            return error_response(400, "bad_request", str(exc))
+
+    async def _route(self, request: HttpRequest) -> HttpResponse:
+        path, method = request.path, request.method
+        if path.startswith("/api/"):
+            return await self._api(request)
+        if path == "/status.json" and method in ("GET", "HEAD"):
+            return json_response(self.supervisor.status())
+        if path == "/status" and method in ("GET", "HEAD"):
+            page = static_response(self.web_root, "/status.html", method)
+            if page is not None:
+                return page
+        match = _GAME_ROUTE.match(path)
+        if match and method in ("GET", "HEAD"):
+            record = self.supervisor.records.get(match.group(1))
+            if record is None:
+                return error_response(404, "unknown_game",
+                                      "no finished game has that id (a running game's record "
+                                      "is published when it ends)")
+            return HttpResponse(200, record.to_json().encode(), "application/json")
+        if method not in ("GET", "HEAD"):
+            return error_response(405, "method_not_allowed", f"{method} is not allowed here")
+        found = static_response(self.web_root, path, method)
+        if found is not None:
+            return found
+        return error_response(404, "not_found", "nothing here")
+
+    async def _api(self, request: HttpRequest) -> HttpResponse:
+        path, method = request.path, request.method
+        sup = self.supervisor
+        if path == "/api/rules" and method == "GET":
+            return json_response(rules_catalogue())
+        if path == "/api/tables" and method == "GET":
+            return json_response({"tables": [
+                {k: t[k] for k in ("id", "players", "state", "seats", "round", "phase")}
+                for t in (table.summary() for table in sup.tables.values())
+            ]})
+        if path == "/api/tables" and method == "POST":
+            body = _body(request, CreateTable)
+            table = await sup.create_table(body.players)
+            return json_response(_table_info(table.id, table.players, table.fingerprint), 201)
+        if path == "/api/play-now" and method == "POST":
+            play = _body(request, PlayNow)
+            table, joined = await sup.play_now(play.players, play.name, play.client_seed)
+            info = _table_info(table.id, table.players, table.fingerprint)
+            return json_response({**info, "seat": joined.seat, "token": joined.token}, 201)
+        match = _TABLE_ROUTE.match(path)
+        if match and method == "POST":
+            table_id, verb = match.groups()
+            if verb == "join":
+                join = _body(request, JoinTable)
+                result = await sup.join(table_id, join.name, join.client_seed)
+                return json_response({"table": table_id, "seat": result.seat,
+                                      "token": result.token})
+            start = _body(request, StartTable)
+            await sup.start(table_id, start.token)
+            return json_response({"table": table_id, "started": True})
+        return error_response(404, "not_found", f"no API endpoint {method} {path}")
+
+
+def _table_info(table_id: str, players: int, fingerprint: str) -> dict[str, Any]:
+    return {"table": table_id, "players": players, "fingerprint": fingerprint,
+            "invite": f"/?table={table_id}"}
+
+
+class _BadBody(Exception):
+    pass
+
+
+def _body(request: HttpRequest, kind: type[T]) -> T:
+    try:
+        data = json.loads(request.body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
+        raise _BadBody(f"the body is not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise _BadBody("the body must be a JSON object @ $")
+    try:
+        return _conv.structure(data, kind)
+    except Exception as exc:
+        raise _BadBody(describe_error(exc)) from None

@@ -1,0 +1,91 @@
+"""A seat's worker: its decision timer and, where a bot plays the seat, the bot.
+
+Each seat has a nursery of its own. The table tells the worker when a new decision starts
+(``start_timer``) or when the bot should move (``start_bot``); the worker runs one task at a
+time in its nursery, cancelling the previous one, and reports back through the table's
+inbox. The timer is a cancel scope's deadline (``trio.sleep``), never a hand-made timestamp.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import attrs
+import trio
+
+from quaymoor.rules.actions import Action
+from quaymoor.rules.views import SeatView
+
+
+@attrs.frozen
+class TimedOut:
+    """Inbox message: ``seat``'s decision ``decision`` ran out of time."""
+
+    seat: int
+    decision: int
+
+
+@attrs.frozen
+class BotMove:
+    """Inbox message: the bot playing ``seat`` chose ``action`` at game version ``version``."""
+
+    seat: int
+    action: Action
+    version: int
+
+
+Chooser = Callable[[SeatView], Action | None]
+
+
+class SeatWorker:
+    """Runs one seat's timer or bot, one task at a time."""
+
+    def __init__(self, seat: int, inbox: trio.MemorySendChannel[object]) -> None:
+        self.seat = seat
+        self._inbox = inbox
+        self._nursery: trio.Nursery | None = None
+        self._scope: trio.CancelScope | None = None
+        self.deadline: float | None = None  #: trio time the running timer ends
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            task_status.started()
+            await trio.sleep_forever()
+
+    def stop(self) -> None:
+        """Cancel the running timer or bot move, if any."""
+        if self._scope is not None:
+            self._scope.cancel()
+            self._scope = None
+        self.deadline = None
+
+    def start_timer(self, decision: int, seconds: float) -> None:
+        self.stop()
+        scope = trio.CancelScope()
+        self._scope = scope
+        self.deadline = trio.current_time() + seconds
+        assert self._nursery is not None
+        self._nursery.start_soon(self._timer, scope, decision, seconds)
+
+    def start_bot(self, view: SeatView, choose: Chooser, delay: float) -> None:
+        self.stop()
+        scope = trio.CancelScope()
+        self._scope = scope
+        assert self._nursery is not None
+        self._nursery.start_soon(self._bot, scope, view, choose, delay)
+
+    async def _timer(self, scope: trio.CancelScope, decision: int, seconds: float) -> None:
+        with scope:
+            await trio.sleep(seconds)
+            await self._inbox.send(TimedOut(self.seat, decision))
+
+    async def _bot(
+        self, scope: trio.CancelScope, view: SeatView, choose: Chooser, delay: float
+    ) -> None:
+        with scope:
+            if delay > 0:
+                await trio.sleep(delay)
+            action = choose(view)
+            if action is not None:
+                await self._inbox.send(BotMove(self.seat, action, view.version))

@@ -1,0 +1,163 @@
+"""The supervisor: starts, lists and ends tables, each in a task tree of its own.
+
+A table whose code raises ends alone: its connections are told (close code 4001 and a
+``game_ended`` message with the seed), its record is kept, the error is logged and
+counted; every other table goes on. ``except Exception`` around each table's own run
+isolates its crash and still lets cancellation (``trio.Cancelled``, a BaseException)
+through.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from collections import deque
+from typing import Any
+
+import attrs
+import trio
+
+from quaymoor.actors.config import TableConfig
+from quaymoor.actors.table import (
+    CLOSE_SHUTDOWN,
+    CLOSE_TABLE_CRASHED,
+    Join,
+    JoinResult,
+    Reply,
+    Shutdown,
+    Start,
+    Table,
+    TableError,
+)
+from quaymoor.rules.data import MAX_PLAYERS, MIN_PLAYERS
+from quaymoor.rules.record import GameRecord
+
+log = logging.getLogger("quaymoor.supervisor")
+
+
+@attrs.frozen
+class Crash:
+    table: str
+    error: str
+    at: float
+
+
+class Supervisor:
+    """Owns every table of this process."""
+
+    def __init__(self, config: TableConfig, *, max_tables: int = 5000) -> None:
+        self.config = config
+        self.max_tables = max_tables
+        self.tables: dict[str, Table] = {}
+        self.records: dict[str, GameRecord] = {}  #: finished and ended games, by table id
+        self.crashes: deque[Crash] = deque(maxlen=50)
+        self.crash_count = 0
+        self.games_finished = 0
+        self.started_at = time.time()
+        self.connections = 0
+        self._nursery: trio.Nursery | None = None
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            task_status.started()
+            await trio.sleep_forever()
+
+    # ------------------------------------------------------------ tables
+
+    async def create_table(self, players: int) -> Table:
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise TableError(
+                "bad_players", f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} @ $.players")
+        if len(self.tables) >= self.max_tables:
+            raise TableError("server_full", "the server holds as many tables as it can")
+        assert self._nursery is not None
+        table_id = secrets.token_hex(5)
+        table = Table(table_id, players, self.config, on_record=self._keep_record)
+        self.tables[table_id] = table
+        await self._nursery.start(self._run_table, table)
+        return table
+
+    async def _run_table(
+        self, table: Table, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+    ) -> None:
+        try:
+            await table.run(task_status=task_status)
+        except Exception as exc:
+            self.crash_count += 1
+            text = f"{type(exc).__name__}: {exc}"
+            self.crashes.append(Crash(table.id, text, time.time()))
+            log.exception("table %s crashed", table.id)
+            table.crash = text
+            table.shutdown_now("crashed", CLOSE_TABLE_CRASHED)
+        finally:
+            self.tables.pop(table.id, None)
+            table.refuse_pending()
+
+    def _keep_record(self, table: Table) -> None:
+        record = table.record()
+        if record is not None:
+            self.records[table.id] = record
+            if table.end_reason == "finished":
+                self.games_finished += 1
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError("unknown_table", f"no table {table_id!r} is open")
+        return table
+
+    async def ask(self, table: Table, message: object, reply: Reply) -> object:
+        """Send a request to a table's inbox and wait for its answer. A table that closes
+        meanwhile answers ``table_closed``."""
+        try:
+            await table.inbox.send(message)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            raise TableError("table_closed", "this table has closed") from None
+        return await reply.wait()
+
+    async def join(self, table_id: str, name: str, client_seed: str | None) -> JoinResult:
+        reply = Reply()
+        result = await self.ask(self.get(table_id), Join(name, client_seed, reply), reply)
+        assert isinstance(result, JoinResult)
+        return result
+
+    async def start(self, table_id: str, token: str) -> None:
+        reply = Reply()
+        await self.ask(self.get(table_id), Start(token, reply), reply)
+
+    async def play_now(
+        self, players: int, name: str, client_seed: str | None
+    ) -> tuple[Table, JoinResult]:
+        """A table with the player in seat 0 and bots in every other chair, started."""
+        table = await self.create_table(players)
+        joined = await self.join(table.id, name, client_seed)
+        await self.start(table.id, joined.token)
+        return table, joined
+
+    async def shutdown(self, reason: str = "shutdown") -> None:
+        """End every game (players told, seeds revealed, records kept)."""
+        for table in list(self.tables.values()):
+            try:
+                table.inbox.send_nowait(Shutdown(reason))
+            except (trio.WouldBlock, trio.ClosedResourceError):
+                table.shutdown_now(reason, CLOSE_SHUTDOWN)
+        with trio.move_on_after(5):
+            while self.tables:
+                await trio.sleep(0.01)
+        for table in list(self.tables.values()):
+            table.shutdown_now(reason, CLOSE_SHUTDOWN)
+
+    # ------------------------------------------------------------ status
+
+    def status(self) -> dict[str, Any]:
+        return {
+            "uptime_seconds": round(time.time() - self.started_at, 1),
+            "tables": [t.summary() for t in self.tables.values()],
+            "table_count": len(self.tables),
+            "connections": self.connections,
+            "games_finished": self.games_finished,
+            "crash_count": self.crash_count,
+            "crashes": [attrs.asdict(c) for c in self.crashes],
+        }

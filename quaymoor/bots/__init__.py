@@ -1,0 +1,1 @@
+"""Bots that take empty chairs. Every bot decides from its seat's view alone."""

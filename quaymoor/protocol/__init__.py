@@ -1,0 +1,1 @@
+"""The wire protocol: messages between browsers and the server (see docs/protocol.md)."""

@@ -1,0 +1,89 @@
+"""Encoding and strict decoding of wire messages, with errors mapped to codes in one place.
+
+Decoding checks the envelope by hand (a JSON object with a known ``type``) before cattrs
+structures it, so that every failure becomes a ``ProtocolError`` with a stable code and a
+message saying what was wrong and where (``expected int @ $.since``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Final, get_args
+
+from cattrs.strategies import configure_tagged_union
+
+from quaymoor.protocol.messages import ClientMessage, ServerMessage
+from quaymoor.rules.actions import Action
+from quaymoor.rules.codec import action_from_json, describe_error, make_rules_converter, snake
+from quaymoor.rules.errors import GameOver, IllegalAction, NotYourDecision, RulesError
+
+_conv = make_rules_converter()
+for _union in (ClientMessage, ServerMessage):
+    configure_tagged_union(
+        _union, _conv, tag_generator=lambda cl: snake(cl.__name__), tag_name="type"
+    )
+CLIENT_TAGS: Final = {snake(cl.__name__): cl for cl in get_args(ClientMessage)}
+
+
+class ProtocolError(Exception):
+    """A message that cannot be accepted. ``code`` is stable; the text says why."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+#: Error codes of the rules, on the wire.
+RULES_CODES: Final[dict[type[RulesError], str]] = {
+    IllegalAction: "illegal_action",
+    NotYourDecision: "not_your_decision",
+    GameOver: "game_over",
+}
+
+
+def rules_error_code(exc: RulesError) -> str:
+    return RULES_CODES.get(type(exc), exc.code)
+
+
+def encode(message: ServerMessage) -> str:
+    return _conv.dumps(message, unstructure_as=ServerMessage)
+
+
+def unstructure(message: ServerMessage) -> Any:
+    return _conv.unstructure(message, unstructure_as=ServerMessage)
+
+
+def decode_client(text: str | bytes) -> ClientMessage:
+    """Decode one client frame. Raises ``ProtocolError`` (bad_json, bad_message,
+    unknown_type) and nothing else."""
+    if isinstance(text, bytes):
+        raise ProtocolError("bad_message", "binary frames are not accepted: send JSON text")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise ProtocolError("bad_json", f"not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        kind = type(data).__name__
+        raise ProtocolError("bad_message", f"a message must be a JSON object @ $, got {kind}")
+    tag = data.get("type")
+    if not isinstance(tag, str):
+        raise ProtocolError("bad_message", "missing or non-string type @ $.type")
+    if tag not in CLIENT_TAGS:
+        raise ProtocolError("unknown_type", f"unknown message type {tag!r} @ $.type")
+    try:
+        message: ClientMessage = _conv.structure(data, ClientMessage)  # type: ignore[arg-type]
+    except Exception as exc:
+        raise ProtocolError("bad_message", describe_error(exc)) from None
+    return message
+
+
+def decode_action(data: dict[str, Any]) -> Action:
+    """Decode the action inside an ``act`` message; errors name the path under $.action."""
+    try:
+        return action_from_json(data)
+    except Exception as exc:
+        text = describe_error(exc).replace("@ $", "@ $.action")
+        if "@ $" not in text:
+            text += " @ $.action"
+        raise ProtocolError("bad_action", text) from None

@@ -1,0 +1,127 @@
+"""Wire messages: attrs classes with a ``type`` tag, shape and types only.
+
+Game checks happen in the rules, not here. Client messages are structured strictly
+(``quaymoor.protocol.codec``); server messages are written with the tag.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from quaymoor.rules.events import Event
+from quaymoor.rules.views import Result, SeatView
+
+# ---------------------------------------------------------------- client -> server
+
+
+@attrs.frozen
+class Hello:
+    """First message on a connection: attach to a table as a seat (with its token) or as
+    a spectator (no token). ``since``: the last version this client saw, to get what it
+    missed; ``client_seed``: unused here (joining sends it)."""
+
+    table: str
+    token: str | None = None
+    since: int | None = None
+
+
+@attrs.frozen
+class Act:
+    """Take an action for the attached seat. ``action`` is an action object, e.g.
+    ``{"type": "pick_role", "role": "miller"}``; it is decoded by the rules' codec."""
+
+    action: dict[str, Any]
+
+
+@attrs.frozen
+class Ping:
+    """Keep-alive; answered by ``pong``."""
+
+
+ClientMessage = Hello | Act | Ping
+
+# ---------------------------------------------------------------- server -> client
+
+
+@attrs.frozen
+class SeatPublic:
+    """What everyone may know of a seat."""
+
+    seat: int
+    name: str | None  #: None while the chair is empty (before the start)
+    bot: bool  #: a bot sits in this chair
+    bot_playing: bool  #: a bot plays for an absent player
+    connected: bool
+
+
+@attrs.frozen
+class Clock:
+    """A running decision timer: seconds left for ``seat``."""
+
+    seat: int
+    remaining: float
+
+
+@attrs.frozen
+class Welcome:
+    table: str
+    seat: int | None  #: None for a spectator
+    players: int
+    fingerprint: str  #: SHA-256 of the secret seed, committed before anyone joined
+    started: bool
+    seats: list[SeatPublic]
+    decision_seconds: float
+
+
+@attrs.frozen
+class Update:
+    """The game moved on (or a fresh snapshot): the events since ``since`` and the
+    recipient's whole view at ``version``."""
+
+    version: int
+    since: int
+    events: list[Event]
+    view: SeatView
+    clocks: list[Clock]
+    seats: list[SeatPublic]
+
+
+@attrs.frozen
+class Lobby:
+    """Before the start: who has joined."""
+
+    table: str
+    players: int
+    seats: list[SeatPublic]
+
+
+@attrs.frozen
+class GameEnded:
+    """The game is over: finished, or ended by a shutdown or a crash. The seed is
+    revealed so anyone can check it against the fingerprint."""
+
+    table: str
+    reason: str  #: "finished", "shutdown" or "crashed"
+    seed: str
+    fingerprint: str
+    client_seeds: list[str]
+    result: Result | None
+    record_url: str
+
+
+@attrs.frozen
+class Error:
+    """A refused message: a stable ``code``, and what was wrong and where."""
+
+    code: str
+    message: str
+
+
+@attrs.frozen
+class Pong:
+    pass
+
+
+ServerMessage = Welcome | Update | Lobby | GameEnded | Error | Pong

@@ -1,0 +1,59 @@
+"""``quaymoor serve``: the supervisor and the front door on one port, until a signal.
+
+On SIGINT or SIGTERM every running game ends the same way (players told, seeds revealed,
+records kept) before the process exits.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+
+import trio
+
+from quaymoor.actors.config import ServerConfig
+from quaymoor.actors.frontdoor import serve_frontdoor
+from quaymoor.actors.gateway import Gateway
+from quaymoor.actors.http_api import HttpApi
+from quaymoor.actors.supervisor import Supervisor
+
+log = logging.getLogger("quaymoor.server")
+
+
+async def run_server(
+    config: ServerConfig,
+    *,
+    task_status: trio.TaskStatus[tuple[int, Supervisor]] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Serve until cancelled or signalled; reports (port, supervisor) once listening."""
+    supervisor = Supervisor(config.table)
+    gateway = Gateway(supervisor, config)
+    api = HttpApi(supervisor)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(supervisor.run)
+        port: int = await nursery.start(lambda task_status: serve_frontdoor(
+            api, gateway.handle, host=config.host, port=config.port,
+            max_message_size=config.max_message_bytes, task_status=task_status,
+        ))
+        task_status.started((port, supervisor))
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for signum in signals:
+                log.info("signal %s: ending every game", signal.Signals(signum).name)
+                break
+        await supervisor.shutdown()
+        nursery.cancel_scope.cancel()
+
+
+async def _main(config: ServerConfig) -> None:
+    async with trio.open_nursery() as nursery:
+        port, _ = await nursery.start(run_server, config)
+        print(f"Quaymoor is serving on http://{config.host}:{port}/", flush=True)
+
+
+def serve(config: ServerConfig) -> None:
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    trio.run(_main, config)
+
+

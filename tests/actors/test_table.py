@@ -1,0 +1,259 @@
+"""The table actor and the supervisor, driven through their inboxes (no sockets), with
+trio's autojump clock so that 90-second timers fire in milliseconds."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import trio
+
+from quaymoor.actors.config import TableConfig
+from quaymoor.actors.supervisor import Supervisor
+from quaymoor.actors.table import (
+    CLOSE_TABLE_CRASHED,
+    ActFrom,
+    Attach,
+    Connection,
+    Detach,
+    Reply,
+    Table,
+    TableError,
+)
+from quaymoor.protocol.codec import decode_action
+from quaymoor.rules.fairness import fingerprint
+
+_ids = itertools.count(1000)
+FAST = TableConfig(bot_delay=0.0, linger_seconds=5.0)
+
+
+@pytest.fixture
+async def supervisor() -> AsyncIterator[Supervisor]:
+    sup = Supervisor(FAST)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(sup.run)
+        yield sup
+        nursery.cancel_scope.cancel()
+
+
+class Client:
+    """A connection attached straight to a table's inbox, as the gateway would."""
+
+    def __init__(self, table: Table, token: str | None) -> None:
+        self.table = table
+        self.token = token
+        send, self.recv = trio.open_memory_channel[str](10_000)
+        self.conn = Connection(next(_ids), send)
+        self.frames: list[dict[str, Any]] = []
+
+    async def attach(self, since: int | None = None) -> None:
+        reply = Reply()
+        await self.table.inbox.send(Attach(self.conn, self.token, since, reply))
+        await reply.wait()
+
+    async def next(self) -> dict[str, Any] | None:
+        try:
+            text = await self.recv.receive()
+        except trio.EndOfChannel:
+            return None
+        frame: dict[str, Any] = json.loads(text)
+        self.frames.append(frame)
+        return frame
+
+    async def act(self, action: dict[str, Any]) -> None:
+        await self.table.inbox.send(ActFrom(self.conn, decode_action(action)))
+
+    async def play_to_end(self, choose: int = 0) -> dict[str, Any]:
+        """Act on every decision of this seat (the ``choose``-th legal action) until the
+        game ends; returns the game_ended message."""
+        while True:
+            frame = await self.next()
+            assert frame is not None, "connection closed before the game ended"
+            if frame["type"] == "game_ended":
+                return frame
+            if frame["type"] == "update":
+                view = frame["view"]
+                if view["legal"] and frame["version"] == view["version"]:
+                    legal = view["legal"]
+                    await self.act(legal[min(choose, len(legal) - 1)])
+
+
+async def test_play_now_game_against_bots_ends_with_seed_revealed(
+    supervisor: Supervisor, autojump_clock: trio.testing.MockClock
+) -> None:
+    table, joined = await supervisor.play_now(4, "Ada", None)
+    client = Client(table, joined.token)
+    await client.attach()
+    welcome = await client.next()
+    assert welcome is not None and welcome["type"] == "welcome"
+    assert welcome["seat"] == 0 and welcome["fingerprint"] == table.fingerprint
+    bots = [s for s in welcome["seats"] if s["bot"]]
+    assert len(bots) == 3 and all(s["name"].endswith("(bot)") for s in bots)
+    ended = await client.play_to_end()
+    assert ended["reason"] == "finished"
+    assert fingerprint(bytes.fromhex(ended["seed"])) == ended["fingerprint"] == table.fingerprint
+    assert ended["result"]["winners"]
+    assert table.id in supervisor.records
+    assert supervisor.games_finished == 1
+
+
+async def test_seat_views_never_show_other_seals_or_the_seed(
+    supervisor: Supervisor, autojump_clock: trio.testing.MockClock
+) -> None:
+    table, joined = await supervisor.play_now(3, "Ada", None)
+    me = Client(table, joined.token)
+    watcher = Client(table, None)
+    await me.attach()
+    await watcher.attach()
+    ended = await me.play_to_end(choose=1)
+    while (await watcher.next()) is not None:
+        pass
+    seed = ended["seed"]
+    for client, own in ((me, 0), (watcher, None)):
+        for frame in client.frames:
+            if frame["type"] == "game_ended":
+                break
+            assert seed not in json.dumps(frame)
+            if frame["type"] == "update" and frame["view"]["result"] is None:
+                for mat in frame["view"]["mats"]:
+                    if mat["seat"] != own:
+                        assert mat["seals"] is None and mat["score"] is None
+                assert isinstance(frame["view"]["board"]["stack"], int)
+
+
+async def test_timeout_plays_the_safe_move_and_a_bot_takes_over_an_absent_seat(
+    supervisor: Supervisor, autojump_clock: trio.testing.MockClock
+) -> None:
+    table = await supervisor.create_table(2)
+    a = await supervisor.join(table.id, "Ada", None)
+    b = await supervisor.join(table.id, "Bede", None)
+    await supervisor.start(table.id, a.token)
+    ada = Client(table, a.token)
+    await ada.attach()
+    assert table.game is not None
+    game = table.game
+    start = trio.current_time()
+    # Nobody acts: each decision times out after 90 s and gets its safe move.
+    while table.timeouts < 1:
+        await trio.sleep(1)
+    assert 90 <= trio.current_time() - start < 92
+    assert game.version >= 1
+    # Bede never connected: after two timeouts in a row a bot plays his seat.
+    while not table.seats[1].bot_playing:
+        await trio.sleep(1)
+    assert table.seats[1].bot is False
+    # Bede comes back: the seat is handed back.
+    bede = Client(table, b.token)
+    await bede.attach()
+    await trio.sleep(0)
+    await trio.sleep(0)
+    assert not table.seats[1].bot_playing
+
+
+async def test_reconnect_gets_every_missed_event(
+    supervisor: Supervisor, autojump_clock: trio.testing.MockClock
+) -> None:
+    table, joined = await supervisor.play_now(2, "Ada", None)
+    first = Client(table, joined.token)
+    await first.attach()
+    seen: list[dict[str, Any]] = []
+    acted = 0
+    while acted < 5:
+        frame = await first.next()
+        assert frame is not None
+        if frame["type"] == "update":
+            seen.extend(frame["events"])
+            if frame["view"]["legal"] and frame["version"] == frame["view"]["version"]:
+                await first.act(frame["view"]["legal"][0])
+                acted += 1
+    last_version = first.frames[-1]["version"]
+    await table.inbox.send(Detach(first.conn))
+    # While away, the timer plays for us and bots play on.
+    await trio.sleep(100)
+    second = Client(table, joined.token)
+    await second.attach(since=last_version)
+    await second.next()  # welcome
+    catch_up = await second.next()
+    assert catch_up is not None and catch_up["type"] == "update"
+    assert catch_up["since"] == last_version
+    assert catch_up["version"] > last_version
+    # The events of the catch-up are exactly those logged since last_version.
+    expected = [
+        e for v, evs in table._log if last_version <= v < catch_up["version"] for e in evs
+    ]
+    assert len(catch_up["events"]) == len(expected) > 0
+
+
+async def test_a_crashing_table_ends_alone(
+    supervisor: Supervisor, autojump_clock: trio.testing.MockClock
+) -> None:
+    doomed, a = await supervisor.play_now(2, "Ada", None)
+    healthy, b = await supervisor.play_now(2, "Bede", None)
+    victim = Client(doomed, a.token)
+    player = Client(healthy, b.token)
+    await victim.attach()
+    await player.attach()
+    await doomed.inbox.send(object())  # the table's own code raises on it
+    frames = []
+    while (frame := await victim.next()) is not None:
+        frames.append(frame)
+    ended = [f for f in frames if f["type"] == "game_ended"]
+    assert ended and ended[0]["reason"] == "crashed" and ended[0]["seed"]
+    assert victim.conn.close_code == CLOSE_TABLE_CRASHED
+    assert supervisor.crash_count == 1 and doomed.id in supervisor.records
+    assert doomed.id not in supervisor.tables
+    result = await player.play_to_end()
+    assert result["reason"] == "finished"
+
+
+async def test_lobby_refusals_change_nothing(
+    supervisor: Supervisor, autojump_clock: trio.testing.MockClock
+) -> None:
+    table = await supervisor.create_table(2)
+    with pytest.raises(TableError) as bad_name:
+        await supervisor.join(table.id, "   ", None)
+    assert bad_name.value.code == "bad_name"
+    a = await supervisor.join(table.id, "Ada", None)
+    with pytest.raises(TableError) as bad_token:
+        await supervisor.start(table.id, "not-a-token")
+    assert bad_token.value.code == "bad_token"
+    assert table.game is None
+    await supervisor.join(table.id, "Bede", None)
+    with pytest.raises(TableError) as full:
+        await supervisor.join(table.id, "Cuthbert", None)
+    assert full.value.code == "table_full"
+    await supervisor.start(table.id, a.token)
+    assert table.game is not None
+    with pytest.raises(TableError) as unknown:
+        await supervisor.join("0000000000", "X", None)
+    assert unknown.value.code == "unknown_table"
+
+
+async def test_illegal_and_out_of_turn_actions_get_errors_and_change_nothing(
+    supervisor: Supervisor, autojump_clock: trio.testing.MockClock
+) -> None:
+    table = await supervisor.create_table(2)
+    a = await supervisor.join(table.id, "Ada", None)
+    b = await supervisor.join(table.id, "Bede", None)
+    await supervisor.start(table.id, a.token)
+    assert table.game is not None
+    ada, bede = Client(table, a.token), Client(table, b.token)
+    await ada.attach()
+    await bede.attach()
+    waiting = table.game.deciding()[0]
+    other = bede if waiting == 0 else ada
+    before = table.game.version
+    await other.act({"type": "pick_role", "role": "miller"})
+    await other.act({"type": "build", "building": "flax_shed"})
+    errors = []
+    while len(errors) < 2:
+        frame = await other.next()
+        assert frame is not None
+        if frame["type"] == "error":
+            errors.append(frame)
+    assert [e["code"] for e in errors] == ["not_your_decision", "not_your_decision"]
+    assert "waiting for seat" in errors[0]["message"]
+    assert table.game.version == before
