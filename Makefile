@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint typecheck unit bench clean
+.PHONY: run test lint typecheck unit browser bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(PY) -m quaymoor serve
 
-test: lint typecheck unit
+test: lint typecheck browser unit
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check quaymoor tests
@@ -25,6 +25,17 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	$(VENV)/bin/pytest
+
+# Browser tests drive Debian's chromium (Playwright's own browser download cannot be used).
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian's chromium for the browser tests..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "Browser tests need /usr/bin/chromium: run 'sudo apt-get install chromium'."; \
+	  fi; \
+	fi
 
 bench: $(STAMP)
 	$(PY) -m quaymoor bench rules
