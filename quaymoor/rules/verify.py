@@ -10,7 +10,7 @@ import attrs
 from quaymoor.rules.errors import RulesError
 from quaymoor.rules.fairness import ALGORITHM, fingerprint, seed_from_hex
 from quaymoor.rules.game import Game
-from quaymoor.rules.record import GameRecord, result_of
+from quaymoor.rules.record import RECORD_FORMAT, GameRecord, result_of
 from quaymoor.rules.views import FinalScore
 
 
@@ -23,6 +23,8 @@ class Verdict:
 def verify_record(record: GameRecord) -> Verdict:
     """Check a record: the algorithm, the fingerprint against the seed, every action
     replayed through the rules, and the final result. Names the first discrepancy."""
+    if record.format != RECORD_FORMAT:
+        return Verdict(False, f"unknown record format {record.format} (expected {RECORD_FORMAT})")
     if record.algorithm != ALGORITHM:
         return Verdict(False, f"unknown algorithm {record.algorithm!r} (expected {ALGORITHM})")
     try:

@@ -48,13 +48,13 @@ CHOOSERS = st.integers(min_value=0, max_value=(1 << 64) - 1)
 CLIENT_SEEDS = st.lists(st.text(max_size=12), max_size=3)
 
 
-
 def games(examples: int) -> settings:
     """One whole game per example (a few hundred decisions); the budgets keep the file
     under half a minute on two cores."""
     return settings(
         max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow]
     )
+
 
 # --------------------------------------------------------------------------- snapshots
 
@@ -228,7 +228,7 @@ def play_out(
 # --------------------------------------------------------------------------- tests
 
 
-@games(40)
+@games(60)
 @given(players=PLAYERS, seed=SEEDS, chooser=CHOOSERS)
 def test_every_game_ends_and_every_listed_action_applies(
     players: int, seed: bytes, chooser: int
@@ -286,7 +286,7 @@ def refuse(game: Game, seat: int, action: a.Action, expected: tuple[type, ...]) 
     assert len(game.history) == history
 
 
-@games(40)
+@games(80)
 @given(players=PLAYERS, seed=SEEDS, chooser=CHOOSERS)
 def test_illegal_actions_are_refused_and_change_nothing(
     players: int, seed: bytes, chooser: int
@@ -294,7 +294,7 @@ def test_illegal_actions_are_refused_and_change_nothing(
     game = Game(players, seed, events=True)
     rng = SplitMix64(chooser)
     s = game.state
-    bad_seats = [x for x in BAD_SEATS if not 0 <= x < players] + [players]
+    bad_seats = sorted({*BAD_SEATS, *range(players, 5)} - set(range(players)))
 
     def each_step(g: Game) -> None:
         before = snapshot(s)
@@ -420,7 +420,7 @@ def _options(s: GameState, viewer: int | None) -> tuple[list[a.Action], list[a.A
     return list(engine.legal_actions(s, viewer)), engine.takeback_actions(s, viewer)
 
 
-@games(15)
+@games(20)
 @given(players=PLAYERS, seed=SEEDS, chooser=CHOOSERS)
 def test_views_never_show_secrets(players: int, seed: bytes, chooser: int) -> None:
     game = Game(players, seed, events=False)

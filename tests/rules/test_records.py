@@ -339,3 +339,16 @@ def test_from_json_names_an_unknown_action_type() -> None:
     message = _bad_json(lambda d: d["actions"][4]["action"].__setitem__("type", "cheat"))
     assert "$.actions[4].action" in message
     assert "cheat" in message, message
+
+
+def test_an_unknown_record_format_is_refused() -> None:
+    from quaymoor.rules.game import Game
+    from quaymoor.rules.verify import verify_record
+    from quaymoor.selfplay import SplitMix64, play_random
+
+    game = Game(2, bytes(32), events=False)
+    play_random(game, SplitMix64(1))
+    record = game.record()
+    assert verify_record(record).ok
+    verdict = verify_record(attrs.evolve(record, format=99))
+    assert not verdict.ok and "format" in verdict.message
