@@ -54,11 +54,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from quaymoor.bench import bench_rules
-
     if args.what == "rules":
-        bench_rules(seconds=args.seconds)
+        from quaymoor.bench import bench_rules
+
+        bench_rules(seconds=3.0 if args.seconds is None else args.seconds)
         return 0
+    if args.what == "server":
+        from quaymoor.bench_server import bench_server
+
+        return bench_server(tables=args.tables, players=args.players,
+                            client_procs=args.client_procs,
+                            seconds=120.0 if args.seconds is None else args.seconds)
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
 
@@ -95,8 +101,13 @@ def build_parser() -> argparse.ArgumentParser:
     vp.set_defaults(func=cmd_verify)
 
     bp = sub.add_parser("bench", help="benchmarks that print figures")
-    bp.add_argument("what", choices=["rules"])
-    bp.add_argument("--seconds", type=float, default=3.0, help="time per player count")
+    bp.add_argument("what", choices=["rules", "server"])
+    bp.add_argument("--seconds", type=float, default=None,
+                    help="rules: time per player count (3); server: load bound (120)")
+    bp.add_argument("--tables", type=_positive, default=500, help="server: tables to load")
+    bp.add_argument("--players", type=_players, default=4, help="server: seats per table")
+    bp.add_argument("--client-procs", type=_positive, default=2,
+                    help="server: client processes")
     bp.set_defaults(func=cmd_bench)
     return parser
 

@@ -315,7 +315,8 @@ class Table:
         if self.seat_for_token(msg.token) is None:
             msg.reply.fail(TableError("bad_token", "only a seated player may start the game"))
             return
-        names = iter(BOT_NAMES)
+        taken = {s.name for s in self.seats if s.name}
+        names = iter(n for n in BOT_NAMES if n not in taken)
         for seat in self.seats:
             if seat.name is None:
                 seat.name = f"{next(names)} (bot)"

@@ -1,0 +1,658 @@
+"""``quaymoor bench server``: the whole server under load, on loopback, with figures.
+
+What it does, in order (one run, everything bounded in count and time):
+
+1. Starts ``quaymoor serve --port 0 --bot-delay 0 --decision-seconds 600`` as a
+   subprocess (its log goes to a temporary file, scanned at the end) and reads its port.
+2. Idle tables: reads the server's VmRSS, creates ``--tables`` lobby tables over HTTP
+   (after a few warm-up tables that are not counted), reads VmRSS again: KiB per idle table.
+3. Raw trio-websocket fan-out: a minimal trio-websocket server in its own subprocess
+   broadcasts 2 KB messages to 200 clients (split over the client processes) for about
+   5 s, each connection fed through its own bounded channel; messages delivered per second.
+4. Load: ``--client-procs`` spawned processes each create their share of ``--tables``
+   tables, join ``--players`` human seats per table over HTTP and connect every seat's
+   websocket (hello, welcome). When every process is ready, the tables are started and
+   every seat plays the first legal action of each decision. Each stream is checked
+   (``since`` equals the previous update's version, versions never go back, an update with
+   events always moves the version on, ``game_ended`` with reason ``finished``). Latency:
+   from sending an ``act`` to receiving the first update whose version is above the view
+   acted on. The load stops after ``--seconds`` even if games are unfinished.
+5. Prints the figures; the server subprocess is killed at the end, also on error or Ctrl-C.
+
+Clients keep to the server's per-connection rate limit (20 messages/s, burst 60) with a
+slightly stricter bucket of their own; waits it causes are counted and printed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import multiprocessing
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Callable
+from multiprocessing.connection import Connection as Pipe
+from typing import Any
+
+import trio
+import trio_websocket
+
+HOST = "127.0.0.1"
+RAW_CLIENTS = 200
+RAW_SECONDS = 5.0
+RAW_SIZE = 2048
+WARMUP_TABLES = 5
+SETUP_SECONDS = 180.0  #: bound on creating, joining and connecting before the load starts
+HTTP_CONCURRENCY = 16
+CONNECT_CONCURRENCY = 64
+CLIENT_RATE = 18.0  #: the server allows 20 messages/s per connection ...
+CLIENT_BURST = 50  #: ... with a burst of 60
+
+
+def raise_nofile() -> int:
+    """Raise the open-file limit to its hard limit; returns the new soft limit."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for pid {pid}")
+
+
+def _post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        f"http://{HOST}:{port}{path}", data=json.dumps(body).encode(), method="POST",
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        data: dict[str, Any] = json.loads(resp.read())
+    return data
+
+
+def _get(port: int, path: str) -> dict[str, Any]:
+    with urllib.request.urlopen(f"http://{HOST}:{port}{path}", timeout=30) as resp:
+        data: dict[str, Any] = json.loads(resp.read())
+    return data
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+# ---------------------------------------------------------------- raw fan-out server
+
+
+def raw_server_main(clients: int, seconds: float, size: int) -> None:
+    """Entry point of the raw fan-out subprocess: prints ``PORT n``, waits for ``clients``
+    connections (20 s at most), broadcasts ``size``-byte messages for ``seconds``, closes
+    every connection, prints ``SENT n SECONDS s``."""
+    raise_nofile()
+    trio.run(_raw_server, clients, seconds, size)
+
+
+async def _raw_server(clients: int, seconds: float, size: int) -> None:
+    channels: list[trio.MemorySendChannel[str]] = []
+    everyone = trio.Event()
+    done = trio.Event()
+
+    async def handler(request: trio_websocket.WebSocketRequest) -> None:
+        ws = await request.accept()
+        send, recv = trio.open_memory_channel[str](16)
+        channels.append(send)
+        if len(channels) >= clients:
+            everyone.set()
+        try:
+            async for text in recv:
+                await ws.send_message(text)
+            await ws.aclose()
+        except trio_websocket.ConnectionClosed:
+            pass
+
+    async with trio.open_nursery() as nursery:
+        server = await nursery.start(trio_websocket.serve_websocket, handler, HOST, 0, None)
+        print(f"PORT {server.port}", flush=True)
+        with trio.move_on_after(20):
+            await everyone.wait()
+        payload = "x" * size
+        sent = 0
+        start = time.monotonic()
+        end = start + seconds
+        while time.monotonic() < end:
+            for ch in list(channels):
+                try:
+                    await ch.send(payload)
+                    sent += 1
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    channels.remove(ch)
+        elapsed = time.monotonic() - start
+        for ch in channels:
+            ch.close()
+        print(f"SENT {sent} SECONDS {elapsed:.3f}", flush=True)
+        done.set()
+        with trio.move_on_after(10):
+            await trio.sleep(3)  # let the writers drain and close
+        nursery.cancel_scope.cancel()
+
+
+async def _raw_clients(port: int, n: int, seconds: float) -> dict[str, Any]:
+    counts: list[int] = []
+    firsts: list[float] = []
+    lasts: list[float] = []
+    failures = 0
+
+    async def client() -> None:
+        nonlocal failures
+        got = 0
+        first = last = 0.0
+        try:
+            async with trio_websocket.open_websocket_url(
+                f"ws://{HOST}:{port}/", connect_timeout=20, disconnect_timeout=2,
+            ) as ws:
+                while True:
+                    await ws.get_message()
+                    last = time.monotonic()
+                    if got == 0:
+                        first = last
+                    got += 1
+        except trio_websocket.ConnectionClosed:
+            pass
+        except (OSError, trio_websocket.HandshakeError):
+            failures += 1
+        counts.append(got)
+        if got:
+            firsts.append(first)
+            lasts.append(last)
+
+    with trio.move_on_after(seconds + 40):
+        async with trio.open_nursery() as nursery:
+            for _ in range(n):
+                nursery.start_soon(client)
+    return {"received": sum(counts), "first": min(firsts, default=0.0),
+            "last": max(lasts, default=0.0), "failures": failures, "clients": n}
+
+
+# ---------------------------------------------------------------- load clients
+
+
+class Bucket:
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def wait_needed(self) -> float:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        need = (1 - self.tokens) / self.rate
+        self.tokens -= 1
+        return need
+
+
+class LoadStats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.acts = 0
+        self.updates = 0
+        self.update_bytes = 0
+        self.snapshots = 0  #: updates with no events at an unchanged version (seat changes)
+        self.order_errors: list[str] = []
+        self.streams_ok = 0
+        self.streams_bad = 0
+        self.ended: Counter[str] = Counter()
+        self.closed_early: Counter[str] = Counter()
+        self.errors: Counter[str] = Counter()
+        self.connect_failures: Counter[str] = Counter()
+        self.rate_waits = 0
+        self.open = 0
+        self.peak_open = 0
+        self.connected = 0
+        self.tables_started = 0
+        self.start_failures: Counter[str] = Counter()
+        self.finished_tables = 0
+        self.setup_failures: Counter[str] = Counter()
+
+
+async def _http(limiter: trio.CapacityLimiter, port: int, path: str,
+                body: dict[str, Any]) -> dict[str, Any]:
+    async with limiter:
+        return await trio.to_thread.run_sync(_post, port, path, body)
+
+
+class Seat:
+    def __init__(self, table: str, seat: int, token: str) -> None:
+        self.table = table
+        self.seat = seat
+        self.token = token
+        self.welcomed = False
+        self.ended: str | None = None
+        self.ok = True
+
+
+async def _play_seat(seat: Seat, port: int, stats: LoadStats, gate: trio.Semaphore,
+                     on_welcome: Callable[[], None]) -> None:
+    last: int | None = None
+    acted = -1
+    pending: float | None = None  #: when the act awaiting its first newer update was sent
+    in_flight = False  #: an act the server has neither applied (as far as we saw) nor refused
+    acted_mat: Any = None  #: our own mat in the view we acted on
+    view: dict[str, Any] | None = None
+    bucket = Bucket(CLIENT_RATE, CLIENT_BURST)
+
+    def bad(why: str) -> None:
+        seat.ok = False
+        if len(stats.order_errors) < 20:
+            stats.order_errors.append(f"table {seat.table} seat {seat.seat}: {why}")
+
+    async def act(ws: trio_websocket.WebSocketConnection) -> None:
+        nonlocal acted, pending, in_flight, acted_mat
+        assert view is not None
+        wait = bucket.wait_needed()
+        if wait > 0:
+            stats.rate_waits += 1
+            await trio.sleep(wait)
+        acted = view["version"]
+        acted_mat = view["mats"][seat.seat]
+        pending = time.monotonic()
+        in_flight = True
+        stats.acts += 1
+        await ws.send_message(json.dumps({"type": "act", "action": view["legal"][0]}))
+
+    await gate.acquire()
+    released = False
+    try:
+        async with trio_websocket.open_websocket_url(
+            f"ws://{HOST}:{port}/ws", connect_timeout=60, disconnect_timeout=2,
+            max_message_size=1 << 22,
+        ) as ws:
+            stats.open += 1
+            stats.peak_open = max(stats.peak_open, stats.open)
+            try:
+                await ws.send_message(json.dumps(
+                    {"type": "hello", "table": seat.table, "token": seat.token, "since": None}))
+                while True:
+                    text = await ws.get_message()
+                    msg = json.loads(text)
+                    kind = msg.get("type")
+                    if kind == "welcome":
+                        seat.welcomed = True
+                        gate.release()
+                        released = True
+                        on_welcome()
+                    elif kind == "update":
+                        now = time.monotonic()
+                        stats.updates += 1
+                        stats.update_bytes += len(text)
+                        v, since = msg["version"], msg["since"]
+                        view = msg["view"]
+                        if last is not None:
+                            if since != last:
+                                bad(f"since {since} after version {last}")
+                            if v < last:
+                                bad(f"version went back {last} -> {v}")
+                            if v == last and not msg["events"]:
+                                stats.snapshots += 1
+                        if msg["events"] and v <= since:
+                            bad(f"events without a new version ({since} -> {v})")
+                        if since > v:
+                            bad(f"since {since} above version {v}")
+                        last = v
+                        if pending is not None and v > acted:
+                            stats.latencies.append(now - pending)
+                            pending = None
+                        if in_flight and v > acted and _shows_our_act(seat.seat, msg, acted_mat):
+                            in_flight = False
+                        if (not in_flight and v == view["version"] and view["legal"]
+                                and v > acted):
+                            await act(ws)
+                    elif kind == "game_ended":
+                        seat.ended = str(msg.get("reason"))
+                        stats.ended[seat.ended] += 1
+                        break
+                    elif kind == "error":
+                        stats.errors[str(msg.get("code"))] += 1
+                        # Every act of this seat has been handled by now (same outbox, in
+                        # order): act again on the latest view if it still asks us to.
+                        pending = None
+                        in_flight = False
+                        if view is not None and view["legal"] and last == view["version"]:
+                            await act(ws)
+            finally:
+                stats.open -= 1
+    except trio_websocket.ConnectionClosed as exc:
+        reason = exc.reason
+        why = f"{reason.code} {reason.reason}" if reason is not None else "no reason"
+        stats.closed_early[why] += 1
+    except trio_websocket.HandshakeError as exc:
+        stats.connect_failures[type(exc).__name__] += 1
+    except OSError as exc:
+        stats.connect_failures[f"{type(exc).__name__} {exc.errno}"] += 1
+    finally:
+        if not released:
+            gate.release()
+
+
+def _shows_our_act(seat: int, update: dict[str, Any], acted_mat: Any) -> bool:
+    """Whether a newer update must include our last act. Only when several seats decide
+    at once (Reeve, keeping goods) can another seat's act come first; every act but a
+    Reeve placement has an event naming its seat, and a placement changes our own mat."""
+    view = update["view"]
+    return (seat not in view["deciding"]
+            or any(e.get("seat") == seat for e in update["events"])
+            or view["mats"][seat] != acted_mat)
+
+
+async def _load(pipe: Pipe, port: int, tables: int, players: int) -> None:
+    stats = LoadStats()
+    http = trio.CapacityLimiter(HTTP_CONCURRENCY)
+    gate = trio.Semaphore(CONNECT_CONCURRENCY)
+    seats: dict[str, list[Seat]] = {}
+    total = tables * players
+    all_welcomed = trio.Event()
+
+    def on_welcome() -> None:
+        stats.connected += 1
+        if stats.connected >= total:
+            all_welcomed.set()
+
+    async def set_up(nursery: trio.Nursery) -> None:
+        try:
+            info = await _http(http, port, "/api/tables", {"players": players})
+            table = info["table"]
+            mine = []
+            for i in range(players):
+                joined = await _http(http, port, f"/api/tables/{table}/join",
+                                     {"name": f"bench{i}"})
+                mine.append(Seat(table, joined["seat"], joined["token"]))
+        except Exception as exc:
+            stats.setup_failures[type(exc).__name__] += 1
+            return
+        seats[table] = mine
+        for seat in mine:
+            nursery.start_soon(_play_seat, seat, port, stats, gate, on_welcome)
+
+    async def start(table: str) -> None:
+        try:
+            await _http(http, port, f"/api/tables/{table}/start",
+                        {"token": seats[table][0].token})
+            stats.tables_started += 1
+        except Exception as exc:
+            stats.start_failures[type(exc).__name__] += 1
+
+    play_end = 0.0
+    with trio.CancelScope() as play_scope:
+        async with trio.open_nursery() as nursery:
+            async with trio.open_nursery() as setup:
+                for _ in range(tables):
+                    setup.start_soon(set_up, nursery)
+            with trio.move_on_after(SETUP_SECONDS):
+                await all_welcomed.wait()
+            pipe.send(("ready", stats.connected, stats.open, dict(stats.setup_failures)))
+            go = await trio.to_thread.run_sync(pipe.recv)
+            if go[0] != "go":
+                play_scope.cancel()
+            else:
+                # time.monotonic() is shared by processes; trio's clock is not.
+                play_scope.deadline = trio.current_time() + (go[1] - time.monotonic())
+                async with trio.open_nursery() as starts:
+                    for table in seats:
+                        starts.start_soon(start, table)
+    play_end = time.monotonic()
+    for mine in seats.values():
+        if all(s.ended == "finished" for s in mine):
+            stats.finished_tables += 1
+        for s in mine:
+            if s.ok and s.ended == "finished":
+                stats.streams_ok += 1
+            else:
+                stats.streams_bad += 1
+    result = {k: (dict(v) if isinstance(v, Counter) else v) for k, v in vars(stats).items()}
+    result["tables"] = len(seats)
+    result["play_end"] = play_end
+    result["unfinished_tables"] = [t for t, mine in seats.items()
+                                   if not all(s.ended == "finished" for s in mine)][:10]
+    pipe.send(("result", result))
+
+
+def worker_main(pipe: Pipe) -> None:
+    """A client process: runs the jobs main sends until told to quit."""
+    raise_nofile()
+    while True:
+        job = pipe.recv()
+        if job[0] == "raw":
+            pipe.send(("raw", trio.run(_raw_clients, job[1], job[2], job[3])))
+        elif job[0] == "load":
+            trio.run(_load, pipe, job[1], job[2], job[3])
+        else:
+            return
+
+
+# ---------------------------------------------------------------- orchestration
+
+
+def _split(n: int, parts: int) -> list[int]:
+    return [n // parts + (1 if i < n % parts else 0) for i in range(parts)]
+
+
+def _recv(pipe: Pipe, timeout: float, what: str) -> Any:
+    if not pipe.poll(timeout):
+        raise TimeoutError(f"a client process gave no {what} within {timeout:.0f} s")
+    return pipe.recv()
+
+
+def _start_process(args: list[str], pattern: str) -> tuple[subprocess.Popen[str], int, Any]:
+    log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed by the caller)
+        "w+", prefix="quaymoor-bench-", suffix=".log", delete=False)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=log, text=True,
+                            stdin=subprocess.DEVNULL)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        found = re.search(pattern, line)
+        if found:
+            return proc, int(found.group(1)), log
+    proc.kill()
+    raise RuntimeError(f"{args[2:]} did not report its port (log: {log.name})")
+
+
+def _stop(proc: subprocess.Popen[str] | None) -> None:
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
+                 seconds: float = 120.0) -> int:
+    began = time.monotonic()
+    limit = raise_nofile()
+    print(f"python {sys.version.split()[0]}; {os.cpu_count()} CPUs; open-file limit {limit}; "
+          f"{tables} tables x {players} players over {client_procs} client processes; "
+          f"load bounded at {seconds:.0f} s", flush=True)
+    ctx = multiprocessing.get_context("spawn")
+    server: subprocess.Popen[str] | None = None
+    raw: subprocess.Popen[str] | None = None
+    procs: list[Any] = []
+    pipes: list[Pipe] = []
+    server_log: Any = None
+    try:
+        server, port, server_log = _start_process(
+            [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--bot-delay", "0",
+             "--decision-seconds", "600"], r"serving on http://[\d.]+:(\d+)/")
+        for _ in range(client_procs):
+            mine, theirs = ctx.Pipe()
+            p = ctx.Process(target=worker_main, args=(theirs,), daemon=True)
+            p.start()
+            procs.append(p)
+            pipes.append(mine)
+
+        # -- memory per idle table
+        for _ in range(WARMUP_TABLES):
+            _post(port, "/api/tables", {"players": players})
+        time.sleep(0.3)
+        before = rss_kib(server.pid)
+        t0 = time.monotonic()
+        for _ in range(tables):
+            _post(port, "/api/tables", {"players": players})
+        create_s = time.monotonic() - t0
+        time.sleep(0.3)
+        after = rss_kib(server.pid)
+        idle_kib = (after - before) / tables
+        print(f"idle tables: {tables} created in {create_s:.1f} s; server RSS "
+              f"{before / 1024:.1f} -> {after / 1024:.1f} MiB: {idle_kib:.1f} KiB per idle "
+              f"table (they close after an hour)", flush=True)
+
+        # -- raw trio-websocket fan-out
+        raw, raw_port, raw_log = _start_process(
+            [sys.executable, "-c",
+             f"from quaymoor.bench_server import raw_server_main; "
+             f"raw_server_main({RAW_CLIENTS}, {RAW_SECONDS}, {RAW_SIZE})"], r"PORT (\d+)")
+        for pipe, n in zip(pipes, _split(RAW_CLIENTS, client_procs), strict=True):
+            pipe.send(("raw", raw_port, n, RAW_SECONDS))
+        raws = [_recv(pipe, RAW_SECONDS + 60, "raw fan-out result")[1] for pipe in pipes]
+        raw_out, _ = raw.communicate(timeout=20)
+        raw = None
+        raw_received = sum(r["received"] for r in raws)
+        raw_span = max(r["last"] for r in raws) - min(r["first"] for r in raws)
+        raw_rate = raw_received / raw_span if raw_span > 0 else 0.0
+        sent = re.search(r"SENT (\d+) SECONDS ([\d.]+)", raw_out)
+        print(f"raw trio-websocket fan-out: {raw_received} messages of {RAW_SIZE} B delivered "
+              f"to {RAW_CLIENTS} clients in {raw_span:.2f} s = {raw_rate:,.0f} msg/s "
+              f"(server sent {sent.group(1) if sent else '?'}; connect failures "
+              f"{sum(r['failures'] for r in raws)})", flush=True)
+        raw_log.close()
+        os.unlink(raw_log.name)
+
+        # -- load
+        shares = _split(tables, client_procs)
+        for pipe, share in zip(pipes, shares, strict=True):
+            pipe.send(("load", port, share, players))
+        t0 = time.monotonic()
+        readies = [_recv(pipe, SETUP_SECONDS + 60, "ready") for pipe in pipes]
+        setup_s = time.monotonic() - t0
+        held = sum(r[1] for r in readies)
+        try:
+            server_conns = _get(port, "/status.json")["connections"]
+        except Exception as exc:
+            server_conns = f"? ({exc})"
+        barrier_rss = rss_kib(server.pid)
+        print(f"setup: {sum(shares)} tables joined, {held} websockets welcomed in "
+              f"{setup_s:.1f} s; the server counts {server_conns} connections; server RSS "
+              f"{barrier_rss / 1024:.1f} MiB; setup failures "
+              f"{[r[3] for r in readies if r[3]] or 'none'}", flush=True)
+        go = time.monotonic()
+        for pipe in pipes:
+            pipe.send(("go", go + seconds))
+        peak_rss = barrier_rss
+        results: list[dict[str, Any] | None] = [None] * len(pipes)
+        hard_end = go + seconds + 60
+        while any(r is None for r in results) and time.monotonic() < hard_end:
+            peak_rss = max(peak_rss, rss_kib(server.pid))
+            for i, pipe in enumerate(pipes):
+                if results[i] is None and pipe.poll(0.1):
+                    results[i] = pipe.recv()[1]
+        if any(r is None for r in results):
+            raise TimeoutError("a client process did not report its load results")
+        done = [r for r in results if r is not None]
+        _report(done, go, seconds, held, peak_rss=peak_rss, idle_kib=idle_kib, raw_rate=raw_rate)
+        _scan_log(server_log.name)
+        print(f"run time {time.monotonic() - began:.1f} s", flush=True)
+        return 0
+    finally:
+        for pipe in pipes:
+            with contextlib.suppress(OSError):
+                pipe.send(("quit",))
+        for p in procs:
+            p.join(5)
+            if p.is_alive():
+                p.terminate()
+                p.join(5)
+        _stop(raw)
+        _stop(server)
+        if server_log is not None:
+            server_log.close()
+            print(f"server log: {server_log.name}", flush=True)
+
+
+def _report(done: list[dict[str, Any]], go: float, seconds: float, held: int, *,
+            peak_rss: int, idle_kib: float, raw_rate: float) -> None:
+    def total(key: str) -> int:
+        return sum(int(r[key]) for r in done)
+
+    def merged(key: str) -> dict[str, int]:
+        out: Counter[str] = Counter()
+        for r in done:
+            out.update(r[key])
+        return dict(out)
+
+    span = max(r["play_end"] for r in done) - go
+    latencies = [x for r in done for x in r["latencies"]]
+    started, finished = total("tables_started"), total("finished_tables")
+    ok, bad = total("streams_ok"), total("streams_bad")
+    order_errors = [e for r in done for e in r["order_errors"]]
+    updates = total("updates")
+    fanout = updates / span if span > 0 else 0.0
+    print(f"load: {span:.1f} s of play (bound {seconds:.0f} s)")
+    print(f"  peak concurrent connections held: {held} (all welcomed before the start); "
+          f"max open per client process {[r['peak_open'] for r in done]}")
+    print(f"  games finished / started: {finished} / {started}"
+          f"{'  (unfinished: ' + str(started - finished) + ', e.g. ' + str([t for r in done for t in r['unfinished_tables']][:5]) + ')' if started > finished else ''}")  # noqa: E501
+    print(f"  integrity: {'yes' if bad == 0 and not order_errors else 'no'}: "
+          f"{ok} streams complete and in order, {bad} not "
+          f"(order faults {len(order_errors)}{': ' + '; '.join(order_errors[:5]) if order_errors else ''}); "  # noqa: E501
+          f"game_ended reasons {merged('ended')}; snapshot updates at an unchanged version "
+          f"{total('snapshots')}")
+    print(f"  connections closed before game_ended: {merged('closed_early') or 'none'}; "
+          f"connect failures: {merged('connect_failures') or 'none'}; start failures: "
+          f"{merged('start_failures') or 'none'}")
+    print(f"  acts refused by the server: {merged('errors') or 'none'}; client rate-limit "
+          f"waits {total('rate_waits')}")
+    print(f"  decisions: {total('acts')} = {total('acts') / span:,.0f}/s; action-to-update "
+          f"latency p50 {_pct(latencies, 0.5) * 1000:.1f} ms, p99 "
+          f"{_pct(latencies, 0.99) * 1000:.1f} ms, max "
+          f"{max(latencies, default=float('nan')) * 1000:.1f} ms ({len(latencies)} samples)")
+    print(f"  server RSS at peak: {peak_rss / 1024:.1f} MiB; RSS per idle table: "
+          f"{idle_kib:.1f} KiB")
+    print(f"  fan-out: our server delivered {updates} update frames "
+          f"({total('update_bytes') / updates / 1024 if updates else 0:.1f} KiB average) = "
+          f"{fanout:,.0f} frames/s; raw trio-websocket {raw_rate:,.0f} msg/s of 2 KB; "
+          f"ratio {fanout / raw_rate if raw_rate else float('nan'):.2f}", flush=True)
+
+
+def _scan_log(path: str) -> None:
+    counts: Counter[str] = Counter()
+    with open(path, errors="replace") as f:
+        for line in f:
+            if "too slow" in line:
+                counts["connections dropped as too slow"] += 1
+            elif "Traceback" in line:
+                counts["tracebacks"] += 1
+            elif " ERROR " in line or " WARNING " in line:
+                counts["errors/warnings"] += 1
+    print(f"server log: {dict(counts) or 'no drops, errors or tracebacks'}", flush=True)

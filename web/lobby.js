@@ -1,0 +1,91 @@
+// The lobby: play now against bots, create a table, join one, watch one.
+
+import { api } from "./net.js";
+import { h, clear, toast } from "./dom.js";
+import { getName, setName, setToken } from "./store.js";
+
+function playersSelect(id, value = 4) {
+  return h("select", { id, name: "players" },
+    [2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === value }, `${n} players`)));
+}
+
+export function renderLobby(app, go) {
+  clear(app);
+  const name = h("input", {
+    id: "name", type: "text", maxlength: 24, autocomplete: "nickname",
+    value: getName() || "", placeholder: "Your name",
+  });
+  const playNowPlayers = playersSelect("playnow-players", 4);
+  const playNow = h("button", { class: "big primary", id: "play-now", type: "submit" },
+    "Play now against bots");
+
+  const form = h("form", { class: "card playnow", onsubmit: async (ev) => {
+    ev.preventDefault();
+    playNow.disabled = true;
+    const nm = name.value.trim() || "Player";
+    setName(nm);
+    try {
+      const r = await api("POST", "/api/play-now", { name: nm, players: Number(playNowPlayers.value) });
+      setToken(r.table, r.token);
+      go(r.table);
+    } catch (e) {
+      toast(`Could not start a game: ${e.message}`);
+      playNow.disabled = false;
+    }
+  } },
+  h("h1", {}, "Quaymoor"),
+  h("p", { class: "lead" }, "A canal town on the moors. Lead a guild of apprentices, ship goods down the canal, earn seals."),
+  h("label", { for: "name" }, "Your name"), name,
+  h("label", { for: "playnow-players" }, "Players at the table"), playNowPlayers,
+  playNow);
+
+  const createPlayers = playersSelect("create-players", 4);
+  const createOut = h("div", { class: "create-out" });
+  const createBtn = h("button", { type: "submit" }, "Create a table");
+  const create = h("form", { class: "card", onsubmit: async (ev) => {
+    ev.preventDefault();
+    createBtn.disabled = true;
+    const nm = name.value.trim() || "Player";
+    setName(nm);
+    try {
+      const t = await api("POST", "/api/tables", { players: Number(createPlayers.value) });
+      const j = await api("POST", `/api/tables/${t.table}/join`, { name: nm });
+      setToken(t.table, j.token);
+      go(t.table);
+    } catch (e) {
+      toast(`Could not create a table: ${e.message}`);
+      createBtn.disabled = false;
+    }
+  } },
+  h("h2", {}, "Play with friends"),
+  h("p", {}, "Create a table, send the invite link, and start when you are ready. Empty seats are taken by bots."),
+  h("label", { for: "create-players" }, "Seats"), createPlayers, createBtn, createOut);
+
+  const list = h("ul", { class: "tables", id: "open-tables" }, h("li", {}, "Loading…"));
+  const refresh = h("button", { type: "button", onclick: () => loadTables(list, go) }, "Refresh");
+  const watch = h("section", { class: "card" }, h("h2", {}, "Tables"), list, refresh);
+
+  app.append(h("div", { class: "lobby" }, form, create, watch));
+  loadTables(list, go);
+  name.focus();
+}
+
+async function loadTables(list, go) {
+  try {
+    const { tables } = await api("GET", "/api/tables");
+    clear(list);
+    if (!tables.length) list.append(h("li", {}, "No tables yet."));
+    for (const t of tables) {
+      const seated = (t.seats || []).filter((s) => s.name).length;
+      const what = t.state === "lobby" || t.state === "waiting"
+        ? `${seated}/${t.players} seated, waiting`
+        : `${t.players} players, ${t.state}${t.round ? `, round ${t.round}` : ""}`;
+      list.append(h("li", {},
+        h("span", {}, `Table ${t.id}: ${what}`),
+        h("button", { type: "button", onclick: () => go(t.id) },
+          t.state === "lobby" || t.state === "waiting" ? "Open" : "Watch")));
+    }
+  } catch (e) {
+    clear(list).append(h("li", {}, `Could not load the tables: ${e.message}`));
+  }
+}

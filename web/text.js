@@ -1,0 +1,147 @@
+// Words for things: names from the rules catalogue, action labels, the game log.
+
+export const GOODS = ["clay", "flax", "wool", "honey", "amber"];
+export const PLOT_KINDS = [...GOODS, "stone_pit"];
+export const LETTER = { clay: "C", flax: "F", wool: "W", honey: "H", amber: "A", stone_pit: "S" };
+
+let catalogue = { roles: [], buildings: [], goods: [] };
+const roleByKey = new Map();
+const buildingByKey = new Map();
+
+export function setCatalogue(cat) {
+  catalogue = cat;
+  for (const r of cat.roles || []) roleByKey.set(r.key, r);
+  for (const b of cat.buildings || []) buildingByKey.set(b.key, b);
+}
+
+export function getCatalogue() { return catalogue; }
+
+function titleCase(key) {
+  return String(key).split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+}
+
+export const roleName = (key) => (roleByKey.get(key) || {}).name || titleCase(key);
+export const roleText = (key) => (roleByKey.get(key) || {}).text || "";
+export const building = (key) => buildingByKey.get(key) || { key, name: titleCase(key), text: "" };
+export const buildingName = (key) => building(key).name;
+export const kindName = (kind) => (kind === "stone_pit" ? "stone pit" : kind);
+
+/** A seat's display name: "You", "Ada", "Bede (bot)", "Cy (bot playing)". */
+export function seatName(seats, seat, mySeat) {
+  if (seat === null || seat === undefined) return "—";
+  const s = (seats || []).find((x) => x.seat === seat);
+  let name = (s && s.name) || `Seat ${seat + 1}`;
+  if (s && s.bot && !/\(bot\)/.test(name)) name += " (bot)";
+  if (s && s.bot_playing && !s.bot) name += " (bot playing)";
+  if (seat === mySeat) return `You (${name})`;
+  return name;
+}
+
+/** The label of a legal action on its button. */
+export function actionLabel(a, view) {
+  const me = view && view.seat !== null ? view.mats[view.seat] : null;
+  switch (a.type) {
+    case "pick_role": {
+      const r = view && view.board.roles.find((x) => x.role === a.role);
+      const coins = r && r.coins ? ` (+${r.coins} coin${r.coins === 1 ? "" : "s"})` : "";
+      return `Pick the ${roleName(a.role)}${coins}`;
+    }
+    case "take_plot": return `Take a ${a.good} plot`;
+    case "take_stone_pit": return "Take a stone pit";
+    case "draw_plot": return "Draw a plot from the stack";
+    case "place_on_plot": return `Apprentice onto ${kindName(a.kind)}`;
+    case "place_on_building": return `Apprentice onto ${buildingName(a.building)}`;
+    case "take_back_from_plot": return `Take back from ${kindName(a.kind)}`;
+    case "take_back_from_building": return `Take back from ${buildingName(a.building)}`;
+    case "build": {
+      const m = view && view.board.market.find((x) => x.building === a.building);
+      return `Build ${buildingName(a.building)}${m ? ` for ${m.price}` : ""}`;
+    }
+    case "take_extra_good": return `Take 1 more ${a.good}`;
+    case "sell": return `Sell 1 ${a.good}`;
+    case "load": {
+      let count = "";
+      if (me && view) {
+        const b = view.board.barges[a.barge];
+        const n = Math.min(me.goods[a.good] || 0, b ? b.capacity - b.load : 0);
+        if (n > 0) count = `${n} `;
+      }
+      return `Load ${count}${a.good} on barge ${a.barge + 1}`;
+    }
+    case "ship_on_boatyard": return `Ship all ${a.good} on your boat`;
+    case "store_goods": return `Store all ${a.good}`;
+    case "keep_good": return `Keep 1 ${a.good}`;
+    case "done": return "Done";
+    case "pass": return "Pass";
+    default: return titleCase(a.type);
+  }
+}
+
+/** What is being decided, in words. */
+export function phaseText(board) {
+  switch (board.phase) {
+    case "pick_role": return "picking a role";
+    case "surveyor": return "Surveyor: taking a plot";
+    case "reeve": return "Reeve: placing apprentices";
+    case "mason": return "Mason: building";
+    case "miller": return "Miller: taking the extra good";
+    case "chandler": return "Chandler: selling a good";
+    case "bargemaster": return "Bargemaster: loading the barges";
+    case "keep_goods": return "choosing the goods to keep";
+    case "game_over": return "the game is over";
+    default: return board.phase.replace(/_/g, " ");
+  }
+}
+
+function goodsList(counts) {
+  const parts = [];
+  counts.forEach((n, i) => { if (n) parts.push(`${n} ${GOODS[i]}`); });
+  return parts.length ? parts.join(", ") : "nothing";
+}
+
+const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
+
+const END_REASONS = {
+  seals: "the seals ran out",
+  apprentices: "the apprentice barge could not be filled",
+  high_street: "a high street is full",
+};
+export const endReasonText = (r) => END_REASONS[r] || r;
+
+/** One game-log line for an event, or null to skip it. */
+export function eventText(e, seats, mySeat) {
+  const who = e.seat !== undefined ? seatName(seats, e.seat, mySeat) : "";
+  switch (e.type) {
+    case "role_picked":
+      return `${who} picked the ${roleName(e.role)}${e.coins ? ` and took ${plural(e.coins, "coin")}` : ""}`;
+    case "plot_taken":
+      return `${who} ${e.from_stack ? "drew" : "took"} a ${kindName(e.kind)}${e.kind === "stone_pit" ? "" : " plot"}${e.with_apprentice ? " with an apprentice" : ""}`;
+    case "plots_turned_up":
+      return `New plots turned up: ${e.goods.join(", ") || "none"}${e.reshuffled ? " (stack reshuffled)" : ""}`;
+    case "apprentices_arrived":
+      return `${who} got ${plural(e.count, "apprentice")}${e.from_barge ? " from the barge" : ""}`;
+    case "apprentices_arranged": return `${who} arranged their apprentices`;
+    case "apprentice_barge_refilled": return `The apprentice barge was refilled with ${e.count}`;
+    case "built":
+      return `${who} built the ${buildingName(e.building)} for ${plural(e.price, "coin")}${e.with_apprentice ? " with an apprentice" : ""}`;
+    case "goods_made": return `${who} made ${goodsList(e.goods)}`;
+    case "extra_good_taken": return `${who} took 1 more ${e.good}`;
+    case "manufactory_paid": return `${who}'s manufactory paid ${plural(e.coins, "coin")}`;
+    case "sold": return `${who} sold ${e.good} for ${plural(e.coins, "coin")}`;
+    case "market_hall_emptied": return "The market hall was emptied";
+    case "loaded":
+      return `${who} loaded ${e.count} ${e.good} ${e.barge < 0 ? "on their own boat" : `on barge ${e.barge + 1}`}`;
+    case "barge_emptied": return `Barge ${e.barge + 1} went back with ${e.count} ${e.good}`;
+    case "goods_returned": return `${who} gave back ${goodsList(e.goods)}`;
+    case "coin_taken": return `${who} took 1 coin`;
+    case "passed": return `${who} passed (${roleName(e.role)})`;
+    case "end_triggered": return `The game will end this round: ${endReasonText(e.reason)}`;
+    case "round_ended":
+      return `Round ${e.round} ended; ${seatName(seats, e.next_warden, mySeat)} is the Warden`;
+    case "game_ended": {
+      const w = (e.winners || []).map((s) => seatName(seats, s, mySeat)).join(" and ");
+      return `The game ended. Winner: ${w}`;
+    }
+    default: return e.type.replace(/_/g, " ");
+  }
+}
