@@ -71,6 +71,13 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError(f"no VmRSS for pid {pid}")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
     req = urllib.request.Request(
         f"http://{HOST}:{port}{path}", data=json.dumps(body).encode(), method="POST",
@@ -218,6 +225,7 @@ class LoadStats:
         self.order_errors: list[str] = []
         self.streams_ok = 0
         self.streams_bad = 0
+        self.order_faults = 0  #: streams with at least one ordering fault
         self.ended: Counter[str] = Counter()
         self.closed_early: Counter[str] = Counter()
         self.errors: Counter[str] = Counter()
@@ -259,6 +267,8 @@ async def _play_seat(seat: Seat, port: int, stats: LoadStats, gate: trio.Semapho
     bucket = Bucket(CLIENT_RATE, CLIENT_BURST)
 
     def bad(why: str) -> None:
+        if seat.ok:
+            stats.order_faults += 1
         seat.ok = False
         if len(stats.order_errors) < 20:
             stats.order_errors.append(f"table {seat.table} seat {seat.seat}: {why}")
@@ -408,6 +418,7 @@ async def _load(pipe: Pipe, port: int, tables: int, players: int) -> None:
                 await all_welcomed.wait()
             pipe.send(("ready", stats.connected, stats.open, dict(stats.setup_failures)))
             go = await trio.to_thread.run_sync(pipe.recv)
+            cpu_go = cpu_seconds(os.getpid())
             if go[0] != "go":
                 play_scope.cancel()
             else:
@@ -417,6 +428,7 @@ async def _load(pipe: Pipe, port: int, tables: int, players: int) -> None:
                     for table in seats:
                         starts.start_soon(start, table)
     play_end = time.monotonic()
+    cpu_play = cpu_seconds(os.getpid()) - cpu_go
     for mine in seats.values():
         if all(s.ended == "finished" for s in mine):
             stats.finished_tables += 1
@@ -428,6 +440,7 @@ async def _load(pipe: Pipe, port: int, tables: int, players: int) -> None:
     result = {k: (dict(v) if isinstance(v, Counter) else v) for k, v in vars(stats).items()}
     result["tables"] = len(seats)
     result["play_end"] = play_end
+    result["cpu"] = cpu_play
     result["unfinished_tables"] = [t for t, mine in seats.items()
                                    if not all(s.ended == "finished" for s in mine)][:10]
     pipe.send(("result", result))
@@ -567,6 +580,7 @@ def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
               f"{barrier_rss / 1024:.1f} MiB; setup failures "
               f"{[r[3] for r in readies if r[3]] or 'none'}", flush=True)
         go = time.monotonic()
+        server_cpu = cpu_seconds(server.pid)
         for pipe in pipes:
             pipe.send(("go", go + seconds))
         peak_rss = barrier_rss
@@ -577,10 +591,12 @@ def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
             for i, pipe in enumerate(pipes):
                 if results[i] is None and pipe.poll(0.1):
                     results[i] = pipe.recv()[1]
+        server_cpu = cpu_seconds(server.pid) - server_cpu
         if any(r is None for r in results):
             raise TimeoutError("a client process did not report its load results")
         done = [r for r in results if r is not None]
-        _report(done, go, seconds, held, peak_rss=peak_rss, idle_kib=idle_kib, raw_rate=raw_rate)
+        _report(done, go, seconds, held, peak_rss=peak_rss, server_cpu=server_cpu,
+                idle_kib=idle_kib, raw_rate=raw_rate)
         _scan_log(server_log.name)
         print(f"run time {time.monotonic() - began:.1f} s", flush=True)
         return 0
@@ -601,7 +617,7 @@ def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
 
 
 def _report(done: list[dict[str, Any]], go: float, seconds: float, held: int, *,
-            peak_rss: int, idle_kib: float, raw_rate: float) -> None:
+            peak_rss: int, server_cpu: float, idle_kib: float, raw_rate: float) -> None:
     def total(key: str) -> int:
         return sum(int(r[key]) for r in done)
 
@@ -623,11 +639,12 @@ def _report(done: list[dict[str, Any]], go: float, seconds: float, held: int, *,
           f"max open per client process {[r['peak_open'] for r in done]}")
     print(f"  games finished / started: {finished} / {started}"
           f"{'  (unfinished: ' + str(started - finished) + ', e.g. ' + str([t for r in done for t in r['unfinished_tables']][:5]) + ')' if started > finished else ''}")  # noqa: E501
-    print(f"  integrity: {'yes' if bad == 0 and not order_errors else 'no'}: "
-          f"{ok} streams complete and in order, {bad} not "
-          f"(order faults {len(order_errors)}{': ' + '; '.join(order_errors[:5]) if order_errors else ''}); "  # noqa: E501
-          f"game_ended reasons {merged('ended')}; snapshot updates at an unchanged version "
-          f"{total('snapshots')}")
+    faults = total("order_faults")
+    print(f"  integrity: in order: {'yes' if faults == 0 else 'NO'} ({faults} streams with "
+          f"faults of {ok + bad}{': ' + '; '.join(order_errors[:5]) if order_errors else ''}); "
+          f"complete to game_ended(finished) and in order: {ok} of {ok + bad} streams "
+          f"(game_ended reasons {merged('ended') or 'none'}); snapshot updates at an "
+          f"unchanged version {total('snapshots')}")
     print(f"  connections closed before game_ended: {merged('closed_early') or 'none'}; "
           f"connect failures: {merged('connect_failures') or 'none'}; start failures: "
           f"{merged('start_failures') or 'none'}")
@@ -637,6 +654,9 @@ def _report(done: list[dict[str, Any]], go: float, seconds: float, held: int, *,
           f"latency p50 {_pct(latencies, 0.5) * 1000:.1f} ms, p99 "
           f"{_pct(latencies, 0.99) * 1000:.1f} ms, max "
           f"{max(latencies, default=float('nan')) * 1000:.1f} ms ({len(latencies)} samples)")
+    print(f"  CPU during the load: server {server_cpu:.1f} s = {server_cpu / span:.2f} cores; "
+          f"client processes {[round(r['cpu'] / span, 2) for r in done]} cores "
+          f"(of {os.cpu_count()})")
     print(f"  server RSS at peak: {peak_rss / 1024:.1f} MiB; RSS per idle table: "
           f"{idle_kib:.1f} KiB")
     print(f"  fan-out: our server delivered {updates} update frames "
