@@ -43,6 +43,7 @@ from quaymoor.protocol.messages import (
     Update,
     Welcome,
 )
+from quaymoor.protocol.view_json import UpdateEncoder, ViewEncoder
 from quaymoor.rules.actions import Action
 from quaymoor.rules.errors import RulesError
 from quaymoor.rules.events import Event
@@ -202,6 +203,7 @@ class Table:
         self.state = TableState.WAITING
         self.seats = [Seat(i) for i in range(players)]
         self.game: Game | None = None
+        self._views: ViewEncoder | None = None
         self.created = time.time()
         self.end_reason: str | None = None
         self.crash: str | None = None
@@ -324,6 +326,7 @@ class Table:
                 self._bots[seat.index] = self._bot_factory()
         client_seeds = [s.client_seed for s in self.seats if s.client_seed]
         self.game = Game(self.players, self.seed, client_seeds)
+        self._views = ViewEncoder(self.game)
         self.state = TableState.PLAYING
         log.info("table %s started: %d players, %d bots", self.id, self.players, len(self._bots))
         msg.reply.set(None)
@@ -342,11 +345,7 @@ class Table:
         conn.seat = seat.index if seat else None
         self.connections[conn.id] = conn
         msg.reply.set(conn.seat)
-        self._send(conn, Welcome(
-            self.id, conn.seat, self.players, self.fingerprint, self.game is not None,
-            self._seats_public(), self.config.decision_seconds,
-        ))
-        if seat is not None:
+        if seat is not None:  # before the welcome, whose seats show this one connected
             seat.connections += 1
             if seat.bot_playing:
                 seat.bot_playing = False
@@ -354,6 +353,10 @@ class Table:
                 self._workers[seat.index].stop()
                 self._deciding.discard(seat.index)  # a fresh decision and timer for the player
                 self._sync_seats(acted=None)
+        self._send(conn, Welcome(
+            self.id, conn.seat, self.players, self.fingerprint, self.game is not None,
+            self._seats_public(), self.config.decision_seconds,
+        ))
         if self.game is None:
             self._broadcast_lobby()
             return
@@ -570,13 +573,17 @@ class Table:
                       self._seats_public())
 
     def _broadcast_update(self, since: int, events: list[Event]) -> None:
+        """Each connection gets its seat's update; what seats share is encoded once."""
         if not self.connections:
             return
+        assert self.game is not None and self._views is not None
+        update = UpdateEncoder(self._views, version=self.game.version, since=since,
+                               events=events, clocks=self.clocks(), seats=self._seats_public())
         cache: dict[int | None, str] = {}
         for conn in list(self.connections.values()):
             text = cache.get(conn.seat)
             if text is None:
-                text = encode(self._update_for(conn.seat, since, events))
+                text = update.for_seat(conn.seat)
                 cache[conn.seat] = text
             self._send_text(conn, text)
 

@@ -50,6 +50,12 @@ def encode(message: ServerMessage) -> str:
     return _conv.dumps(message, unstructure_as=ServerMessage)
 
 
+def unstructure_with(value: Any, kind: Any, *, tagged: bool = False) -> Any:
+    """Unstructure ``value`` as ``kind`` with the wire converter; ``tagged`` writes a
+    server message's ``type`` tag."""
+    return _conv.unstructure(value, unstructure_as=ServerMessage if tagged else kind)
+
+
 def unstructure(message: ServerMessage) -> Any:
     return _conv.unstructure(message, unstructure_as=ServerMessage)
 

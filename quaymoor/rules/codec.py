@@ -49,7 +49,8 @@ def _enum_hooks(conv: cattrs.Converter, enum: type[E]) -> None:
         return names[value]
 
     conv.register_structure_hook(enum, structure)
-    conv.register_unstructure_hook(enum, lambda m: m.name.lower())
+    wire = {m: m.name.lower() for m in enum}
+    conv.register_unstructure_hook(enum, wire.__getitem__)
 
 
 class EnvelopeError(ValueError):
