@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+import zlib
 from collections import Counter
 from collections.abc import Callable
 from multiprocessing.connection import Connection as Pipe
@@ -276,6 +277,12 @@ async def _play_seat(seat: Seat, port: int, stats: LoadStats, gate: trio.Semapho
     async def act(ws: trio_websocket.WebSocketConnection) -> None:
         nonlocal acted, pending, in_flight, acted_mat
         assert view is not None
+        if THINK_SECONDS > 0:
+            # a player's thinking: uniform in [0.5, 1.5] x the mean, from a hash of the
+            # table, seat and version (repeatable, no Python random, and tables do not all
+            # think in step)
+            spread = zlib.crc32(f"{seat.table}:{seat.seat}:{view['version']}".encode()) % 1000
+            await trio.sleep(THINK_SECONDS * (0.5 + spread / 1000))
         wait = bucket.wait_needed()
         if wait > 0:
             stats.rate_waits += 1
@@ -454,6 +461,8 @@ def worker_main(pipe: Pipe) -> None:
         if job[0] == "raw":
             pipe.send(("raw", trio.run(_raw_clients, job[1], job[2], job[3])))
         elif job[0] == "load":
+            global THINK_SECONDS  # noqa: PLW0603 - one setting per client process
+            THINK_SECONDS = job[4]
             trio.run(_load, pipe, job[1], job[2], job[3])
         else:
             return
@@ -501,13 +510,17 @@ def _stop(proc: subprocess.Popen[str] | None) -> None:
         proc.wait(5)
 
 
+THINK_SECONDS = 0.0  #: set per client process from the orchestrator's job
+
+
 def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
-                 seconds: float = 120.0) -> int:
+                 seconds: float = 120.0, think: float = 0.0) -> int:
     began = time.monotonic()
     limit = raise_nofile()
     print(f"python {sys.version.split()[0]}; {os.cpu_count()} CPUs; open-file limit {limit}; "
           f"{tables} tables x {players} players over {client_procs} client processes; "
-          f"load bounded at {seconds:.0f} s", flush=True)
+          f"load bounded at {seconds:.0f} s; players think {think:.2f} s on average",
+          flush=True)
     ctx = multiprocessing.get_context("spawn")
     server: subprocess.Popen[str] | None = None
     raw: subprocess.Popen[str] | None = None
@@ -565,7 +578,7 @@ def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
         # -- load
         shares = _split(tables, client_procs)
         for pipe, share in zip(pipes, shares, strict=True):
-            pipe.send(("load", port, share, players))
+            pipe.send(("load", port, share, players, think))
         t0 = time.monotonic()
         readies = [_recv(pipe, SETUP_SECONDS + 60, "ready") for pipe in pipes]
         setup_s = time.monotonic() - t0

@@ -64,7 +64,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         return bench_server(tables=args.tables, players=args.players,
                             client_procs=args.client_procs,
-                            seconds=120.0 if args.seconds is None else args.seconds)
+                            seconds=120.0 if args.seconds is None else args.seconds,
+                            think=args.think)
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
 
@@ -108,6 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--players", type=_players, default=4, help="server: seats per table")
     bp.add_argument("--client-procs", type=_positive, default=2,
                     help="server: client processes")
+    bp.add_argument("--think", type=float, default=0.0,
+                    help="server bench: mean seconds a player thinks before acting (0: none)")
     bp.set_defaults(func=cmd_bench)
     return parser
 

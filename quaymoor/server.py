@@ -6,6 +6,7 @@ records kept) before the process exits.
 
 from __future__ import annotations
 
+import gc
 import logging
 import signal
 import sys
@@ -51,7 +52,17 @@ async def _main(config: ServerConfig) -> None:
         print(f"Quaymoor is serving on http://{config.host}:{port}/", flush=True)
 
 
+def tune_gc() -> None:
+    """Fewer, cheaper garbage collections for a long-running server: what exists at start
+    is frozen out of the collector's scans, and young collections run every 20,000
+    allocations instead of 700 (a table allocates many short-lived objects per action)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 50)
+
+
 def serve(config: ServerConfig) -> None:
+    tune_gc()
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     trio.run(_main, config)
