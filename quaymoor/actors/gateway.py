@@ -30,6 +30,8 @@ log = logging.getLogger("quaymoor.gateway")
 CLOSE_POLICY = 1008
 CLOSE_UNKNOWN_TABLE = 4004
 CLOSE_BAD_TOKEN = 4005
+#: Seconds the reader waits for the writer to finish once the table has gone.
+TABLE_GONE_GRACE = 5.0
 
 _ids = itertools.count(1)
 Send = Callable[[ServerMessage], Awaitable[None]]
@@ -142,7 +144,11 @@ class Gateway:
                     try:
                         await inbox.send(ActFrom(conn, action))
                     except (trio.BrokenResourceError, trio.ClosedResourceError):
-                        return  # the table has closed; the writer closes the socket
+                        # The table has closed. Its writer still sends what is queued
+                        # (game_ended) and closes with the table's code, then cancels
+                        # this task: returning now would cut it short.
+                        await trio.sleep(TABLE_GONE_GRACE)
+                        return
                 elif isinstance(message, Ping):
                     await send(Pong())
                 else:

@@ -216,6 +216,7 @@ class Table:
         self._log: list[tuple[int, list[Event]]] = []  #: (version before, events) per change
         self._deciding: set[int] = set()
         self._decision = [0] * players
+        self._phase: Phase | None = None  #: the phase at the last _sync_seats
         self._closing = False
         self.timeouts = 0
         self.bot_moves = 0
@@ -482,14 +483,19 @@ class Table:
         game = self.game
         assert game is not None
         now = set(game.deciding())
-        simultaneous = game.state.phase in (Phase.REEVE, Phase.KEEP_GOODS)
+        phase = game.state.phase
+        # One timer spans a seat's whole part in a simultaneous phase; any other action of
+        # the seat (including the one that brought the game into such a phase) starts a
+        # fresh decision with a fresh timer.
+        same_decision = phase in (Phase.REEVE, Phase.KEEP_GOODS) and phase is self._phase
+        self._phase = phase
         for i, seat in enumerate(self.seats):
             worker = self._workers[i]
             if i not in now:
                 if i in self._deciding:
                     worker.stop()
                 continue
-            new = i not in self._deciding or (acted == i and not simultaneous)
+            new = i not in self._deciding or (acted == i and not same_decision)
             if new:
                 self._decision[i] += 1
             if seat.bot_controlled:
