@@ -427,6 +427,9 @@ class _Connection:
 
 def _parse_head(event: h11.Request, client: str) -> HttpRequest | HttpResponse:
     """The request's method, decoded path, query and headers (body still empty)."""
+    if event.http_version not in (b"1.0", b"1.1"):
+        version = event.http_version.decode("ascii", "replace")
+        return _text(505, f"HTTP/{version} is not supported: use HTTP/1.1")
     try:
         target = urlsplit(event.target.decode("ascii"))
         path = unquote(target.path or "/", errors="strict")

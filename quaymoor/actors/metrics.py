@@ -1,0 +1,193 @@
+"""What the server counts and times, for the operators' status page and ``/metrics``.
+
+One ``Metrics`` per server process, with its own prometheus-client registry (so tests can
+run several servers in one process). Counters and histograms are updated where things
+happen (gateway, tables, seat workers, supervisor); gauges that describe the present
+(tables by phase, seats by kind, connections) are computed when scraped, from the
+supervisor's own summary: no hidden information is ever counted or shown.
+
+For the live page, ``Window`` keeps the last minute of samples so that rates and the
+latency p50/p99 can be read without a time-series database.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import trio
+from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
+from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.exposition import generate_latest
+from prometheus_client.registry import Collector
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+WINDOW_SECONDS = 60.0
+
+
+class Window:
+    """Samples of the last ``seconds``, bounded in count: rates and percentiles."""
+
+    def __init__(self, seconds: float = WINDOW_SECONDS, max_samples: int = 20_000) -> None:
+        self.seconds = seconds
+        self._samples: deque[tuple[float, float]] = deque(maxlen=max_samples)
+
+    def add(self, value: float, now: float | None = None) -> None:
+        self._samples.append((time.monotonic() if now is None else now, value))
+
+    def _recent(self, now: float) -> list[float]:
+        cutoff = now - self.seconds
+        while self._samples and self._samples[0][0] < cutoff:
+            self._samples.popleft()
+        return [v for _, v in self._samples]
+
+    def rate(self, now: float | None = None) -> float:
+        """Samples per second over the window."""
+        return len(self._recent(time.monotonic() if now is None else now)) / self.seconds
+
+    def percentile(self, q: float, now: float | None = None) -> float | None:
+        values = sorted(self._recent(time.monotonic() if now is None else now))
+        if not values:
+            return None
+        return values[min(len(values) - 1, int(q * len(values)))]
+
+
+class _Present(Collector):
+    """Gauges read at scrape time from a summary function."""
+
+    def __init__(self, summary: Callable[[], dict[str, Any]]) -> None:
+        self._summary = summary
+
+    def collect(self) -> Iterator[Metric]:
+        status = self._summary()
+        tables = GaugeMetricFamily("quaymoor_tables", "Open tables by state and phase",
+                                   labels=["state", "phase"])
+        counts: dict[tuple[str, str], int] = {}
+        seats: dict[str, int] = {"human": 0, "bot": 0, "bot_playing": 0, "disconnected": 0}
+        for t in status["tables"]:
+            key = (t["state"], t["phase"] or "none")
+            counts[key] = counts.get(key, 0) + 1
+            for s in t["seats"]:
+                if s["name"] is None:
+                    continue
+                if s["bot"]:
+                    seats["bot"] += 1
+                elif s["bot_playing"]:
+                    seats["bot_playing"] += 1
+                elif not s["connected"]:
+                    seats["disconnected"] += 1
+                else:
+                    seats["human"] += 1
+        for (state, phase), n in sorted(counts.items()):
+            tables.add_metric([state, phase], n)
+        yield tables
+        seat_family = GaugeMetricFamily("quaymoor_seats", "Seats at open tables by kind",
+                                        labels=["kind"])
+        for kind, n in seats.items():
+            seat_family.add_metric([kind], n)
+        yield seat_family
+        yield GaugeMetricFamily("quaymoor_connections", "Open websocket connections",
+                                value=status["connections"])
+        yield GaugeMetricFamily("quaymoor_uptime_seconds", "Seconds since the server started",
+                                value=status["uptime_seconds"])
+
+
+class Metrics:
+    """The process's counters, histograms and one-minute windows."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        r = self.registry
+        self.messages_in = Counter("quaymoor_messages_in", "Websocket messages received",
+                                   registry=r)
+        self.messages_out = Counter("quaymoor_messages_out", "Websocket messages sent",
+                                    registry=r)
+        self.action_latency = Histogram(
+            "quaymoor_action_latency_seconds",
+            "From an action's arrival at the gateway to its table's broadcast",
+            buckets=LATENCY_BUCKETS, registry=r)
+        self.loop_lag = Histogram("quaymoor_event_loop_lag_seconds",
+                                  "How late a 0.25 s sleep wakes up", buckets=LATENCY_BUCKETS,
+                                  registry=r)
+        self.timeouts = Counter("quaymoor_decision_timeouts", "Decision timers run out",
+                                registry=r)
+        self.bot_decisions = Histogram("quaymoor_bot_decision_seconds",
+                                       "Time a bot takes to choose", buckets=LATENCY_BUCKETS,
+                                       registry=r)
+        self.table_crashes = Counter("quaymoor_table_crashes", "Tables ended by an error",
+                                     registry=r)
+        self.games_finished = Counter("quaymoor_games_finished", "Games played to the end",
+                                      registry=r)
+        ProcessCollector(registry=r)
+        self.in_window = Window()
+        self.out_window = Window()
+        self.latency_window = Window()
+        self.lag_window = Window()
+        self.bot_window = Window()
+        self.last_lag = 0.0
+
+    def watch(self, summary: Callable[[], dict[str, Any]]) -> None:
+        """Report the present (tables, seats, connections) from ``summary`` at scrapes."""
+        self.registry.register(_Present(summary))
+
+    def message_in(self) -> None:
+        self.messages_in.inc()
+        self.in_window.add(1.0)
+
+    def message_out(self) -> None:
+        self.messages_out.inc()
+        self.out_window.add(1.0)
+
+    def action_done(self, seconds: float) -> None:
+        self.action_latency.observe(seconds)
+        self.latency_window.add(seconds)
+
+    def bot_decided(self, seconds: float) -> None:
+        self.bot_decisions.observe(seconds)
+        self.bot_window.add(seconds)
+
+    def exposition(self) -> bytes:
+        """The Prometheus text format."""
+        return generate_latest(self.registry)
+
+    def live(self) -> dict[str, Any]:
+        """The last minute, for the status page."""
+        def ms(x: float | None) -> float | None:
+            return None if x is None else round(x * 1000, 2)
+
+        return {
+            "messages_in_per_second": round(self.in_window.rate(), 2),
+            "messages_out_per_second": round(self.out_window.rate(), 2),
+            "action_latency_ms": {"p50": ms(self.latency_window.percentile(0.5)),
+                                  "p99": ms(self.latency_window.percentile(0.99))},
+            "event_loop_lag_ms": {"last": ms(self.last_lag),
+                                  "p99": ms(self.lag_window.percentile(0.99))},
+            "bot_decisions_per_second": round(self.bot_window.rate(), 2),
+            "bot_decision_ms": {"p50": ms(self.bot_window.percentile(0.5)),
+                                "p99": ms(self.bot_window.percentile(0.99))},
+            "timeouts": int(self.timeouts._value.get()),
+            "rss_bytes": _rss_bytes(),
+        }
+
+    async def watch_loop_lag(self, interval: float = 0.25) -> None:
+        """Measure event-loop lag forever: how late a sleep of ``interval`` wakes."""
+        while True:
+            start = trio.current_time()
+            await trio.sleep(interval)
+            lag = max(0.0, trio.current_time() - start - interval)
+            self.last_lag = lag
+            self.loop_lag.observe(lag)
+            self.lag_window.add(lag)
+
+
+def _rss_bytes() -> int | None:
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
