@@ -7,6 +7,8 @@ import { setCatalogue } from "./text.js";
 import { renderLobby } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { getName, setToken } from "./store.js";
+import { installTooltips } from "./tooltip.js";
+import { newClientSeed, rememberJoin } from "./seen.js";
 
 const app = document.getElementById("app");
 let screen = null;
@@ -36,7 +38,9 @@ function go(table) {
 
 async function playAgain(players) {
   try {
-    const r = await api("POST", "/api/play-now", { name: getName() || "Player", players: players || 4 });
+    const clientSeed = newClientSeed();
+    const r = await api("POST", "/api/play-now", { name: getName() || "Player", players: players || 4, client_seed: clientSeed });
+    rememberJoin(r.table, { fingerprint: r.fingerprint, clientSeed });
     setToken(r.table, r.token);
     go(r.table);
   } catch (e) {
@@ -47,6 +51,7 @@ async function playAgain(players) {
 window.addEventListener("popstate", show);
 
 async function main() {
+  installTooltips();
   try {
     setCatalogue(await api("GET", "/api/rules"));
   } catch (e) {

@@ -3,6 +3,7 @@
 import { api } from "./net.js";
 import { h, clear, toast } from "./dom.js";
 import { getName, setName, setToken } from "./store.js";
+import { newClientSeed, rememberJoin } from "./seen.js";
 
 function playersSelect(id, value = 4) {
   return h("select", { id, name: "players" },
@@ -25,7 +26,9 @@ export function renderLobby(app, go) {
     const nm = name.value.trim() || "Player";
     setName(nm);
     try {
-      const r = await api("POST", "/api/play-now", { name: nm, players: Number(playNowPlayers.value) });
+      const clientSeed = newClientSeed(); // our own randomness, mixed into the game's key
+      const r = await api("POST", "/api/play-now", { name: nm, players: Number(playNowPlayers.value), client_seed: clientSeed });
+      rememberJoin(r.table, { fingerprint: r.fingerprint, clientSeed });
       setToken(r.table, r.token);
       go(r.table);
     } catch (e) {
@@ -49,7 +52,9 @@ export function renderLobby(app, go) {
     setName(nm);
     try {
       const t = await api("POST", "/api/tables", { players: Number(createPlayers.value) });
-      const j = await api("POST", `/api/tables/${t.table}/join`, { name: nm });
+      const clientSeed = newClientSeed();
+      const j = await api("POST", `/api/tables/${t.table}/join`, { name: nm, client_seed: clientSeed });
+      rememberJoin(t.table, { fingerprint: t.fingerprint, clientSeed });
       setToken(t.table, j.token);
       go(t.table);
     } catch (e) {

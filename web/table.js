@@ -1,26 +1,68 @@
 // The table: decision bar, role cards, shared board, your mat, the others, the log, the end.
+//
+// Interaction: lit targets are the legal actions (from the server's view, never worked out
+// here). Role cards and market buildings are lifted first (their text shows in the decision
+// bar with Pick / Build); plots, stone pits, barges and Reeve placements act on one tap.
+// Keys: Tab walks the lit targets, Enter chooses; H mat, B board, P players, L log,
+// D Done, Esc puts back, M sound.
 
 import { h, clear, toast } from "./dom.js";
 import { api, TableConnection } from "./net.js";
 import {
   GOODS, PLOT_KINDS, LETTER, actionLabel, phaseText, eventText, seatName, roleName, roleText,
-  building, buildingName, kindName, endReasonText,
+  building, buildingName, buildingFacts, kindName, plotText, endReasonText,
 } from "./text.js";
 import { getToken, setToken, dropToken, getVersion, setVersion, getName, setName } from "./store.js";
+import { sound } from "./sound.js";
+import { refreshTip, hideTip } from "./tooltip.js";
+import { newClientSeed, rememberJoin, noteWelcome, noteUpdate } from "./seen.js";
 
 const HOLDING = 12;
 const STREET = 12;
 const URGENT = 10;
+const TICKS_FROM = 5;
+const SECTIONS = { mat: "mat", board: "board", others: "others", log: "logpane" };
+const LOG_KEEP = 200;
 
 function goodChip(good, count, extra) {
   const label = count === undefined ? good : `${count} ${good}`;
-  return h("span", { class: `good good-${good}`, title: label, "aria-label": label },
+  return h("span", { class: `good good-${good}`, title: label, "aria-label": label, role: "img" },
     h("b", { "aria-hidden": "true" }, LETTER[good]),
     count === undefined ? null : h("span", { "aria-hidden": "true" }, `×${count}`),
     extra || null);
 }
 
+/** Apprentice pips: filled for each staffed slot, hollow for each empty one. */
+function pips(staffed, total) {
+  const out = h("span", { class: "pips", "aria-hidden": "true" });
+  for (let i = 0; i < total; i++) out.append(h("i", { class: i < staffed ? "pip on" : "pip" }));
+  return out;
+}
+
+const cap = (w) => w.charAt(0).toUpperCase() + w.slice(1);
 const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
+const actKey = (a) => JSON.stringify(a);
+const isPhone = () => window.matchMedia("(max-width: 599px)").matches;
+const logKey = (table) => `quaymoor.log.${table}`;
+
+function loadLog(table) {
+  try { return JSON.parse(sessionStorage.getItem(logKey(table)) || "[]"); } catch { return []; }
+}
+function saveLog(table, lines) {
+  try { sessionStorage.setItem(logKey(table), JSON.stringify(lines.slice(-LOG_KEEP))); } catch { /* full */ }
+}
+
+/** What to do now, in a few words, by phase (a hint, not a rule). */
+const PROMPTS = {
+  pick_role: "Lift a lit role card to read it, then pick it.",
+  surveyor: "Tap a lit plot to take it.",
+  reeve: "Tap a lit plot or building on your mat to put an apprentice on it.",
+  mason: "Lift a lit building in the market to read it, then build it.",
+  miller: "Choose the extra good.",
+  chandler: "Choose a good to sell.",
+  bargemaster: "Tap a lit barge to load it, or choose below.",
+  keep_goods: "Choose the goods to keep.",
+};
 
 export class TableScreen {
   constructor(app, tableId, { onLeave, onPlayAgain }) {
@@ -36,47 +78,115 @@ export class TableScreen {
     this.view = null;
     this.clocks = [];
     this.clocksAt = 0;
-    this.log = [];
+    this.log = this.token && this.version !== null ? loadLog(tableId) : [];
     this.ended = null;
     this.pending = false;
     this.lobby = null;
     this.players = 0;
+    this.lifted = null; // {type: "role"|"building", key, action}
+    this.tab = "board"; // phone: which section shows
+    this.side = "others"; // tablet: players or log
+    this.wasMine = false;
+    this.sawLive = false;
+    this.urgentPlayed = false;
+    this.lastTick = null;
+    this.targeted = new Set();
     this.build();
     this.conn = new TableConnection(tableId,
-      () => ({ token: this.token, since: this.version }),
+      () => this.helloArgs(),
       { onMessage: (m) => this.onMessage(m), onState: (s) => this.onConnState(s) });
     this.conn.open();
     this.tick = setInterval(() => this.renderClock(), 250);
     this.keyHandler = (ev) => this.onKey(ev);
     document.addEventListener("keydown", this.keyHandler);
+    this.clickAway = (ev) => this.onClickAway(ev);
+    document.addEventListener("click", this.clickAway);
+    this.unSound = sound.onChange(() => this.renderSoundButton());
+  }
+
+  /** Ask for what we missed: everything since the start when our log is empty. */
+  helloArgs() {
+    const since = this.log.length && this.version !== null ? this.version : 0;
+    return { token: this.token, since };
   }
 
   destroy() {
     this.conn.close();
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.keyHandler);
+    document.removeEventListener("click", this.clickAway);
+    this.unSound();
+    hideTip();
     setBanner(null);
+    setOutOfTabOrder(false);
   }
 
   build() {
     clear(this.app);
+    this.soundBtn = h("button", {
+      type: "button", id: "sound", class: "sound quiet", "aria-keyshortcuts": "M", "data-key": "sound",
+      onclick: () => sound.toggle(),
+    });
+    this.renderSoundButton();
     this.el = {
-      decision: h("section", { id: "decision", class: "decision", "aria-label": "Decision" }),
+      decision: h("section", { id: "decision", class: "decision", "aria-label": "Decision", tabindex: "-1" }),
       end: h("section", { id: "end", class: "end", "aria-label": "Game over", hidden: true }),
       pre: h("section", { id: "pre", class: "pre card", hidden: true }),
       roles: h("div", { class: "roles", id: "roles" }),
       board: h("div", { class: "board-body" }),
       mat: h("section", { id: "mat", class: "mat panel", "aria-label": "Your mat", tabindex: "-1" }),
       others: h("aside", { id: "others", class: "others panel", "aria-label": "Other players", tabindex: "-1" }),
-      log: h("ol", { id: "log", class: "log", role: "log", "aria-live": "polite", "aria-label": "Game log" }),
+      log: h("ol", { id: "log", class: "log", role: "log", "aria-live": "polite", "aria-label": "Game log", tabindex: "-1" }),
     };
+    const tabs = [["mat", "Your mat", "H"], ["board", "Board", "B"], ["others", "Players", "P"], ["log", "Log", "L"]];
+    this.el.tabs = h("nav", { id: "tabs", class: "tabs", "aria-label": "Sections" },
+      tabs.map(([key, label, k]) => h("button", {
+        type: "button", class: `tab tab-${key}`, "data-tab": key, "aria-controls": SECTIONS[key],
+        "aria-keyshortcuts": k, onclick: () => this.showSection(key, false),
+      }, label, h("kbd", { "aria-hidden": "true" }, k))));
     const board = h("section", { id: "board", class: "board panel", "aria-label": "Board", tabindex: "-1" },
       h("h2", {}, "Roles"), this.el.roles, this.el.board);
-    const logPane = h("aside", { class: "logpane panel", "aria-label": "Game log" },
+    const logPane = h("aside", { id: "logpane", class: "logpane panel", "aria-label": "Game log", tabindex: "-1" },
       h("h2", {}, "Log"), this.el.log);
-    this.app.append(h("div", { class: "table-layout" },
-      this.el.decision, this.el.end, this.el.pre, this.el.others, board, logPane, this.el.mat));
+    this.layout = h("div", { class: "table-layout waiting", "data-tab": this.tab, "data-side": this.side },
+      this.el.decision, this.el.end, this.el.pre, this.el.others, board, logPane, this.el.mat, this.el.tabs);
+    this.app.append(this.layout);
     this.el.decision.append(h("p", {}, "Connecting to the table…"));
+    for (const line of this.log) this.el.log.append(h("li", {}, line));
+    this.applyTabs();
+  }
+
+  renderSoundButton() {
+    const on = sound.on;
+    clear(this.soundBtn).append(on ? "Sound on" : "Sound off", h("kbd", { "aria-hidden": "true" }, "M"));
+    this.soundBtn.setAttribute("aria-pressed", on ? "true" : "false");
+    this.soundBtn.title = on ? "Sound is on (M mutes)" : "Sound is off (M turns it on)";
+  }
+
+  // ------------------------------------------------------------------ sections (tabs)
+
+  applyTabs() {
+    this.layout.dataset.tab = this.tab;
+    this.layout.dataset.side = this.side;
+    for (const b of this.el.tabs.querySelectorAll("button[data-tab]")) {
+      const key = b.dataset.tab;
+      const side = key === "others" || key === "log";
+      const on = side && !isPhone() ? key === this.side : key === this.tab;
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+    }
+  }
+
+  /** H, B, P, L and the tabs: show a section (on a phone or tablet) and focus it. */
+  showSection(key, focus = true) {
+    this.tab = key;
+    if (key === "others" || key === "log") this.side = key;
+    this.applyTabs();
+    const el = document.getElementById(SECTIONS[key]);
+    if (!el) return;
+    if (focus) el.focus({ preventScroll: true });
+    if (isPhone()) window.scrollTo({ top: 0 });
+    else el.scrollIntoView({ block: "nearest" });
+    if (key === "log") this.el.log.scrollTop = this.el.log.scrollHeight;
   }
 
   // ------------------------------------------------------------------ messages
@@ -93,6 +203,8 @@ export class TableScreen {
         this.seat = m.seat;
         this.players = m.players;
         this.seats = m.seats;
+        this.el.mat.dataset.seat = m.seat === null ? "" : String(m.seat);
+        noteWelcome(this.tableId, m); // what this browser saw, for the verify page
         setFingerprint(m.fingerprint);
         if (!m.started) this.renderPre();
         break;
@@ -106,11 +218,14 @@ export class TableScreen {
         this.onUpdate(m);
         break;
       case "game_ended":
+        if (!this.ended && this.sawLive) sound.play("end");
         this.ended = m;
         this.pending = false;
+        this.lifted = null;
         setFingerprint(m.fingerprint);
         this.render();
         this.el.log.scrollTop = this.el.log.scrollHeight;
+        if (isPhone()) window.scrollTo({ top: 0 });
         break;
       case "error":
         this.onError(m);
@@ -144,27 +259,107 @@ export class TableScreen {
   }
 
   onUpdate(m) {
+    noteUpdate(this.tableId, m);
     this.el.pre.hidden = true;
+    this.layout.classList.remove("waiting");
     this.seats = m.seats;
     this.view = m.view;
+    if (!m.view.result) this.sawLive = true;
     this.clocks = m.clocks || [];
     this.clocksAt = performance.now();
     this.version = m.version;
     if (this.token) setVersion(this.tableId, m.version);
     this.pending = false;
+    if (this.lifted && !this.legalKeys().has(actKey(this.lifted.action))) this.lifted = null;
     const lines = (m.events || []).map((e) => eventText(e, this.seats, this.seat)).filter(Boolean);
     if (lines.length) this.addLog(lines);
+    const mine = this.isMine();
+    const b = m.view.board;
+    const decision = `${b.round}|${b.phase}|${b.role}|${b.picker}`;
+    // a new decision of yours: it was not yours, or the phase moved on while it stayed yours
+    const fresh = mine && (!this.wasMine || decision !== this.decisionKey);
+    this.decisionKey = decision;
+    if (fresh) {
+      sound.play("turn");
+      this.urgentPlayed = false;
+      this.lastTick = null;
+    }
+    this.wasMine = mine;
     this.render();
+    if (fresh) this.revealTargets();
+  }
+
+  isMine() {
+    const v = this.view;
+    return !!(v && !this.ended && this.seat !== null && v.deciding.includes(this.seat)
+      && (v.legal.length || (v.takebacks || []).length));
+  }
+
+  legalKeys() {
+    const v = this.view;
+    return new Set(v ? v.legal.concat(v.takebacks || []).map(actKey) : []);
+  }
+
+  /** On a phone, when a decision of yours starts, show the section holding its targets. */
+  revealTargets() {
+    if (!isPhone()) return;
+    const panel = document.getElementById(SECTIONS[this.tab]);
+    if (panel && panel.querySelector("button.lit")) return;
+    for (const key of ["board", "mat"]) {
+      if (document.getElementById(SECTIONS[key]).querySelector("button.lit")) {
+        this.tab = key;
+        this.applyTabs();
+        return;
+      }
+    }
   }
 
   act(action) {
-    if (this.pending) return;
+    if (this.pending || this.ended) return;
     if (this.conn.send({ type: "act", action })) {
       this.pending = true;
-      for (const b of this.app.querySelectorAll("[data-act]")) b.disabled = true;
+      this.lifted = null;
+      this.layout.classList.add("pending");
+      for (const b of this.app.querySelectorAll("[data-act]")) b.setAttribute("aria-disabled", "true");
     } else {
       toast("Not connected: the move was not sent.");
     }
+  }
+
+  // ------------------------------------------------------------------ lifting
+
+  lift(type, key, action) {
+    if (this.pending) return;
+    const same = this.lifted && this.lifted.type === type && this.lifted.key === key;
+    if (same) {
+      if (type === "role") this.act(action); // a second tap on a lifted role card picks it
+      else this.putBack();
+      return;
+    }
+    this.lifted = { type, key, action };
+    this.render();
+    const confirm = document.getElementById("confirm");
+    if (confirm) confirm.focus({ preventScroll: true });
+  }
+
+  putBack() {
+    if (!this.lifted) return;
+    const key = `${this.lifted.type === "role" ? "role" : "market"}:${this.lifted.key}`;
+    const hadFocus = this.app.contains(document.activeElement);
+    this.lifted = null;
+    this.render();
+    if (hadFocus) {
+      const card = this.app.querySelector(`[data-key="${CSS.escape(key)}"]`);
+      if (card) card.focus({ preventScroll: true });
+    }
+  }
+
+  onClickAway(ev) {
+    if (!this.lifted) return;
+    const t = ev.target;
+    if (!(t instanceof Element)) return;
+    if (t.closest("[data-lift]") || t.closest("#lift-panel")) return;
+    this.putBack();
   }
 
   addLog(lines) {
@@ -172,21 +367,28 @@ export class TableScreen {
       this.log.push(line);
       this.el.log.append(h("li", {}, line));
     }
-    while (this.el.log.childNodes.length > 300) this.el.log.removeChild(this.el.log.firstChild);
+    if (this.log.length > LOG_KEEP) this.log.splice(0, this.log.length - LOG_KEEP);
+    while (this.el.log.childNodes.length > LOG_KEEP) this.el.log.removeChild(this.el.log.firstChild);
     this.el.log.scrollTop = this.el.log.scrollHeight;
+    if (this.token) saveLog(this.tableId, this.log);
   }
 
   onKey(ev) {
     if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const k = ev.key.toLowerCase();
-    const focus = { h: "mat", b: "board", p: "others" }[k];
-    if (focus) {
-      const el = document.getElementById(focus);
-      if (el) { el.focus(); el.scrollIntoView({ block: "nearest" }); }
-    } else if (k === "d" && this.view) {
+    const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    const section = { h: "mat", b: "board", p: "others", l: "log" }[k];
+    if (section) {
+      ev.preventDefault();
+      this.showSection(section);
+    } else if (k === "d" && this.view && this.isMine()) {
       const done = this.view.legal.find((a) => a.type === "done");
-      if (done) this.act(done);
+      if (done) { ev.preventDefault(); this.act(done); }
+    } else if (k === "m") {
+      ev.preventDefault();
+      sound.toggle();
+    } else if (k === "Escape") {
+      if (this.lifted) { ev.preventDefault(); this.putBack(); }
     }
   }
 
@@ -220,11 +422,13 @@ export class TableScreen {
         const nm = name.value.trim() || "Player";
         setName(nm);
         try {
-          const r = await api("POST", `/api/tables/${this.tableId}/join`, { name: nm });
+          const clientSeed = newClientSeed();
+          const r = await api("POST", `/api/tables/${this.tableId}/join`, { name: nm, client_seed: clientSeed });
+          rememberJoin(this.tableId, { clientSeed });
           setToken(this.tableId, r.token);
           this.token = r.token;
           this.conn.close();
-          this.conn = new TableConnection(this.tableId, () => ({ token: this.token, since: this.version }),
+          this.conn = new TableConnection(this.tableId, () => this.helloArgs(),
             { onMessage: (x) => this.onMessage(x), onState: (s) => this.onConnState(s) });
           this.conn.open();
         } catch (e) { toast(`Could not join: ${e.message}`); join.disabled = false; }
@@ -239,31 +443,57 @@ export class TableScreen {
     return this.view ? this.view.legal.concat(this.view.takebacks || []).filter(pred) : [];
   }
 
-  /** A button that carries out `action` (or a plain element when none). */
-  target(action, cls, attrs, ...children) {
-    if (!action || this.ended) return h("div", { class: cls, ...attrs }, ...children);
+  /**
+   * A lit button that carries out `action` (or a plain element when there is none).
+   * opts.lift: {type, key} to lift it first; opts.tip / opts.tipTitle: its rules text.
+   */
+  target(action, cls, attrs0, children, opts = {}) {
+    const attrs = Object.fromEntries(Object.entries(attrs0 || {}).filter(([, x]) => x !== null && x !== undefined));
+    const tip = opts.tip ? { "data-tip": opts.tip, "data-tip-title": opts.tipTitle || null } : {};
+    if (!action || this.ended || this.seat === null) {
+      return h("div", { class: cls, ...tip, ...attrs }, ...children);
+    }
+    this.targeted.add(actKey(action));
+    const lift = opts.lift;
+    const lifted = lift && this.lifted && this.lifted.type === lift.type && this.lifted.key === lift.key;
+    const label = lift
+      ? `${lifted ? "Lifted: " : "Lift "}${opts.tipTitle || ""}`.trim()
+      : actionLabel(action, this.view);
     return h("button", {
-      type: "button", class: `${cls} lit`, "data-act": "1",
-      "aria-label": `${actionLabel(action, this.view)}`, disabled: this.pending,
-      onclick: () => this.act(action), ...attrs,
+      type: "button", class: `${cls} lit${lifted ? " lifted" : ""}`, "data-act": "1",
+      "data-type": action.type, "data-lift": lift ? lift.type : null,
+      "aria-pressed": lift ? (lifted ? "true" : "false") : null,
+      "aria-label": label, "aria-disabled": this.pending ? "true" : null,
+      onclick: () => (lift ? this.lift(lift.type, lift.key, action) : this.act(action)),
+      ...tip, ...attrs,
     }, ...children);
   }
 
   render() {
     if (!this.view) { if (this.ended) this.renderEnd(); return; }
     const active = document.activeElement;
-    const focusKey = active && active.dataset ? active.dataset.key : null;
-    this.renderDecision();
+    const inApp = active && active !== document.body && this.app.contains(active);
+    const focusKey = inApp && active.dataset ? active.dataset.key : null;
+    const section = inApp ? active.closest("#mat, #board, #others, #logpane, #decision, #end") : null;
+    this.targeted = new Set();
+    this.layout.classList.toggle("pending", this.pending);
+    this.layout.classList.toggle("ended", !!this.ended);
     this.renderRoles();
     this.renderBoard();
     this.renderMat();
     this.renderOthers();
+    this.renderDecision();
     this.renderEnd();
+    setOutOfTabOrder(this.isMine());
     this.el.log.scrollTop = this.el.log.scrollHeight;
-    if (focusKey) {
-      const again = this.app.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-      if (again) again.focus();
+    if (inApp && !this.app.contains(document.activeElement)) {
+      const again = focusKey ? this.app.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) : null;
+      if (again) again.focus({ preventScroll: true });
+      if ((!again || document.activeElement !== again) && section && section.isConnected && !section.hidden) {
+        section.focus({ preventScroll: true });
+      }
     }
+    refreshTip(this.app);
   }
 
   whoText() {
@@ -277,39 +507,63 @@ export class TableScreen {
     return deciding.map((s) => seatName(this.seats, s, this.seat)).join(", ");
   }
 
+  actButton(a, cls) {
+    return h("button", {
+      type: "button", class: cls, "data-act": "1", "data-type": a.type, "data-key": `act:${actKey(a)}`,
+      "aria-disabled": this.pending ? "true" : null, onclick: () => this.act(a),
+    }, actionLabel(a, this.view));
+  }
+
   renderDecision() {
     const v = this.view;
     const d = clear(this.el.decision);
-    const mine = v.deciding.includes(this.seat);
-    d.classList.toggle("mine", mine && !this.ended);
-    if (this.ended) {
-      d.append(h("p", { class: "what" }, "The game is over."));
-      return;
-    }
+    const mine = this.isMine();
+    d.classList.toggle("mine", mine);
+    d.hidden = !!this.ended; // the end screen takes its place
+    if (this.ended) return;
     const board = v.board;
-    const role = board.role ? ` — ${roleName(board.role)} picked by ${seatName(this.seats, board.picker, this.seat)}` : "";
+    d.dataset.phase = board.phase;
+    const picker = board.role ? seatName(this.seats, board.picker, this.seat) : "";
     d.append(h("div", { class: "decision-head" },
       h("p", { class: "what" },
         h("strong", { id: "whose" }, this.whoText() || "Nobody"),
         mine ? ": your decision — " : " deciding: ", phaseText(board)),
-      h("span", { id: "clock", class: "clock", role: "timer", "aria-label": "Time left" }, ""),
-      h("span", { class: "round" }, `Round ${board.round}${role}`)));
-    const legal = v.legal.concat(v.takebacks || []);
-    if (legal.length && this.seat !== null) {
-      const row = h("div", { class: "actions", id: "actions", role: "group", "aria-label": "Your choices" });
-      v.legal.forEach((a, i) => row.append(h("button", {
-        type: "button", class: a.type === "pass" || a.type === "done" ? "act quiet" : "act",
-        "data-act": "1", "data-key": `act:${JSON.stringify(a)}`, disabled: this.pending,
-        title: this.tipFor(a), onclick: () => this.act(a),
-      }, actionLabel(a, v), i === 0 ? null : null)));
-      (v.takebacks || []).forEach((a) => row.append(h("button", {
-        type: "button", class: "act takeback", "data-act": "1", "data-key": `act:${JSON.stringify(a)}`,
-        disabled: this.pending, onclick: () => this.act(a),
-      }, actionLabel(a, v))));
-      d.append(row);
+      h("div", { class: "meta" },
+        h("span", { id: "clock", class: "clock", role: "timer", "aria-label": "Time left" }, ""),
+        h("span", { class: "round" }, `Round ${board.round}`,
+          board.role ? h("span", { class: "round-detail" }, ` — ${roleName(board.role)} picked by ${picker}`) : null),
+        this.soundBtn)));
+    if (mine) {
+      const doing = h("div", { class: "doing" });
+      if (this.lifted) doing.append(this.liftPanel(this.lifted));
+      else if (PROMPTS[board.phase]) doing.append(h("p", { class: "hint prompt" }, PROMPTS[board.phase]));
+      const goto = this.gotoButton();
+      if (goto && !this.lifted) doing.append(goto);
+      const rest = v.legal.filter((a) => !this.targeted.has(actKey(a)));
+      if (rest.length) {
+        const row = h("div", { class: "actions", id: "actions", role: "group", "aria-label": "Your choices" });
+        for (const a of rest) {
+          const quiet = a.type === "pass" || a.type === "done";
+          row.append(this.actButton(a, `act${quiet ? " quiet" : ""}`));
+        }
+        doing.append(row);
+      }
+      const backs = v.takebacks || [];
+      if (backs.length) {
+        doing.append(h("div", { class: "actions takebacks", role: "group", "aria-label": "Take an apprentice back to the lodge" },
+          h("span", { class: "label", "aria-hidden": "true" }, "Take back from:"),
+          backs.map((a) => {
+            const b = this.actButton(a, "act takeback");
+            clear(b).append(a.type === "take_back_from_plot" ? kindName(a.kind) : buildingName(a.building));
+            b.setAttribute("aria-label", actionLabel(a, v));
+            return b;
+          })));
+      }
+      d.append(doing);
       if (v.keep) {
         d.append(h("p", { class: "hint" }, `Kept so far: ${v.keep.kept || "none"}; stored: ${v.keep.stored.join(", ") || "none"}.`));
       }
+      if (this.pending) d.append(h("p", { class: "hint", role: "status" }, "Sent…"));
     } else if (this.seat === null) {
       d.append(h("p", { class: "hint" }, "You are watching this table."));
     } else {
@@ -318,10 +572,34 @@ export class TableScreen {
     this.renderClock();
   }
 
-  tipFor(a) {
-    if (a.type === "pick_role") return roleText(a.role);
-    if (a.building) return building(a.building).text || "";
-    return "";
+  /** On a phone: a button to the section that holds your lit targets (hidden elsewhere). */
+  gotoButton() {
+    for (const [key, label] of [["board", "Board"], ["mat", "Your mat"]]) {
+      const panel = document.getElementById(SECTIONS[key]);
+      if (panel && panel.querySelector("button.lit")) {
+        return h("button", { type: "button", class: `goto goto-${key} quiet`, "data-key": `goto:${key}`,
+          onclick: () => this.showSection(key) }, `Show ${label}`,
+        h("kbd", { "aria-hidden": "true" }, key === "mat" ? "H" : "B"));
+      }
+    }
+    return null;
+  }
+
+  liftPanel(lifted) {
+    const a = lifted.action;
+    const isRole = lifted.type === "role";
+    const name = isRole ? roleName(lifted.key) : buildingFacts(lifted.key);
+    const text = isRole ? roleText(lifted.key) : building(lifted.key).text;
+    const label = actionLabel(a, this.view);
+    return h("div", { id: "lift-panel", class: "lift-panel", role: "region", "aria-label": "Lifted" },
+      h("p", { class: "lift-text", tabindex: "-1" }, h("strong", {}, name), " ", text),
+      h("div", { class: "lift-buttons" },
+        h("button", {
+          type: "button", id: "confirm", class: "primary", "data-act": "1", "data-type": a.type,
+          "data-key": "confirm", "aria-disabled": this.pending ? "true" : null, onclick: () => this.act(a),
+        }, label),
+        h("button", { type: "button", id: "put-back", class: "quiet", "aria-keyshortcuts": "Escape",
+          onclick: () => this.putBack() }, "Put back", h("kbd", { "aria-hidden": "true" }, "Esc"))));
   }
 
   renderClock() {
@@ -336,7 +614,17 @@ export class TableScreen {
     const ss = String(secs % 60).padStart(2, "0");
     const whose = c.seat === this.seat ? "" : `${seatName(this.seats, c.seat, this.seat)}: `;
     el.textContent = `${whose}${mm}:${ss} left`;
-    el.classList.toggle("urgent", left <= URGENT);
+    const urgent = left <= URGENT;
+    el.classList.toggle("urgent", urgent);
+    if (c.seat === this.seat && this.isMine() && !this.pending && left > 0) {
+      if (urgent && !this.urgentPlayed) {
+        this.urgentPlayed = true;
+        sound.play("urgent");
+      } else if (secs <= TICKS_FROM && secs !== this.lastTick) {
+        this.lastTick = secs;
+        sound.play("tick");
+      }
+    }
   }
 
   renderRoles() {
@@ -347,10 +635,11 @@ export class TableScreen {
       const picked = r.picked_by !== null && r.picked_by !== undefined;
       const current = v.board.role === r.role;
       roles.append(this.target(act, `role${picked ? " picked" : ""}${current ? " current" : ""}`,
-        { title: roleText(r.role), "data-key": `role:${r.role}` },
-        h("span", { class: "role-name" }, roleName(r.role)),
-        h("span", { class: "role-coins" }, r.coins ? `${r.coins} coin${r.coins === 1 ? "" : "s"}` : "no coins"),
-        h("span", { class: "role-by" }, picked ? `picked by ${seatName(this.seats, r.picked_by, this.seat)}` : "")));
+        { "data-key": `role:${r.role}` },
+        [h("span", { class: "role-name" }, roleName(r.role)),
+          h("span", { class: "role-coins" }, r.coins ? plural(r.coins, "coin") : "no coins"),
+          h("span", { class: "role-by" }, picked ? `by ${r.picked_by === this.seat ? "you" : seatName(this.seats, r.picked_by, this.seat)}` : "")],
+        { tip: roleText(r.role), tipTitle: roleName(r.role), lift: { type: "role", key: r.role } }));
     }
   }
 
@@ -364,15 +653,17 @@ export class TableScreen {
     const plots = h("div", { class: "plots" });
     b.face_up.forEach((g, i) => {
       const act = this.legalWhere((a) => a.type === "take_plot" && a.good === g)[0];
-      plots.append(this.target(act, `plot good-${g}`, { title: `${g} plot`, "data-key": `plot:${i}` },
-        h("b", { "aria-hidden": "true" }, LETTER[g]), h("span", {}, g)));
+      plots.append(this.target(act, `plot good-${g}`, { "data-key": `plot:${i}` },
+        [h("b", { "aria-hidden": "true" }, LETTER[g]), h("span", {}, g)],
+        { tip: plotText(g), tipTitle: `${cap(g)} plot` }));
     });
     const pit = this.legalWhere((a) => a.type === "take_stone_pit")[0];
     const draw = this.legalWhere((a) => a.type === "draw_plot")[0];
     out.append(h("div", { class: "board-section plots-sec" }, h("h3", {}, "Plots"), plots,
       h("div", { class: "row" },
-        this.target(pit, "pile stone", { "data-key": "stonepit" }, `Stone pits: ${b.stone_pits}`),
-        this.target(draw, "pile", { "data-key": "stack" }, `Stack: ${b.stack}`),
+        this.target(pit, "pile stone", { "data-key": "stonepit" }, [`Stone pits: ${b.stone_pits}`],
+          { tip: plotText("stone_pit"), tipTitle: "Stone pit" }),
+        this.target(draw, "pile", { "data-key": "stack" }, [`Stack: ${b.stack}`]),
         h("span", { class: "pile" }, `Discard: ${b.discard}`))));
 
     // barges, hall, supply
@@ -384,20 +675,19 @@ export class TableScreen {
         slots.append(k < bg.load && bg.good ? goodChip(bg.good) : h("span", { class: "slot" }));
       }
       barges.append(this.target(acts.length === 1 ? acts[0] : null, "barge",
-        { "data-key": `barge:${i}`, title: `Barge ${i + 1}` },
-        h("span", { class: "barge-name" }, `Barge ${i + 1}`),
-        h("span", { class: "barge-kind" }, bg.good ? `${bg.good}` : "empty"),
-        h("span", {}, `${bg.load}/${bg.capacity}`), slots));
+        { "data-key": `barge:${i}`, "aria-label": acts.length === 1 ? null : `Barge ${i + 1}: ${bg.good || "empty"}, ${bg.load} of ${bg.capacity}` },
+        [h("span", { class: "barge-name" }, `Barge ${i + 1}`),
+          h("span", { class: "barge-kind" }, bg.good ? `${bg.good}` : "—"),
+          h("span", {}, `${bg.load}/${bg.capacity}`), slots]));
     });
     const hall = h("div", { class: "hall" });
     for (let k = 0; k < 4; k++) hall.append(b.hall[k] ? goodChip(b.hall[k]) : h("span", { class: "slot" }));
     out.append(h("div", { class: "board-section canal" }, h("h3", {}, "The canal"), barges,
       h("div", { class: "row" },
-        h("span", { class: "pile" }, `Apprentice barge: ${b.apprentice_barge}`),
-        h("span", { class: "pile" }, `Apprentice supply: ${b.supply_apprentices}`),
+        h("span", { class: "pile" }, `Apprentices: barge ${b.apprentice_barge}, supply ${b.supply_apprentices}`),
         h("span", { class: "pile seals" }, `Seals left: ${b.seals}`)),
       h("div", { class: "row" }, h("span", { class: "label" }, "Market hall:"), hall),
-      h("div", { class: "row supply" }, h("span", { class: "label" }, "Goods supply:"),
+      h("div", { class: "row supply" }, h("span", { class: "label" }, "Supply:"),
         GOODS.map((g) => goodChip(g, b.supply_goods[g])))));
 
     // market
@@ -410,10 +700,12 @@ export class TableScreen {
       const cantAfford = me && (m.price > me.coins || m.copies === 0 || owned);
       const dim = mason && me && v.deciding.includes(this.seat) ? !act : cantAfford;
       market.append(this.target(act, `bld${owned ? " owned" : ""} cat-${info.category || "x"}${dim ? " dim" : ""}${info.spaces === 2 ? " large" : ""}`,
-        { title: `${info.name}${owned ? " (you own one)" : ""}: ${info.text || ""}`, "data-key": `market:${m.building}` },
-        h("span", { class: "bld-name" }, info.name, owned ? " ✔" : ""),
-        h("span", { class: "bld-meta" },
-          `${plural(m.price, "coin")} · ${info.points ?? "?"} pt · ${m.copies} left`)));
+        { "data-key": `market:${m.building}` },
+        [h("span", { class: "bld-name" }, info.name, owned ? " ✔" : ""),
+          h("span", { class: "bld-meta" },
+            `${plural(m.price, "coin")} · ${info.points ?? "?"} pt · ${m.copies} left`)],
+        { tip: info.text || "", tipTitle: `${buildingFacts(m.building)}${owned ? " (you own one)" : ""}`,
+          lift: { type: "building", key: m.building } }));
     }
     out.append(h("div", { class: "board-section market-sec" },
       h("h3", {}, "Buildings", me ? h("small", {}, " (price for you)") : null), market));
@@ -430,7 +722,7 @@ export class TableScreen {
     mat.append(h("h2", {}, `Your mat — ${seatName(this.seats, this.seat, null)}`));
     mat.append(h("div", { class: "stats" },
       h("span", { class: "stat" }, h("b", {}, me.coins), " coins"),
-      h("span", { class: "stat" }, h("b", {}, me.seals ?? "?"), " seals"),
+      h("span", { class: "stat" }, h("b", { id: "my-seals" }, me.seals ?? "?"), " seals"),
       h("span", { class: "stat" }, h("b", {}, me.building_points), " building pts"),
       h("span", { class: "stat score" }, h("b", {}, me.score ?? "?"), " score"),
       h("span", { class: "stat" }, h("b", {}, me.lodge), " in lodge"),
@@ -442,32 +734,30 @@ export class TableScreen {
       const n = me.plots[k];
       if (!n) continue;
       used += n;
-      const acts = this.legalWhere((a) => (a.type === "place_on_plot" || a.type === "take_back_from_plot") && a.kind === k);
-      const place = acts.find((a) => a.type === "place_on_plot") || acts[0];
-      holding.append(this.target(place, `tile good-${k}`, { "data-key": `holding:${k}`, title: `${kindName(k)}: ${n}, ${me.worked[k]} worked` },
-        h("b", { "aria-hidden": "true" }, LETTER[k]),
-        h("span", {}, `${kindName(k)} ×${n}`),
-        h("span", { class: "worked" }, `${me.worked[k]} worked`)));
+      const place = this.legalWhere((a) => a.type === "place_on_plot" && a.kind === k)[0];
+      holding.append(this.target(place, `tile good-${k}`, { "data-key": `holding:${k}` },
+        [h("span", { class: "tile-top" }, h("b", { "aria-hidden": "true" }, LETTER[k]), `${kindName(k)} ×${n}`),
+          h("span", { class: "worked" }, pips(me.worked[k], n), h("span", { class: "sr-only" }, `, ${me.worked[k]} worked`))],
+        { tip: plotText(k), tipTitle: `${k === "stone_pit" ? "Stone pits" : `${cap(k)} plots`}: ${n}, ${me.worked[k]} with an apprentice` }));
     }
-    holding.append(h("span", { class: "free" }, `${HOLDING - used} free`));
 
     const street = h("div", { class: "street" });
     let spaces = 0;
     for (const bv of me.buildings) {
       const info = building(bv.building);
       spaces += info.spaces || 1;
-      const acts = this.legalWhere((a) => (a.type === "place_on_building" || a.type === "take_back_from_building") && a.building === bv.building);
-      const place = acts.find((a) => a.type === "place_on_building") || acts[0];
+      const place = this.legalWhere((a) => a.type === "place_on_building" && a.building === bv.building)[0];
       const slots = info.slots || 1;
       street.append(this.target(place, `tile bld-tile cat-${info.category || "x"}${info.spaces === 2 ? " large" : ""}`,
-        { "data-key": `street:${bv.building}`, title: `${info.name}: ${info.text || ""}` },
-        h("span", {}, info.name),
-        h("span", { class: "worked" }, `${bv.apprentices}/${slots} apprentice${slots === 1 ? "" : "s"}`)));
+        { "data-key": `street:${bv.building}` },
+        [h("span", { class: "tile-top" }, info.name),
+          h("span", { class: "worked" }, `${bv.apprentices}/${slots} apprentice${slots === 1 ? "" : "s"}`,
+            pips(bv.apprentices, slots))],
+        { tip: info.text || "", tipTitle: buildingFacts(bv.building) }));
     }
-    street.append(h("span", { class: "free" }, `${STREET - spaces} free`));
     mat.append(h("div", { class: "mat-rows" },
-      h("div", { class: "mat-row" }, h("h3", {}, `Holding (${used}/${HOLDING})`), holding),
-      h("div", { class: "mat-row" }, h("h3", {}, `High street (${spaces}/${STREET})`), street)));
+      h("div", { class: "mat-row" }, h("h3", {}, `Holding: ${used} of ${HOLDING} spaces used, ${HOLDING - used} free`), holding),
+      h("div", { class: "mat-row" }, h("h3", {}, `High street: ${spaces} of ${STREET} used, ${STREET - spaces} free`), street)));
   }
 
   renderOthers() {
@@ -483,9 +773,10 @@ export class TableScreen {
       const onPlots = PLOT_KINDS.reduce((n, k) => n + m.worked[k], 0);
       others.append(h("div", { class: `other${deciding ? " deciding" : ""}`, "data-seat": m.seat },
         h("h3", {}, seatName(this.seats, m.seat, this.seat),
+          s.bot ? h("span", { class: "tag bot" }, "bot") : null,
           m.seat === v.board.warden ? h("span", { class: "tag" }, "Warden") : null,
           !s.bot && !s.connected ? h("span", { class: "tag warn" }, "disconnected") : null,
-          deciding ? h("span", { class: "tag now" }, "deciding") : null),
+          deciding && !this.ended ? h("span", { class: "tag now" }, "deciding") : null),
         h("p", {}, `${plural(m.coins, "coin")} · ${m.building_points} building pts · ${plural(m.lodge + staffed + onPlots, "apprentice")}`),
         h("p", { class: "goods" }, GOODS.map((g) => goodChip(g, m.goods[g]))),
         h("p", { class: "small" }, `Plots: ${plots.join(", ") || "none"}`),
@@ -510,24 +801,39 @@ export class TableScreen {
         end.append(h("p", {}, `The end came because ${result.reasons.map(endReasonText).join(" and ")}.`));
       }
       const rows = [...result.scores].sort((a, b) => b.total - a.total || b.tiebreak - a.tiebreak);
+      const bonuses = rows.some((sc) => Object.keys(sc.bonuses || {}).length);
       end.append(h("div", { class: "scroll" }, h("table", { class: "scores" },
-        h("thead", {}, h("tr", {}, ["Player", "Total", "Seals", "Building pts", "Bonuses", "Coins + goods"].map((t) => h("th", { scope: "col" }, t)))),
+        h("thead", {}, h("tr", {}, [["Player"], ["Total"], ["Seals"], ["Buildings", "Building points"],
+          bonuses ? ["Bonuses", "End bonuses of staffed large buildings"] : null,
+          ["Tie-break", "Coins and goods, for a tie"]].filter(Boolean)
+          .map(([t, title]) => h("th", { scope: "col", title: title || null }, t)))),
         h("tbody", {}, rows.map((sc) => h("tr", { class: result.winners.includes(sc.seat) ? "win" : "" },
           h("th", { scope: "row" }, seatName(this.seats, sc.seat, this.seat)),
           h("td", {}, h("b", {}, sc.total)), h("td", {}, sc.seals), h("td", {}, sc.building_points),
-          h("td", {}, Object.entries(sc.bonuses || {}).map(([k, n]) => `${buildingName(k)} +${n}`).join(", ") || "—"),
+          bonuses ? h("td", {}, Object.entries(sc.bonuses || {}).map(([k, n]) => `${buildingName(k)} +${n}`).join(", ") || "—") : null,
           h("td", {}, sc.tiebreak)))))));
+      if (!bonuses) end.append(h("p", { class: "small" }, "No large building earned an end bonus."));
     }
-    const verify = h("span", { id: "verify", class: "verify" });
+    const verify = h("span", { id: "verify", class: "verify", role: "status" });
     end.append(h("dl", { class: "fair" },
       h("dt", {}, "Fingerprint"), h("dd", { id: "end-fingerprint" }, e.fingerprint),
       h("dt", {}, "Seed"), h("dd", { id: "seed" }, e.seed)),
     h("div", { class: "row" },
-      h("button", { type: "button", onclick: () => verifySeed(e.seed, e.fingerprint, verify) }, "Verify the seed"), verify,
+      h("button", { type: "button", onclick: () => verifySeed(e.seed, e.fingerprint, verify) }, "Verify the seed"), verify),
+    h("div", { class: "row" },
       e.record_url ? h("a", { href: e.record_url, class: "button", id: "record" }, "The game record") : null,
+      h("a", { href: `/verify.html?game=${this.tableId}`, class: "button", id: "verify-game" }, "Verify this game"),
       h("button", { type: "button", class: "primary", id: "play-again", onclick: () => this.onPlayAgain(this.players) }, "Play again"),
       h("button", { type: "button", onclick: () => this.onLeave() }, "Lobby")));
     verifySeed(e.seed, e.fingerprint, verify);
+  }
+}
+
+/** While it is your decision only the lit targets and the decision bar are in the tab order. */
+function setOutOfTabOrder(on) {
+  for (const el of document.querySelectorAll(".topbar a, .topbar button, #tabs button")) {
+    if (on) el.setAttribute("tabindex", "-1");
+    else el.removeAttribute("tabindex");
   }
 }
 

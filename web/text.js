@@ -145,3 +145,32 @@ export function eventText(e, seats, mySeat) {
     default: return e.type.replace(/_/g, " ");
   }
 }
+
+/**
+ * What a plot (or stone pit) does, for its tooltip. The words come from the rules data the
+ * server gives (/api/rules): its own text when it has one, else the price the market hall
+ * pays and the workshops the catalogue lists for that good.
+ */
+export function plotText(kind) {
+  const given = [...(catalogue.plots || []), ...(catalogue.goods || [])].find((x) => x.key === kind);
+  if (given && given.text) return given.text;
+  if (kind === "stone_pit") {
+    return `A stone pit with an apprentice makes buildings cheaper by 1 coin, up to the price column of the building.`;
+  }
+  const shops = (catalogue.buildings || []).filter((b) => b.good === kind).map((b) => b.name);
+  const good = (catalogue.goods || []).find((g) => g.key === kind);
+  const works = shops.length
+    ? `Works with an apprentice on it; with a staffed ${shops.join(" or ")} it makes ${kind} for the Miller.`
+    : `Works with an apprentice on it and makes ${kind} for the Miller; ${kind} needs only its plot.`;
+  const pays = good ? ` The market hall pays ${good.price} coin${good.price === 1 ? "" : "s"} for ${kind}.` : "";
+  return works + pays;
+}
+
+/** A building's facts for its tooltip title: "Cellar — 3 coins, 1 pt, 1 slot". */
+export function buildingFacts(key) {
+  const b = building(key);
+  if (b.cost === undefined) return b.name;
+  const slots = b.slots === 1 ? "1 slot" : `${b.slots} slots`;
+  const large = b.spaces === 2 ? ", 2 spaces" : "";
+  return `${b.name} — ${b.cost} coin${b.cost === 1 ? "" : "s"}, ${b.points} pt, ${slots}${large}`;
+}

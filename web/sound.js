@@ -1,0 +1,81 @@
+// Short beeps made with WebAudio (no audio files): your turn, the last seconds, the end.
+// M (or the sound button) mutes; the choice is kept in localStorage.
+
+const KEY = "quaymoor.sound";
+
+// Each sound: [frequency Hz, start s, length s, type]
+const SOUNDS = {
+  turn: [[660, 0, 0.12, "sine"], [880, 0.14, 0.18, "sine"]],
+  urgent: [[988, 0, 0.09, "square"], [988, 0.16, 0.09, "square"]],
+  tick: [[1320, 0, 0.05, "square"]],
+  end: [[523, 0, 0.16, "triangle"], [659, 0.18, 0.16, "triangle"], [784, 0.36, 0.16, "triangle"],
+    [1047, 0.54, 0.4, "triangle"]],
+};
+
+function stored() {
+  try { return localStorage.getItem(KEY) !== "off"; } catch { return true; }
+}
+
+class Sound {
+  constructor() {
+    this.ctx = null;
+    this.listeners = new Set();
+    this.played = []; // the names of the sounds made, newest last (tests read it)
+    const unlock = () => this.unlock();
+    // Browsers start audio only after a gesture: wake the context on the first one.
+    for (const ev of ["pointerdown", "keydown", "touchstart"]) {
+      window.addEventListener(ev, unlock, { capture: true, passive: true });
+    }
+  }
+
+  get on() { return stored(); }
+
+  set(on) {
+    try { localStorage.setItem(KEY, on ? "on" : "off"); } catch { /* private mode */ }
+    for (const fn of this.listeners) fn(on);
+  }
+
+  toggle() {
+    this.set(!this.on);
+    if (this.on) this.play("tick");
+    return this.on;
+  }
+
+  onChange(fn) { this.listeners.add(fn); return () => this.listeners.delete(fn); }
+
+  unlock() {
+    if (!this.ctx) {
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!Ctx) return;
+      try { this.ctx = new Ctx(); } catch { return; }
+    }
+    if (this.ctx.state === "suspended") this.ctx.resume().catch(() => {});
+  }
+
+  play(name) {
+    if (!this.on) return;
+    const notes = SOUNDS[name];
+    if (!notes) return;
+    this.played.push(name);
+    if (this.played.length > 50) this.played.shift();
+    if (!this.ctx) this.unlock();
+    const ctx = this.ctx;
+    if (!ctx) return;
+    const t0 = ctx.currentTime + 0.02;
+    for (const [freq, at, len, type] of notes) {
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.type = type;
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, t0 + at);
+      gain.gain.exponentialRampToValueAtTime(0.18, t0 + at + 0.015);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t0 + at + len);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(t0 + at);
+      osc.stop(t0 + at + len + 0.02);
+    }
+  }
+}
+
+export const sound = new Sound();
+window.quaymoorSound = sound;

@@ -1,0 +1,237 @@
+// The checks of the verify page, as a pure function of a game record, the server's replay of
+// the game (optional) and what this browser saw of it (optional). Everything random is
+// recomputed here from the revealed seed and the client seeds (fairness.js, WebCrypto);
+// the server's replay is used only for what every seat saw anyway (the plots turned up and
+// taken, the actions and the result of the rules), never for an order of draws.
+//
+// A check is {id, label, status: "pass"|"fail"|"skip", computed, game, seen, note}:
+// `computed` is what this browser worked out, `game` what the record (or the game on the
+// server) shows, `seen` what this browser saw during the game.
+
+import {
+  ALGORITHM, checkPlotDraws, deriveKey, fingerprint, firstWarden, takenFromEvents,
+} from "./fairness.js";
+
+const show = (goods) => (goods && goods.length ? goods.join(", ") : "nothing");
+const describeAction = (a) => (a ? JSON.stringify(a) : "none");
+
+function check(id, label, ok, values = {}) {
+  return { id, label, status: ok === null ? "skip" : ok ? "pass" : "fail", ...values };
+}
+
+/** The first Warden the record shows: its own field, or the seat of the first action. */
+function recordedWarden(record) {
+  if (Number.isInteger(record.first_warden)) return record.first_warden;
+  return record.actions && record.actions.length ? record.actions[0].seat : null;
+}
+
+/** Turn-ups from the record (format 2), else from the replay. */
+function publicTurnUps(record, replay) {
+  if (Array.isArray(record.turned_up)) return { list: record.turned_up, from: "the record" };
+  if (replay && Array.isArray(replay.turned_up)) return { list: replay.turned_up, from: "the game's replay" };
+  return { list: null, from: null };
+}
+
+/** Plots taken from the face-up row: from the replay's events, else the record's actions. */
+function publicTaken(record, replay) {
+  if (replay && Array.isArray(replay.actions)) return takenFromEvents(replay.actions);
+  const out = [];
+  (record.actions || []).forEach((s, i) => {
+    if (s.action && s.action.type === "take_plot") out.push({ step: i + 1, good: s.action.good });
+  });
+  return out;
+}
+
+/** Match what this browser saw to the public turn-ups, in order (a seen turn-up happened at
+ * a step in (from, to]). Returns the seen entry per public index, and the unmatched ones. */
+function matchSeen(seenList, publicList) {
+  const byIndex = new Map();
+  const unmatched = [];
+  let p = 0;
+  for (const s of seenList || []) {
+    let found = -1;
+    for (let i = p; i < publicList.length; i++) {
+      const t = publicList[i];
+      const inRange = s.source === "setup" ? t.step === 0 : s.from < t.step && t.step <= s.to;
+      if (t.source === s.source && inRange) { found = i; break; }
+    }
+    if (found < 0) unmatched.push(s);
+    else { byIndex.set(found, s); p = found + 1; }
+  }
+  return { byIndex, unmatched };
+}
+
+function sameGoods(a, b) {
+  return a.length === b.length && a.every((g, i) => g === b[i]);
+}
+
+const SOURCES = { setup: "at the setup", surveyor: "after the Surveyor", farmstead: "drawn by a Farmstead" };
+
+/**
+ * All the checks, in order: algorithm, fingerprint, client seeds (do the seed and client
+ * seeds give this game's draws?), first Warden, every turn-up of plots, what this browser
+ * saw, every action (by the rules, on the server) and the final scores.
+ */
+export async function verifyRecord(record, { replay = null, seen = null } = {}) {
+  const checks = [];
+  checks.push(check("algorithm", "Algorithm", record.algorithm === ALGORITHM,
+    { computed: ALGORITHM, game: String(record.algorithm) }));
+
+  let fpOk = false;
+  let key = null;
+  try {
+    const fp = await fingerprint(record.seed);
+    fpOk = fp === record.fingerprint;
+    checks.push(check("fingerprint", "SHA-256 of the seed is the fingerprint", fpOk,
+      { computed: fp, game: String(record.fingerprint), note: fpOk ? "" : "the revealed seed is not the one committed to at the start" }));
+    key = await deriveKey(record.seed, record.client_seeds || []);
+  } catch (err) {
+    checks.push(check("fingerprint", "SHA-256 of the seed is the fingerprint", false,
+      { computed: `cannot use this seed: ${err.message}`, game: String(record.fingerprint) }));
+  }
+
+  if (seen && seen.fingerprint) {
+    const ok = seen.fingerprint === record.fingerprint;
+    checks.push(check("seen-fingerprint", "The fingerprint this browser was shown at the start", ok,
+      { computed: "", game: String(record.fingerprint), seen: seen.fingerprint,
+        note: ok ? "" : "the server showed this browser another fingerprint" }));
+  }
+  if (seen && seen.client_seed) {
+    const ok = (record.client_seeds || []).includes(seen.client_seed);
+    checks.push(check("seen-client-seed", "This browser's client seed was mixed into the key", ok,
+      { game: JSON.stringify(record.client_seeds || []), seen: seen.client_seed,
+        note: ok ? "" : "the record's client seeds leave out this browser's" }));
+  }
+
+  // the draws, recomputed from the seed and client seeds
+  const draws = [];
+  const players = record.players;
+  const shownWarden = recordedWarden(record);
+  if (key) {
+    const warden = await firstWarden(key, players);
+    const seenWarden = seen && Number.isInteger(seen.first_warden) ? seen.first_warden : null;
+    const ok = (shownWarden === null || shownWarden === warden) && (seenWarden === null || seenWarden === warden);
+    draws.push(check("first-warden", "First Warden", shownWarden === null && seenWarden === null ? null : ok, {
+      computed: `seat ${warden}`, game: shownWarden === null ? "" : `seat ${shownWarden}`,
+      seen: seenWarden === null ? "" : `seat ${seenWarden}`,
+      drawOk: shownWarden === null || shownWarden === warden,
+    }));
+    const pub = publicTurnUps(record, replay);
+    if (pub.list) {
+      const results = await checkPlotDraws(key, players, pub.list, publicTaken(record, replay));
+      const matched = matchSeen(seen && seen.turned_up, pub.list);
+      for (const r of results) {
+        const s = matched.byIndex.get(r.index);
+        const seenOk = !s || sameGoods(s.goods, r.shown) && sameGoods(s.goods, r.expected);
+        draws.push(check(`plots-${r.index + 1}`,
+          `Plots turned up #${r.index + 1} ${SOURCES[r.source] || r.source}${r.step ? ` (action ${r.step})` : ""}${r.reshuffled ? ", after a reshuffle" : ""}`,
+          r.ok && seenOk, { computed: show(r.expected), game: show(r.shown), seen: s ? show(s.goods) : "", drawOk: r.ok }));
+      }
+      if (seen && Array.isArray(seen.turned_up) && seen.turned_up.length) {
+        const n = seen.turned_up.length;
+        const ok = matched.unmatched.length === 0;
+        draws.push(check("seen-plots", "Every turn-up this browser saw is in the game", ok, {
+          game: `${pub.list.length} turn-ups`, seen: `${n} seen, ${n - matched.unmatched.length} found`,
+          note: ok ? "" : `not in the game: ${matched.unmatched.map((u) => `${show(u.goods)} (${u.source}, actions ${u.from}-${u.to})`).join("; ")}`,
+        }));
+      }
+    } else {
+      draws.push(check("plots", "Plots turned up", null,
+        { note: "this record does not list the plots turned up, and the game is not on this server" }));
+    }
+  }
+  if (key && fpOk) {
+    // the seed and client seeds against the game (what this browser saw is checked apart)
+    const bad = draws.filter((d) => d.drawOk === false);
+    checks.push(check("client-seeds", "The seed and client seeds give this game's draws", bad.length === 0, {
+      computed: `${draws.length} draws recomputed`, game: JSON.stringify(record.client_seeds || []),
+      note: bad.length ? `the seed and the client seeds ${JSON.stringify(record.client_seeds || [])} do not give what the game showed (first: ${bad[0].label})` : "",
+    }));
+  } else {
+    checks.push(check("client-seeds", "The seed and client seeds give this game's draws", null,
+      { note: "needs a seed that matches the fingerprint" }));
+  }
+  checks.push(...draws);
+
+  // the rules, replayed by the server, against this record
+  if (replay && Array.isArray(replay.actions)) {
+    const mine = record.actions || [];
+    let diff = null;
+    for (let i = 0; i < Math.max(mine.length, replay.actions.length) && !diff; i++) {
+      const a = mine[i];
+      const b = replay.actions[i];
+      if (!a || !b || a.seat !== b.seat || canon(a.action) !== canon(b.action)) {
+        diff = { i, a, b };
+      }
+    }
+    if (replay.error) {
+      checks.push(check("actions", "Every action (replayed through the rules by the server)", false,
+        { game: replay.error, note: "the rules refuse an action of this game's record" }));
+    } else if (diff) {
+      const { i, a, b } = diff;
+      checks.push(check("actions", "Every action (replayed through the rules by the server)", false, {
+        computed: "", game: b ? `seat ${b.seat}: ${describeAction(b.action)}` : "no such action",
+        note: `action ${i + 1}: this record says ${a ? `seat ${a.seat}: ${describeAction(a.action)}` : "nothing"}`,
+      }));
+    } else {
+      checks.push(check("actions", "Every action (replayed through the rules by the server)", true,
+        { game: `${replay.actions.length} actions replayed` }));
+    }
+  } else {
+    checks.push(check("actions", "Every action", null,
+      { note: "the game is not on this server: run quaymoor verify RECORD.json to replay it" }));
+  }
+
+  checks.push(scoresCheck(record, replay));
+  return checks;
+}
+
+/** JSON with every object's keys sorted, to compare values however they were written. */
+function canon(value) {
+  const sorted = (v) => {
+    if (Array.isArray(v)) return v.map(sorted);
+    if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])]));
+    return v;
+  };
+  return JSON.stringify(sorted(value));
+}
+
+function scoreText(s) {
+  const bonuses = Object.values(s.bonuses || {}).reduce((n, x) => n + x, 0);
+  return `total ${s.total} (seals ${s.seals}, buildings ${s.building_points}, bonuses ${bonuses}, coins+goods ${s.tiebreak})`;
+}
+
+function scoresCheck(record, replay) {
+  const label = "Final scores";
+  const result = record.result;
+  if (!result) {
+    const ended = replay && replay.over;
+    return check("scores", label, ended ? false : null,
+      { note: ended ? "the game ends, but this record has no result" : "the game was ended before its end: no scores" });
+  }
+  for (const s of result.scores) {
+    const sum = s.seals + s.building_points + Object.values(s.bonuses || {}).reduce((n, x) => n + x, 0);
+    if (sum !== s.total) {
+      return check("scores", label, false, { computed: `seat ${s.seat}: ${sum} = seals + buildings + bonuses`,
+        game: `seat ${s.seat}: ${scoreText(s)}`, note: "a total is not the sum of its parts" });
+    }
+  }
+  if (!replay || !("result" in replay)) {
+    return check("scores", label, null, { game: result.scores.map((s) => s.total).join(", "),
+      note: "the game is not on this server: run quaymoor verify RECORD.json to replay it" });
+  }
+  const theirs = replay.result;
+  if (!theirs) return check("scores", label, false, { game: "the replay does not finish the game", note: "" });
+  for (const s of result.scores) {
+    const t = theirs.scores.find((x) => x.seat === s.seat);
+    if (!t || canon(t) !== canon(s)) {
+      return check("scores", label, false, { computed: "", game: t ? `seat ${t.seat}: ${scoreText(t)}` : "no such seat",
+        note: `seat ${s.seat}: this record says ${scoreText(s)}` });
+    }
+  }
+  if (JSON.stringify(theirs.winners) !== JSON.stringify(result.winners)) {
+    return check("scores", label, false, { game: `winners ${theirs.winners.join(", ")}`, note: `this record says winners ${result.winners.join(", ")}` });
+  }
+  return check("scores", label, true, { game: result.scores.map((s) => s.total).join(", "),
+    computed: `winners: seat ${result.winners.join(", seat ")}` });
+}
