@@ -154,9 +154,7 @@ export function eventText(e, seats, mySeat) {
 export function plotText(kind) {
   const given = [...(catalogue.plots || []), ...(catalogue.goods || [])].find((x) => x.key === kind);
   if (given && given.text) return given.text;
-  if (kind === "stone_pit") {
-    return `A stone pit with an apprentice makes buildings cheaper by 1 coin, up to the price column of the building.`;
-  }
+  // Before the catalogue has loaded: put a sentence together from what is known.
   const shops = (catalogue.buildings || []).filter((b) => b.good === kind).map((b) => b.name);
   const good = (catalogue.goods || []).find((g) => g.key === kind);
   const works = shops.length

@@ -299,12 +299,30 @@ PICKER_SALE_BONUS: Final = 1
 LARGE_BUILDING_COST: Final = 10
 
 
+def _plot_text(kind: PlotKind) -> str:
+    if kind is PlotKind.STONE_PIT:
+        return ("Stone pit: with an apprentice on it, buildings cost you 1 coin less, up to "
+                "the building's price column.")
+    good = Good(kind)
+    name = good.name.lower()
+    pays = f"The market hall pays {MARKET_PRICE[good]} for {name}."
+    if good is Good.CLAY:
+        return f"Clay plot: with an apprentice on it, it makes clay for the Miller. {pays}"
+    shops = " or ".join(BUILDINGS[b].name for b in WORKSHOPS_BY_GOOD[good])
+    return (f"{name.title()} plot: with an apprentice on it and a staffed workshop slot ({shops}), "
+            f"it makes {name} for the Miller. {pays}")
+
+
+PLOT_TEXT: Final[dict[PlotKind, str]] = {k: _plot_text(k) for k in PLOT_KINDS}
+
+
 def rules_catalogue() -> dict[str, Any]:
     """The rules data as plain JSON-ready values, for tooltips and docs."""
     return {
         "goods": [
             {"key": g.name.lower(), "price": MARKET_PRICE[g]} for g in GOODS
         ],
+        "plots": [{"key": k.name.lower(), "text": PLOT_TEXT[k]} for k in PLOT_KINDS],
         "roles": [
             {"key": r.name.lower(), "name": r.name.title(), "text": ROLE_TEXT[r]} for r in ROLES
         ],
