@@ -1,7 +1,8 @@
 """``quaymoor serve``: the supervisor and the front door on one port, until a signal.
 
 On SIGINT or SIGTERM every running game ends the same way (players told, seeds revealed,
-records kept) before the process exits.
+records archived) and the archive's writes finish before the process exits. Cancelled or
+crashing, the server still archives every running game on the way out.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from quaymoor.actors.frontdoor import serve_frontdoor
 from quaymoor.actors.gateway import Gateway
 from quaymoor.actors.http_api import HttpApi
 from quaymoor.actors.supervisor import Supervisor
+from quaymoor.archive import Archive, check_archive
 
 log = logging.getLogger("quaymoor.server")
 
@@ -28,10 +30,13 @@ async def run_server(
     task_status: trio.TaskStatus[tuple[int, Supervisor]] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve until cancelled or signalled; reports (port, supervisor) once listening."""
-    supervisor = Supervisor(config.table)
+    archive = Archive(config.archive_path) if config.archive_path is not None else None
+    supervisor = Supervisor(config.table, archive=archive)
     gateway = Gateway(supervisor, config)
     api = HttpApi(supervisor)
     async with trio.open_nursery() as nursery:
+        if archive is not None:
+            await nursery.start(archive.run)
         await nursery.start(supervisor.run)
         port: int = await nursery.start(lambda task_status: serve_frontdoor(
             api, gateway.handle, host=config.host, port=config.port,
@@ -43,6 +48,8 @@ async def run_server(
                 log.info("signal %s: ending every game", signal.Signals(signum).name)
                 break
         await supervisor.shutdown()
+        if archive is not None:
+            await archive.close()
         nursery.cancel_scope.cancel()
 
 
@@ -62,6 +69,10 @@ def tune_gc() -> None:
 
 
 def serve(config: ServerConfig) -> None:
+    """Serve until a signal. Raises ``ArchiveError`` at once if the archive cannot be
+    opened."""
+    if config.archive_path is not None:
+        check_archive(config.archive_path)
     tune_gc()
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")

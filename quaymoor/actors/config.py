@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import attrs
 
+from quaymoor.archive import DEFAULT_ARCHIVE
+
 
 @attrs.frozen
 class TableConfig:
@@ -25,3 +27,6 @@ class ServerConfig:
     rate_per_second: float = 20.0  #: messages a connection may send per second ...
     rate_burst: int = 60  #: ... with this burst
     hello_timeout: float = 10.0
+    #: The game archive (SQLite), relative to the current folder; None keeps records in
+    #: memory only (lost at a restart); ":memory:" is an archive for one run.
+    archive_path: str | None = DEFAULT_ARCHIVE

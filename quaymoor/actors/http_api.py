@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import attrs
 
 from quaymoor.actors.frontdoor import HttpRequest, HttpResponse, static_response
+from quaymoor.actors.games_api import GamesApi
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import TableError
 from quaymoor.rules.codec import describe_error, make_rules_converter
@@ -57,13 +58,13 @@ def error_response(status: int, code: str, message: str) -> HttpResponse:
 
 
 _TABLE_ROUTE = re.compile(r"^/api/tables/([0-9a-f]{10})/(join|start)$")
-_GAME_ROUTE = re.compile(r"^/games/([0-9a-f]{10})\.json$")
 
 
 class HttpApi:
     def __init__(self, supervisor: Supervisor, web_root: Path = WEB_ROOT) -> None:
         self.supervisor = supervisor
         self.web_root = web_root
+        self.games = GamesApi(supervisor, web_root)
 
     async def __call__(self, request: HttpRequest) -> HttpResponse:
         try:
@@ -80,6 +81,9 @@ class HttpApi:
 
     async def _route(self, request: HttpRequest) -> HttpResponse:
         path, method = request.path, request.method
+        games = await self.games(request)  # finished games: /games/..., /api/games...
+        if games is not None:
+            return games
         if path.startswith("/api/"):
             return await self._api(request)
         if path == "/status.json" and method in ("GET", "HEAD"):
@@ -88,14 +92,6 @@ class HttpApi:
             page = static_response(self.web_root, "/status.html", method)
             if page is not None:
                 return page
-        match = _GAME_ROUTE.match(path)
-        if match and method in ("GET", "HEAD"):
-            record = self.supervisor.records.get(match.group(1))
-            if record is None:
-                return error_response(404, "unknown_game",
-                                      "no finished game has that id (a running game's record "
-                                      "is published when it ends)")
-            return HttpResponse(200, record.to_json().encode(), "application/json")
         if method not in ("GET", "HEAD"):
             return error_response(405, "method_not_allowed", f"{method} is not allowed here")
         found = static_response(self.web_root, path, method)

@@ -5,6 +5,10 @@ A table whose code raises ends alone: its connections are told (close code 4001 
 counted; every other table goes on. ``except Exception`` around each table's own run
 isolates its crash and still lets cancellation (``trio.Cancelled``, a BaseException)
 through.
+
+Every record (finished, crashed, shut down, or cancelled with the server) goes to the
+archive when there is one (``quaymoor.archive``); ``records`` keeps only the last few in
+memory. ``shutdown`` waits for the archive's writes before it returns.
 """
 
 from __future__ import annotations
@@ -29,11 +33,16 @@ from quaymoor.actors.table import (
     Start,
     Table,
     TableError,
+    TableState,
 )
+from quaymoor.archive import Archive
 from quaymoor.rules.data import MAX_PLAYERS, MIN_PLAYERS
 from quaymoor.rules.record import GameRecord
 
 log = logging.getLogger("quaymoor.supervisor")
+
+#: Records kept in memory (the archive keeps them all).
+RECENT_RECORDS = 200
 
 
 @attrs.frozen
@@ -46,11 +55,15 @@ class Crash:
 class Supervisor:
     """Owns every table of this process."""
 
-    def __init__(self, config: TableConfig, *, max_tables: int = 5000) -> None:
+    def __init__(
+        self, config: TableConfig, *, max_tables: int = 5000, archive: Archive | None = None
+    ) -> None:
         self.config = config
         self.max_tables = max_tables
+        self.archive = archive
         self.tables: dict[str, Table] = {}
-        self.records: dict[str, GameRecord] = {}  #: finished and ended games, by table id
+        #: the last finished and ended games, by table id (all of them: ``archive``)
+        self.records: dict[str, GameRecord] = {}
         self.crashes: deque[Crash] = deque(maxlen=50)
         self.crash_count = 0
         self.games_finished = 0
@@ -74,6 +87,10 @@ class Supervisor:
             raise TableError("server_full", "the server holds as many tables as it can")
         assert self._nursery is not None
         table_id = secrets.token_hex(5)
+        while table_id in self.tables or (
+            self.archive is not None and await self.archive.has(table_id)
+        ):  # never reuse an archived game's id
+            table_id = secrets.token_hex(5)
         table = Table(table_id, players, self.config, on_record=self._keep_record)
         self.tables[table_id] = table
         await self._nursery.start(self._run_table, table)
@@ -92,15 +109,22 @@ class Supervisor:
             table.crash = text
             table.shutdown_now("crashed", CLOSE_TABLE_CRASHED)
         finally:
+            if table.state is TableState.PLAYING:  # cancelled with the server: keep the game
+                table.shutdown_now("shutdown", CLOSE_SHUTDOWN)
             self.tables.pop(table.id, None)
             table.refuse_pending()
 
     def _keep_record(self, table: Table) -> None:
         record = table.record()
         if record is not None:
+            self.records.pop(table.id, None)
             self.records[table.id] = record
+            while len(self.records) > RECENT_RECORDS:
+                del self.records[next(iter(self.records))]
             if table.end_reason == "finished":
                 self.games_finished += 1
+            if self.archive is not None:
+                self.archive.submit(table.id, record)
 
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
@@ -137,7 +161,8 @@ class Supervisor:
         return table, joined
 
     async def shutdown(self, reason: str = "shutdown") -> None:
-        """End every game (players told, seeds revealed, records kept)."""
+        """End every game (players told, seeds revealed, records kept) and wait until the
+        archive has written every record."""
         for table in list(self.tables.values()):
             try:
                 table.inbox.send_nowait(Shutdown(reason))
@@ -148,6 +173,8 @@ class Supervisor:
                 await trio.sleep(0.01)
         for table in list(self.tables.values()):
             table.shutdown_now(reason, CLOSE_SHUTDOWN)
+        if self.archive is not None:
+            await self.archive.flush()
 
     # ------------------------------------------------------------ status
 

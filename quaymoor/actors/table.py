@@ -541,7 +541,8 @@ class Table:
         if self.game is None:
             return None
         seats = [SeatInfo(s.name or f"Seat {s.index + 1}", s.bot) for s in self.seats]
-        return self.game.record(seats)
+        return self.game.record(seats, game=self.id, end_reason=self.end_reason,
+                                ended_at=time.time())
 
     def _ended_message(self) -> GameEnded:
         assert self.game is not None

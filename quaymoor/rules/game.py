@@ -9,9 +9,10 @@ from typing import Any
 
 from quaymoor.rules import engine
 from quaymoor.rules.actions import Action
-from quaymoor.rules.events import Event
+from quaymoor.rules.data import Good
+from quaymoor.rules.events import Event, PlotsTurnedUp, PlotTaken
 from quaymoor.rules.fairness import derive_key, fingerprint, new_seed, seed_from_hex
-from quaymoor.rules.record import GameRecord, RecordedAction, SeatInfo, result_of
+from quaymoor.rules.record import GameRecord, RecordedAction, SeatInfo, TurnedUp, result_of
 from quaymoor.rules.scoring import Score, scores
 from quaymoor.rules.state import GameState
 from quaymoor.rules.views import SeatView, view_for
@@ -37,6 +38,11 @@ class Game:
         self.state: GameState = engine.new_game(players, derive_key(self.seed, self.client_seeds))
         self.history: list[RecordedAction] = []
         self._events: list[Any] | None = [] if events else None
+        self.first_warden = self.state.warden
+        #: Every turn-up of plots so far (public), tracked when events are on.
+        self.turned_up: list[TurnedUp] | None = None
+        if events:
+            self.turned_up = [TurnedUp(0, "setup", [Good(g) for g in self.state.face_up])]
 
     @property
     def players(self) -> int:
@@ -71,6 +77,13 @@ class Game:
         if self._events is None:
             return []
         out, self._events = self._events, []
+        if self.turned_up is not None:
+            step = self.state.version
+            for ev in out:
+                if isinstance(ev, PlotsTurnedUp):
+                    self.turned_up.append(TurnedUp(step, "surveyor", list(ev.goods)))
+                elif isinstance(ev, PlotTaken) and ev.from_stack:
+                    self.turned_up.append(TurnedUp(step, "farmstead", [Good(ev.kind)]))
         return out
 
     def view(self, seat: int | None) -> SeatView:
@@ -84,9 +97,17 @@ class Game:
     def scores(self) -> list[Score]:
         return scores(self.state)
 
-    def record(self, seats: Sequence[SeatInfo] | None = None) -> GameRecord:
+    def record(
+        self,
+        seats: Sequence[SeatInfo] | None = None,
+        *,
+        game: str | None = None,
+        end_reason: str | None = None,
+        ended_at: float | None = None,
+    ) -> GameRecord:
         """The game record: enough to replay and verify the game. It holds the seed, so it
-        is for the end of the game (or for the server's own archive)."""
+        is for the end of the game (or for the server's own archive). ``game``, the reason
+        it ended and when are for the server's records."""
         info = list(seats) if seats is not None else [
             SeatInfo(f"Seat {i + 1}", bot=True) for i in range(self.players)
         ]
@@ -97,13 +118,20 @@ class Game:
             seats=info,
             actions=list(self.history),
             result=result_of(self.state) if self.is_over() else None,
+            game=game,
+            end_reason=end_reason,
+            ended_at=ended_at,
+            first_warden=self.first_warden,
+            turned_up=list(self.turned_up) if self.turned_up is not None else None,
         )
 
     @classmethod
     def replay(cls, record: GameRecord) -> Game:
         """Rebuild a game from its record by applying every recorded action in order.
-        Raises the engine's errors at the first action that is not legal."""
-        game = cls(record.players, seed_from_hex(record.seed), record.client_seeds, events=False)
+        Raises the engine's errors at the first action that is not legal. Turn-ups are
+        tracked again when the record has them."""
+        game = cls(record.players, seed_from_hex(record.seed), record.client_seeds,
+                   events=record.turned_up is not None)
         for step in record.actions:
             game.apply(step.seat, step.action, step.at)
         return game

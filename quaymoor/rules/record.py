@@ -1,6 +1,10 @@
 """Game records: the algorithm version, the seed and its fingerprint, the seats, every
 action in order and the result. A record replays through the engine to exactly the same
-final state; ``verify_record`` checks one and names the first discrepancy."""
+final state; ``verify_record`` checks one and names the first discrepancy.
+
+Format 2 adds, all optional so that format-1 records still read: the game's id, why and
+when it ended, and the public results of the seed's draws (the first Warden and every plot
+turned up, in order), which a verifier recomputes from the seed and client seeds alone."""
 
 from __future__ import annotations
 
@@ -11,12 +15,15 @@ import attrs
 
 from quaymoor.rules.actions import Action
 from quaymoor.rules.codec import converter, describe_error
+from quaymoor.rules.data import Good
 from quaymoor.rules.fairness import ALGORITHM, fingerprint, seed_to_hex
 from quaymoor.rules.scoring import scores, winners
 from quaymoor.rules.state import GameState
 from quaymoor.rules.views import Result, final_score
 
-RECORD_FORMAT = 1
+RECORD_FORMAT = 2
+#: Formats this code reads and verifies (format 1 lacks the optional fields of format 2).
+READABLE_FORMATS = (1, 2)
 
 
 @attrs.frozen
@@ -33,6 +40,15 @@ class RecordedAction:
 
 
 @attrs.frozen
+class TurnedUp:
+    """Plots turned up from the face-down stack, as every seat saw them."""
+
+    step: int  #: actions applied when it happened (0: the setup)
+    source: str  #: "setup", "surveyor" (the new face-up plots) or "farmstead" (one drawn)
+    goods: list[Good]
+
+
+@attrs.frozen
 class GameRecord:
     format: int
     algorithm: str
@@ -43,6 +59,11 @@ class GameRecord:
     seats: list[SeatInfo]
     actions: list[RecordedAction]
     result: Result | None
+    game: str | None = None  #: the id the game was played under (its table's)
+    end_reason: str | None = None  #: "finished", "shutdown" or "crashed"
+    ended_at: float | None = None  #: seconds since the epoch
+    first_warden: int | None = None  #: the seat the seed made first Warden
+    turned_up: list[TurnedUp] | None = None  #: every turn-up of plots, in order
 
     @classmethod
     def create(
@@ -54,9 +75,15 @@ class GameRecord:
         seats: list[SeatInfo],
         actions: list[RecordedAction],
         result: Result | None,
+        game: str | None = None,
+        end_reason: str | None = None,
+        ended_at: float | None = None,
+        first_warden: int | None = None,
+        turned_up: list[TurnedUp] | None = None,
     ) -> GameRecord:
         return cls(RECORD_FORMAT, ALGORITHM, players, seed_to_hex(seed), fingerprint(seed),
-                   client_seeds, seats, actions, result)
+                   client_seeds, seats, actions, result, game, end_reason, ended_at,
+                   first_warden, turned_up)
 
     def to_json(self) -> str:
         return json.dumps(converter.unstructure(self), indent=1)

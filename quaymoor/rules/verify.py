@@ -10,7 +10,13 @@ import attrs
 from quaymoor.rules.errors import RulesError
 from quaymoor.rules.fairness import ALGORITHM, fingerprint, seed_from_hex
 from quaymoor.rules.game import Game
-from quaymoor.rules.record import RECORD_FORMAT, GameRecord, result_of
+from quaymoor.rules.record import (
+    READABLE_FORMATS,
+    RECORD_FORMAT,
+    GameRecord,
+    TurnedUp,
+    result_of,
+)
 from quaymoor.rules.views import FinalScore
 
 
@@ -21,9 +27,10 @@ class Verdict:
 
 
 def verify_record(record: GameRecord) -> Verdict:
-    """Check a record: the algorithm, the fingerprint against the seed, every action
+    """Check a record: the algorithm, the fingerprint against the seed, the first Warden
+    and the plots turned up (recomputed from the seed and client seeds), every action
     replayed through the rules, and the final result. Names the first discrepancy."""
-    if record.format != RECORD_FORMAT:
+    if record.format not in READABLE_FORMATS:
         return Verdict(False, f"unknown record format {record.format} (expected {RECORD_FORMAT})")
     if record.algorithm != ALGORITHM:
         return Verdict(False, f"unknown algorithm {record.algorithm!r} (expected {ALGORITHM})")
@@ -40,9 +47,13 @@ def verify_record(record: GameRecord) -> Verdict:
     if len(record.seats) != record.players:
         return Verdict(False, f"{len(record.seats)} seats listed for {record.players} players")
     try:
-        game = Game(record.players, seed, record.client_seeds, events=False)
+        game = Game(record.players, seed, record.client_seeds,
+                    events=record.turned_up is not None)
     except (RulesError, ValueError) as exc:
         return Verdict(False, f"setup: {exc}")
+    drawn = _check_draws(record, game)
+    if drawn is not None:
+        return drawn
     for i, step in enumerate(record.actions):
         if game.is_over():
             return Verdict(False, f"action {i + 1}: the game was already over")
@@ -50,10 +61,28 @@ def verify_record(record: GameRecord) -> Verdict:
             game.apply(step.seat, step.action)
         except RulesError as exc:
             return Verdict(False, f"action {i + 1} (seat {step.seat}, {step.action!r}): {exc}")
+    if record.turned_up is not None and game.turned_up is not None:
+        pairs = zip(game.turned_up, record.turned_up, strict=False)
+        for k, (ours, shown) in enumerate(pairs):
+            if ours != shown:
+                return Verdict(False, f"plots turned up #{k + 1}: the replay gives "
+                                      f"{_turn_up(ours)}, the record shows {_turn_up(shown)}")
+        if len(game.turned_up) != len(record.turned_up):
+            return Verdict(False, f"plots turned up: the replay turns up plots "
+                                  f"{len(game.turned_up)} times, the record shows "
+                                  f"{len(record.turned_up)}")
     if not game.is_over():
         if record.result is not None:
             return Verdict(False, "the actions end before the game does, but a result is given")
-        return Verdict(True, f"{len(record.actions)} actions replayed; the game was not finished")
+        if record.end_reason == "finished":
+            return Verdict(False, "end reason: the record says finished, but the actions end "
+                                  "before the game does")
+        why = f" (ended: {record.end_reason})" if record.end_reason else ""
+        return Verdict(True, f"{len(record.actions)} actions replayed; "
+                             f"the game was not finished{why}")
+    if record.end_reason not in (None, "finished"):
+        return Verdict(False, f"end reason: the record says {record.end_reason}, but the game "
+                              "was played to its end")
     replayed = result_of(game.state)
     if record.result is None:
         return Verdict(False, "the game ends but the record has no result")
@@ -75,3 +104,31 @@ def verify_record(record: GameRecord) -> Verdict:
 def _show(sc: FinalScore) -> str:
     return (f"total {sc.total} (seals {sc.seals}, buildings {sc.building_points}, "
             f"bonuses {sc.bonuses}, coins+goods {sc.tiebreak})")
+
+
+_KEY_HINT = "the seed and client seeds are not the ones this game was played with"
+
+
+def _check_draws(record: GameRecord, game: Game) -> Verdict | None:
+    """The draws the seed and client seeds give before any action, against what the record
+    shows of them: the first Warden (format 1: the seat of the first action, always the
+    Warden's pick) and the plots turned up at the setup."""
+    derived = game.first_warden
+    shown = record.first_warden
+    if shown is None and record.actions:
+        shown = record.actions[0].seat
+    if shown is not None and shown != derived:
+        return Verdict(False, f"first Warden: the seed and client seeds {record.client_seeds!r} "
+                              f"give seat {derived}, the record shows seat {shown} ({_KEY_HINT})")
+    if record.turned_up and game.turned_up:
+        mine, theirs = game.turned_up[0], record.turned_up[0]
+        if mine != theirs:
+            return Verdict(False, f"plots turned up at the setup: the seed and client seeds "
+                                  f"{record.client_seeds!r} give {_turn_up(mine)}, the record "
+                                  f"shows {_turn_up(theirs)} ({_KEY_HINT})")
+    return None
+
+
+def _turn_up(t: TurnedUp) -> str:
+    goods = ", ".join(g.name.lower() for g in t.goods) or "nothing"
+    return f"[{goods}] ({t.source}, after action {t.step})"

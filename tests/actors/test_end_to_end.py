@@ -45,7 +45,8 @@ MADE_UP = "0000000000"
 async def serving(table: TableConfig = PLAY) -> AsyncIterator[tuple[int, Supervisor]]:
     """The whole server on a free loopback port, cancelled on the way out."""
     async with trio.open_nursery() as nursery:
-        port, supervisor = await nursery.start(run_server, ServerConfig(port=0, table=table))
+        config = ServerConfig(port=0, table=table, archive_path=":memory:")
+        port, supervisor = await nursery.start(run_server, config)
         yield port, supervisor
         nursery.cancel_scope.cancel()
 

@@ -1,0 +1,173 @@
+"""Finished games over HTTP: records from the archive, the game page, replays.
+
+- ``GET /games/<id>.json``: the record as archived (a download).
+- ``GET /games/<id>``: the game page (``web/game.html``; its script asks the API below).
+- ``GET /api/games?limit=20``: the games that ended last, newest first.
+- ``GET /api/games/<id>``: one game: seats, result with scores by component, seed,
+  fingerprint, client seeds, number of steps.
+- ``GET /api/games/<id>/replay``: every step's action and events, the first Warden and
+  every plot turned up, from replaying the record through the rules.
+- ``GET /api/games/<id>/replay?step=K``: the spectator's view after K actions, the events
+  of step K and every seat's score by component then.
+
+Only games that have ended are here. A running game's id is answered exactly like an id
+that never existed (404 ``unknown_game``): nothing about it, least of all its seed.
+Replays run in a worker thread.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+import attrs
+import trio
+
+from quaymoor.actors.frontdoor import HttpRequest, HttpResponse, static_response
+from quaymoor.actors.supervisor import Supervisor
+from quaymoor.archive import MAX_LIST, ArchiveError, summary_of
+from quaymoor.replay import ReplayError, replay_all, replay_step
+from quaymoor.rules.codec import converter
+from quaymoor.rules.record import GameRecord
+
+_RECORD = re.compile(r"^/games/([0-9a-f]{10})\.json$")
+_PAGE = re.compile(r"^/games/([0-9a-f]{10})/?$")
+_API = re.compile(r"^/api/games/([0-9a-f]{10})(/replay)?$")
+_UNKNOWN = ("no finished game has that id (a running game's record is published when it "
+            "ends)")
+_REPLAYS_KEPT = 16
+
+
+def _json(data: Any, status: int = 200, headers: tuple[tuple[str, str], ...] = ()
+          ) -> HttpResponse:
+    return HttpResponse(status, json.dumps(data).encode(), "application/json", headers)
+
+
+def _error(status: int, code: str, message: str) -> HttpResponse:
+    return _json({"error": {"code": code, "message": message}}, status)
+
+
+class GamesApi:
+    """The routes above; ``__call__`` answers None for any other path."""
+
+    def __init__(self, supervisor: Supervisor, web_root: Path) -> None:
+        self.supervisor = supervisor
+        self.web_root = web_root
+        self._replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
+
+    async def __call__(self, request: HttpRequest) -> HttpResponse | None:
+        path = request.path
+        record_match = _RECORD.match(path)
+        page_match = _PAGE.match(path)
+        api_match = _API.match(path)
+        if path != "/api/games" and not (record_match or page_match or api_match):
+            return None
+        if request.method not in ("GET", "HEAD"):
+            return _error(405, "method_not_allowed", f"{request.method} is not allowed here")
+        try:
+            if path == "/api/games":
+                return await self._list(request)
+            if record_match:
+                return await self._download(record_match.group(1))
+            if page_match:
+                return await self._page(page_match.group(1), request.method)
+            assert api_match is not None
+            game_id, replay = api_match.groups()
+            if replay:
+                return await self._replay(game_id, request)
+            return await self._summary(game_id)
+        except ArchiveError as exc:
+            return _error(503, "archive_unavailable", str(exc))
+
+    # ------------------------------------------------------------ lookups
+
+    async def _record(self, game_id: str) -> GameRecord | None:
+        archive = self.supervisor.archive
+        if archive is not None:
+            return await archive.record(game_id)
+        return self.supervisor.records.get(game_id)
+
+    async def _download(self, game_id: str) -> HttpResponse:
+        archive = self.supervisor.archive
+        if archive is not None:
+            text = await archive.record_json(game_id)
+        else:
+            record = self.supervisor.records.get(game_id)
+            text = None if record is None else await trio.to_thread.run_sync(record.to_json)
+        if text is None:
+            return _error(404, "unknown_game", _UNKNOWN)
+        return HttpResponse(200, text.encode(), "application/json", (
+            ("Content-Disposition", f'attachment; filename="quaymoor-{game_id}.json"'),))
+
+    async def _page(self, game_id: str, method: str) -> HttpResponse:
+        page = static_response(self.web_root, "/game.html", method)
+        if page is None:
+            return _error(404, "not_found", "the game page is missing")
+        if await self._record(game_id) is None:
+            return attrs.evolve(page, status=404)  # the page itself says there is no game
+        return page
+
+    async def _list(self, request: HttpRequest) -> HttpResponse:
+        try:
+            limit = int(request.query.get("limit", "20"))
+        except ValueError:
+            return _error(400, "bad_request", "limit must be a whole number @ ?limit")
+        if not 1 <= limit <= MAX_LIST:
+            return _error(400, "bad_request", f"limit must be 1 to {MAX_LIST} @ ?limit")
+        archive = self.supervisor.archive
+        if archive is not None:
+            games = [g.summary() for g in await archive.recent(limit)]
+        else:
+            found = [summary_of(gid, rec) for gid, rec in self.supervisor.records.items()]
+            found.sort(key=lambda g: g.ended_at, reverse=True)
+            games = [g.summary() for g in found[:limit]]
+        return _json({"games": games})
+
+    async def _summary(self, game_id: str) -> HttpResponse:
+        record = await self._record(game_id)
+        if record is None:
+            return _error(404, "unknown_game", _UNKNOWN)
+        return _json({
+            "id": game_id,
+            "players": record.players,
+            "seats": [{"seat": i, "name": s.name, "bot": s.bot}
+                      for i, s in enumerate(record.seats)],
+            "ended_at": record.ended_at,
+            "reason": record.end_reason or ("finished" if record.result else "ended"),
+            "algorithm": record.algorithm,
+            "fingerprint": record.fingerprint,
+            "seed": record.seed,
+            "client_seeds": record.client_seeds,
+            "first_warden": record.first_warden,
+            "steps": len(record.actions),
+            "result": converter.unstructure(record.result) if record.result else None,
+            "record_url": f"/games/{game_id}.json",
+            "verify_url": f"/verify.html?game={game_id}",
+        })
+
+    async def _replay(self, game_id: str, request: HttpRequest) -> HttpResponse:
+        record = await self._record(game_id)
+        if record is None:
+            return _error(404, "unknown_game", _UNKNOWN)
+        step_text = request.query.get("step")
+        if step_text is None:
+            summary = self._replays.get(game_id)
+            if summary is None:
+                summary = await trio.to_thread.run_sync(replay_all, record)
+                self._replays[game_id] = summary
+                while len(self._replays) > _REPLAYS_KEPT:
+                    self._replays.popitem(last=False)
+            self._replays.move_to_end(game_id)
+            return _json({"id": game_id, **summary})
+        try:
+            step = int(step_text)
+        except ValueError:
+            return _error(400, "bad_request", "step must be a whole number @ ?step")
+        try:
+            data = await trio.to_thread.run_sync(replay_step, record, step)
+        except ReplayError as exc:
+            return _error(400 if "step must be" in str(exc) else 422, "bad_step", str(exc))
+        return _json({"id": game_id, **data})

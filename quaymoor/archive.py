@@ -1,0 +1,364 @@
+"""The game archive: every finished or ended game's record, in SQLite, across restarts.
+
+How it works. One table, ``games``: the record's JSON exactly as it is served for download,
+plus indexed columns to list and filter by (id, ended_at, players, reason) and a few more
+for the list page (seats, winners, totals, number of actions). The archive is the only
+thing the server keeps across restarts.
+
+Writes never run on the event loop. ``submit`` (synchronous: the supervisor's record hook
+calls it from a table's actor) puts the record in ``pending`` and on a bounded memory
+channel; a single writer task takes what is queued, in batches, and writes each batch in
+one transaction in a worker thread (``trio.to_thread.run_sync``). A record is served from
+``pending`` until its write has committed, so a game's record can be downloaded the moment
+the game ends. ``flush`` waits until everything submitted has been written: the shutdown
+path (``Supervisor.shutdown``) calls it before the process exits.
+
+When the writer is gone (cancelled with the rest of the server, or never started) nothing
+is lost: the writer's ``finally`` writes whatever is still pending synchronously, and a
+``submit`` that comes after that writes at once, blocking, as the process is going down.
+Rewriting a record is harmless (``INSERT OR REPLACE`` by id).
+
+Reads (one game's record, the recent list) run in worker threads too, on a connection of
+their own (WAL mode lets them read while a batch is written). A path of ``:memory:`` keeps
+the archive in memory (one connection shared by both sides), for tests and throwaway runs.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
+import trio
+
+from quaymoor.rules.record import GameRecord
+
+log = logging.getLogger("quaymoor.archive")
+
+#: Where ``quaymoor serve`` keeps the archive unless told otherwise (under the current folder).
+DEFAULT_ARCHIVE: Final = "var/quaymoor.sqlite3"
+SCHEMA_VERSION: Final = 1
+QUEUE_SIZE: Final = 1024
+BATCH: Final = 256
+MAX_LIST: Final = 100
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id        TEXT PRIMARY KEY,
+    ended_at  REAL NOT NULL,
+    players   INTEGER NOT NULL,
+    reason    TEXT NOT NULL,
+    seats     TEXT NOT NULL,
+    winners   TEXT NOT NULL,
+    totals    TEXT NOT NULL,
+    actions   INTEGER NOT NULL,
+    algorithm TEXT NOT NULL,
+    record    TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_by_end ON games (ended_at);
+CREATE INDEX IF NOT EXISTS games_by_players ON games (players, ended_at);
+CREATE INDEX IF NOT EXISTS games_by_reason ON games (reason, ended_at);
+"""
+
+
+class ArchiveError(Exception):
+    """The archive cannot be opened, or is closed."""
+
+
+@attrs.frozen
+class ArchivedGame:
+    """One row: what the list shows, and the record."""
+
+    id: str
+    ended_at: float
+    players: int
+    reason: str
+    seats: list[dict[str, Any]]
+    winners: list[int]
+    totals: list[int]
+    actions: int
+    algorithm: str
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "ended_at": self.ended_at, "players": self.players,
+            "reason": self.reason, "seats": self.seats, "winners": self.winners,
+            "totals": self.totals, "actions": self.actions,
+            "url": f"/games/{self.id}", "record_url": f"/games/{self.id}.json",
+        }
+
+
+def summary_of(game_id: str, record: GameRecord) -> ArchivedGame:
+    """The columns stored beside ``record`` (cheap: no JSON)."""
+    result = record.result
+    return ArchivedGame(
+        id=game_id,
+        ended_at=record.ended_at if record.ended_at is not None else 0.0,
+        players=record.players,
+        reason=record.end_reason or ("finished" if result is not None else "ended"),
+        seats=[{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(record.seats)],
+        winners=list(result.winners) if result is not None else [],
+        totals=[x.total for x in result.scores] if result is not None else [],
+        actions=len(record.actions),
+        algorithm=record.algorithm,
+    )
+
+
+def _open(path: str) -> sqlite3.Connection:
+    try:
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30.0)
+    except (OSError, sqlite3.Error) as exc:
+        raise ArchiveError(f"{path}: cannot open the archive: {exc}") from exc
+    try:
+        if path != ":memory:":
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise ArchiveError(f"{path}: archive schema {version} is newer than this "
+                               f"server's ({SCHEMA_VERSION})")
+        db.executescript(_SCHEMA)
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    except sqlite3.Error as exc:
+        db.close()
+        raise ArchiveError(f"{path}: cannot open the archive: {exc}") from exc
+    except ArchiveError:
+        db.close()
+        raise
+    return db
+
+
+def check_archive(path: str | Path) -> None:
+    """Open (creating it if need be) and close the archive at ``path``: raises
+    ``ArchiveError`` saying why it cannot be used."""
+    _open(str(path)).close()
+
+
+class Archive:
+    """Finished and ended games in SQLite at ``path``. Run the writer with
+    ``await nursery.start(archive.run)``; ``submit`` records, ``flush`` to wait for them."""
+
+    def __init__(self, path: str | Path, *, queue_size: int = QUEUE_SIZE) -> None:
+        self.path = str(path)
+        self._write_db = _open(self.path)
+        self._read_db = self._write_db if self.path == ":memory:" else _open(self.path)
+        self._write_lock = threading.Lock()
+        self._read_lock = self._write_lock if self._read_db is self._write_db else (
+            threading.Lock())
+        self._send, self._recv = trio.open_memory_channel[tuple[int, str]](queue_size)
+        self._pending: dict[str, tuple[int, GameRecord]] = {}
+        self._seq = 0
+        self._idle = trio.Event()
+        self._idle.set()
+        self._nursery: trio.Nursery | None = None
+        self._running = False
+        self._closed = False
+        self.written = 0  #: records committed since start (rewrites count again)
+
+    # ------------------------------------------------------------ writing
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """The single writer: batches from the channel, each in one transaction in a
+        thread. On the way out (cancelled too), whatever is pending is written at once."""
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                self._running = True
+                task_status.started()
+                async for first in self._recv:
+                    batch = [first]
+                    while len(batch) < BATCH:
+                        try:
+                            batch.append(self._recv.receive_nowait())
+                        except (trio.WouldBlock, trio.EndOfChannel):
+                            break
+                    todo = self._take(batch)
+                    if todo:
+                        await trio.to_thread.run_sync(self._write, todo)
+                        self._written(todo)
+        finally:
+            self._running = False
+            self._nursery = None
+            self._write_pending_now()
+
+    def submit(self, game_id: str, record: GameRecord) -> None:
+        """Archive ``record`` under ``game_id`` (a later submit for the same id replaces it).
+        Returns at once; the write happens in the writer's thread."""
+        if self._closed:
+            raise ArchiveError("the archive is closed")
+        self._seq += 1
+        seq = self._seq
+        self._pending[game_id] = (seq, record)
+        if self._idle.is_set():
+            self._idle = trio.Event()
+        if not self._running:
+            self._write_pending_now()
+            return
+        try:
+            self._send.send_nowait((seq, game_id))
+        except trio.WouldBlock:
+            try:
+                assert self._nursery is not None
+                self._nursery.start_soon(self._send.send, (seq, game_id))
+            except RuntimeError:  # the writer is going: the record stays pending for it
+                pass
+
+    async def flush(self) -> None:
+        """Wait until every record submitted so far has been written."""
+        while self._pending:
+            if not self._running:
+                self._write_pending_now()
+                break
+            await self._idle.wait()
+
+    async def close(self) -> None:
+        """Write what is pending, stop taking records and close the database."""
+        await self.flush()
+        self._closed = True
+        self._send.close()
+        with self._write_lock:
+            self._write_db.close()
+        if self._read_db is not self._write_db:
+            with self._read_lock:
+                self._read_db.close()
+
+    @property
+    def pending(self) -> int:
+        return len(self._pending)
+
+    def _take(self, batch: list[tuple[int, str]]) -> list[tuple[int, str, GameRecord]]:
+        """The records still pending at the sequence numbers queued (a newer submit for
+        the same id supersedes an older one: only the newest is written)."""
+        out = []
+        for seq, game_id in batch:
+            entry = self._pending.get(game_id)
+            if entry is not None and entry[0] == seq:
+                out.append((seq, game_id, entry[1]))
+        return out
+
+    def _written(self, done: list[tuple[int, str, GameRecord]]) -> None:
+        for seq, game_id, _ in done:
+            entry = self._pending.get(game_id)
+            if entry is not None and entry[0] == seq:
+                del self._pending[game_id]
+        self.written += len(done)
+        if not self._pending:
+            self._idle.set()
+
+    def _write_pending_now(self) -> None:
+        """Write everything pending, blocking: for when the writer task is gone."""
+        todo = [(seq, game_id, rec) for game_id, (seq, rec) in list(self._pending.items())]
+        if not todo:
+            self._idle.set()
+            return
+        try:
+            self._write(todo)
+        except Exception:
+            log.exception("archive %s: %d records could not be written", self.path, len(todo))
+            raise
+        self._written(todo)
+
+    def _write(self, todo: list[tuple[int, str, GameRecord]]) -> None:
+        """One transaction (runs in a worker thread, or blocking at the end)."""
+        rows = []
+        for _, game_id, record in todo:
+            entry, text = summary_of(game_id, record), record.to_json()
+            rows.append((
+                entry.id, entry.ended_at, entry.players, entry.reason, json.dumps(entry.seats),
+                json.dumps(entry.winners), json.dumps(entry.totals), entry.actions,
+                entry.algorithm, text,
+            ))
+        with self._write_lock, _transaction(self._write_db) as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO games (id, ended_at, players, reason, seats, winners, "
+                "totals, actions, algorithm, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+
+    # ------------------------------------------------------------ reading
+
+    async def record_json(self, game_id: str) -> str | None:
+        """The record's JSON text as archived (or as it will be), or None."""
+        pending = self._pending.get(game_id)
+        if pending is not None:
+            return await trio.to_thread.run_sync(pending[1].to_json)
+        return await trio.to_thread.run_sync(self.record_json_sync, game_id)
+
+    async def record(self, game_id: str) -> GameRecord | None:
+        """The record, parsed, or None."""
+        pending = self._pending.get(game_id)
+        if pending is not None:
+            return pending[1]
+        text = await trio.to_thread.run_sync(self.record_json_sync, game_id)
+        if text is None:
+            return None
+        return await trio.to_thread.run_sync(GameRecord.from_json, text)
+
+    async def has(self, game_id: str) -> bool:
+        """Whether a game is archived (or being written) under ``game_id``."""
+        if game_id in self._pending:
+            return True
+        return await trio.to_thread.run_sync(self.has_sync, game_id)
+
+    async def recent(self, limit: int = 20) -> list[ArchivedGame]:
+        """The games that ended last, newest first (those still being written too)."""
+        limit = max(1, min(MAX_LIST, limit))
+        stored = await trio.to_thread.run_sync(self.recent_sync, limit)
+        fresh = [summary_of(gid, rec) for gid, (_, rec) in list(self._pending.items())]
+        seen = {g.id for g in fresh}
+        merged = fresh + [g for g in stored if g.id not in seen]
+        merged.sort(key=lambda g: g.ended_at, reverse=True)
+        return merged[:limit]
+
+    def record_json_sync(self, game_id: str) -> str | None:
+        with self._read_lock:
+            self._check_open()
+            row = self._read_db.execute(
+                "SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def has_sync(self, game_id: str) -> bool:
+        with self._read_lock:
+            self._check_open()
+            row = self._read_db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
+        return row is not None
+
+    def recent_sync(self, limit: int = 20) -> list[ArchivedGame]:
+        with self._read_lock:
+            self._check_open()
+            rows = self._read_db.execute(
+                "SELECT id, ended_at, players, reason, seats, winners, totals, actions, "
+                "algorithm FROM games ORDER BY ended_at DESC LIMIT ?", (limit,)).fetchall()
+        return [
+            ArchivedGame(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]),
+                         json.loads(r[6]), r[7], r[8])
+            for r in rows
+        ]
+
+    def count_sync(self) -> int:
+        with self._read_lock:
+            self._check_open()
+            return int(self._read_db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ArchiveError("the archive is closed")
+
+
+@contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")

@@ -1,0 +1,176 @@
+"""Fixtures for the fairness tests: finished games with every kind of plot draw, an archive
+holding them, a real ``quaymoor serve`` on that archive, and headless Debian Chromium.
+
+The browser fixtures skip cleanly without /usr/bin/chromium or the ``playwright`` package
+(Playwright's own browser download is never used).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from quaymoor.archive import Archive
+from quaymoor.rules.game import Game
+from quaymoor.rules.record import GameRecord, SeatInfo
+from quaymoor.selfplay import SplitMix64, game_seed, play_random
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+SERVING = re.compile(r"Quaymoor is serving on (http://\S+?)/?\s*$")
+
+#: Games with a Farmstead draw and at least one reshuffle (found by playing seeds).
+GAMES = {
+    "a0a0a0a0a2": (2, ("alice",)),
+    "a0a0a0a0a3": (3, ()),
+    "a0a0a0a0a4": (4, ("alice", "Bob \U0001f3b2")),
+    "a0a0a0a0a5": (5, ("x",)),
+}
+
+
+@cache
+def finished_game(game_id: str) -> Game:
+    """A finished game, events on (so its record lists every plot turned up), whose seed
+    is chosen so that it has both a Farmstead draw and a reshuffle."""
+    players, client_seeds = GAMES[game_id]
+    for i in range(200):
+        game = Game(players, game_seed(606, i), client_seeds, events=True)
+        play_random(game, SplitMix64(i))
+        turned = game.turned_up or []
+        if game.state.reshuffles and any(t.source == "farmstead" for t in turned):
+            return game
+    raise AssertionError("no seed gave a game with a Farmstead draw and a reshuffle")
+
+
+def game_record(game_id: str) -> GameRecord:
+    game = finished_game(game_id)
+    seats = [SeatInfo(f"Player {i + 1}", bot=i > 0) for i in range(game.players)]
+    return game.record(seats, game=game_id, end_reason="finished", ended_at=1_800_000_000.0)
+
+
+def browser_skip_reason() -> str | None:
+    if not CHROMIUM.exists():
+        return "browser tests need /usr/bin/chromium (apt-get install -y chromium)"
+    if importlib.util.find_spec("playwright") is None:
+        return "browser tests need the playwright package (pip install playwright)"
+    return None
+
+
+@dataclass
+class Served:
+    """A ``quaymoor serve`` subprocess."""
+
+    proc: subprocess.Popen[str]
+    url: str
+    port: int
+    lines: queue.Queue[str]
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise
+
+
+def start_server(archive: Path, *extra: str) -> Served:
+    """``quaymoor serve`` on a free port with this archive; returns once it is listening."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--archive", str(archive),
+         *extra],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    lines: queue.Queue[str] = queue.Queue()
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line)
+
+    threading.Thread(target=pump, daemon=True).start()
+    deadline = time.monotonic() + 30
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0 or proc.poll() is not None:
+            proc.kill()
+            proc.wait()
+            raise AssertionError("the server did not say where it is serving")
+        try:
+            match = SERVING.search(lines.get(timeout=min(left, 0.5)))
+        except queue.Empty:
+            continue
+        if match:
+            url = match.group(1)
+            return Served(proc, url, int(url.rsplit(":", 1)[1]), lines)
+
+
+@pytest.fixture(scope="module")
+def archived_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """A server whose archive already holds the games of ``GAMES``."""
+    path = tmp_path_factory.mktemp("archive") / "games.sqlite3"
+    archive = Archive(path)
+    for game_id in GAMES:
+        archive.submit(game_id, game_record(game_id))  # no writer running: written at once
+    assert archive.count_sync() == len(GAMES)
+    # human seats nobody plays out time out at once: a game against bots runs by itself
+    served = start_server(path, "--bot-delay", "0", "--decision-seconds", "0.05")
+    try:
+        yield served
+    finally:
+        served.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    reason = browser_skip_reason()
+    if reason:
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    pw = sync_playwright().start()
+    try:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+    finally:
+        pw.stop()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A page in a fresh context (its own local storage); page errors fail the test."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    pg = context.new_page()
+    problems: list[str] = []
+    pg.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
+    pg.on("console", lambda msg: problems.append(f"console: {msg.text}")
+          if msg.type == "error" and "404" not in msg.text else None)
+    try:
+        yield pg
+    finally:
+        context.close()
+    assert not problems, problems

@@ -1,0 +1,131 @@
+"""The whole promise in the browser: "Play now" sends a random client seed and keeps what
+the browser saw (fingerprint at the start, its client seed, the first Warden, every plot
+turned up); at the end, "Verify this game" checks the seed, the draws and those
+observations, all passed; what this browser saw, changed, fails and is named.
+
+On this test server a human seat's decision times out at once (a safe move is played), so
+a game against bots runs to its end by itself in a few seconds.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from quaymoor.rules.record import GameRecord
+from quaymoor.rules.verify import verify_record
+from tests.fairness.conftest import GAMES, Served, game_record
+
+GAME_TIMEOUT_MS = 40_000
+
+
+def rows(page: Any) -> dict[str, str]:
+    found: list[tuple[str, str]] = page.eval_on_selector_all(
+        "#checks tbody tr", "rows => rows.map((r) => [r.dataset.check, r.dataset.status])")
+    return dict(found)
+
+
+def test_play_now_sends_a_random_client_seed_and_keeps_it(
+    page: Any, archived_server: Served
+) -> None:
+    sent: list[dict[str, Any]] = []
+    page.on("request", lambda r: sent.append(json.loads(r.post_data or "{}"))
+            if r.url.endswith("/api/play-now") else None)
+    page.goto(archived_server.url + "/")
+    page.select_option("#playnow-players", "2")
+    page.get_by_role("button", name="Play now against bots").click()
+    page.wait_for_url("**/?table=*")
+    table = page.url.split("table=")[1]
+    (body,) = sent
+    assert len(body["client_seed"]) == 32 and int(body["client_seed"], 16) >= 0
+    page.wait_for_selector("#verify-game", timeout=GAME_TIMEOUT_MS)  # the end screen
+    seen = page.evaluate(f"JSON.parse(localStorage.getItem('quaymoor.fair.{table}'))")
+    assert seen["client_seed"] == body["client_seed"]
+    assert seen["fingerprint"] == page.inner_text("#end-fingerprint")
+    record = GameRecord.from_json(page.evaluate(
+        f"fetch('/games/{table}.json').then((r) => r.text())"))
+    assert record.client_seeds == [body["client_seed"]]
+
+
+def test_a_whole_game_then_verify_what_this_browser_saw(
+    page: Any, archived_server: Served
+) -> None:
+    sent: list[dict[str, Any]] = []
+    page.on("request", lambda r: sent.append(json.loads(r.post_data or "{}"))
+            if r.url.endswith("/join") else None)
+    page.goto(archived_server.url + "/")
+    page.select_option("#create-players", "2")
+    page.get_by_role("button", name="Create a table").click()
+    page.wait_for_url("**/?table=*")
+    table = page.url.split("table=")[1]
+    (body,) = sent
+    assert len(body["client_seed"]) == 32
+    # connected before the start: this browser sees the setup's plots too
+    page.get_by_role("button", name="Start the game (bots fill empty seats)").click()
+    page.wait_for_selector("#verify-game", timeout=GAME_TIMEOUT_MS)  # the end screen
+    seen = page.evaluate(f"JSON.parse(localStorage.getItem('quaymoor.fair.{table}'))")
+    assert seen["client_seed"] == body["client_seed"]
+    assert seen["fingerprint"] == page.inner_text("#end-fingerprint")
+    assert seen["turned_up"][0]["source"] == "setup" and len(seen["turned_up"]) > 3
+    assert seen["first_warden"] in (0, 1)
+
+    page.click("#verify-game")
+    page.wait_for_selector("#outcome[data-done]")
+    checks = rows(page)
+    assert [c for c, s in checks.items() if s == "fail"] == [], checks
+    for name in ("fingerprint", "seen-fingerprint", "seen-client-seed", "client-seeds",
+                 "first-warden", "plots-1", "seen-plots", "actions", "scores"):
+        assert checks.get(name) == "pass", (name, checks)
+    assert page.inner_text("#verdict").startswith("✔ All")
+    # the record says what the browser saw, and verifies in Python too
+    record = GameRecord.from_json(page.evaluate(
+        f"fetch('/games/{table}.json').then((r) => r.text())"))
+    assert body["client_seed"] in record.client_seeds
+    assert verify_record(record).ok
+    assert record.turned_up is not None
+    observed = [t["goods"] for t in seen["turned_up"]]
+    assert observed == [[g.name.lower() for g in t.goods] for t in record.turned_up]
+
+    # what this browser saw, changed: the server's game no longer matches it
+    seen["turned_up"][1]["goods"] = [*reversed(seen["turned_up"][1]["goods"]), "clay"]
+    seen["fingerprint"] = "0" * 64
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)",
+                  [f"quaymoor.fair.{table}", json.dumps(seen)])
+    page.reload()
+    page.wait_for_selector("#outcome[data-done]")
+    checks = rows(page)
+    assert checks["seen-fingerprint"] == "fail"
+    assert checks["plots-2"] == "fail" and checks["client-seeds"] == "pass"
+    assert page.locator("#verdict").get_attribute("data-first") == "seen-fingerprint"
+    assert "0" * 64 in page.locator('#checks tr[data-check="seen-fingerprint"]').inner_text()
+
+
+def test_the_game_page_shows_the_result_and_steps_through_the_replay(
+    page: Any, archived_server: Served
+) -> None:
+    from playwright.sync_api import expect
+
+    game_id = next(iter(GAMES))
+    record = game_record(game_id)
+    assert record.result is not None
+    page.goto(f"{archived_server.url}/games/{game_id}")
+    page.wait_for_selector("#log li")
+    winner = record.result.winners[0]
+    row = page.locator(f'#scores tr[data-seat="{winner}"]')
+    assert str(record.result.scores[winner].total) in row.inner_text()
+    assert page.inner_text("#seed") == record.seed
+    assert page.inner_text("#step-label") == f"step {len(record.actions)} of {len(record.actions)}"
+    page.click("#first")
+    expect(page.locator("#step-label")).to_have_text(f"step 0 of {len(record.actions)}")
+    assert "setup" in page.inner_text("#step-action")
+    page.click("#next")
+    expect(page.locator("#step-label")).to_have_text(f"step 1 of {len(record.actions)}")
+    assert page.locator("#step-events li").count() >= 1
+    assert page.locator("#mats > div").count() == record.players
+    page.click("#verify-link")
+    page.wait_for_selector("#outcome[data-done]")
+    assert page.inner_text("#verdict").startswith("✔ All")
+
+    missing = page.goto(f"{archived_server.url}/games/0123456789")
+    assert missing is not None and missing.status == 404
+    expect(page.locator("#title")).to_have_text("No such game")
