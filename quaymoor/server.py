@@ -10,7 +10,6 @@ from __future__ import annotations
 import gc
 import logging
 import signal
-import sys
 
 import trio
 
@@ -20,6 +19,7 @@ from quaymoor.actors.gateway import Gateway
 from quaymoor.actors.http_api import HttpApi
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.archive import Archive, check_archive
+from quaymoor.logs import configure_json_logs
 
 log = logging.getLogger("quaymoor.server")
 
@@ -32,12 +32,14 @@ async def run_server(
     """Serve until cancelled or signalled; reports (port, supervisor) once listening."""
     archive = Archive(config.archive_path) if config.archive_path is not None else None
     supervisor = Supervisor(config.table, archive=archive)
+    supervisor.metrics.watch(supervisor.status)
     gateway = Gateway(supervisor, config)
-    api = HttpApi(supervisor)
+    api = HttpApi(supervisor, operator_token=config.operator_token)
     async with trio.open_nursery() as nursery:
         if archive is not None:
             await nursery.start(archive.run)
         await nursery.start(supervisor.run)
+        nursery.start_soon(supervisor.metrics.watch_loop_lag)
         port: int = await nursery.start(lambda task_status: serve_frontdoor(
             api, gateway.handle, host=config.host, port=config.port,
             max_message_size=config.max_message_bytes, task_status=task_status,
@@ -74,8 +76,7 @@ def serve(config: ServerConfig) -> None:
     if config.archive_path is not None:
         check_archive(config.archive_path)
     tune_gc()
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    configure_json_logs()
     trio.run(_main, config)
 
 

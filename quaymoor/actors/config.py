@@ -30,3 +30,6 @@ class ServerConfig:
     #: The game archive (SQLite), relative to the current folder; None keeps records in
     #: memory only (lost at a restart); ":memory:" is an archive for one run.
     archive_path: str | None = DEFAULT_ARCHIVE
+    #: Operators' token for /status.json and /metrics (sent as "Authorization: Bearer
+    #: <token>"); None: those answer only on loopback.
+    operator_token: str | None = None

@@ -129,9 +129,12 @@ class Gateway:
         send: Send,
     ) -> None:
         limit = RateLimit(self.config.rate_per_second, self.config.rate_burst)
+        metrics = self.supervisor.metrics
         while True:
             try:
                 frame = await ws.get_message()
+                received = trio.current_time()
+                metrics.message_in()
             except ConnectionClosed:
                 return
             if not limit.allow():
@@ -142,7 +145,7 @@ class Gateway:
                 if isinstance(message, Act):
                     action = decode_action(message.action)
                     try:
-                        await inbox.send(ActFrom(conn, action))
+                        await inbox.send(ActFrom(conn, action, received))
                     except (trio.BrokenResourceError, trio.ClosedResourceError):
                         # The table has closed. Its writer still sends what is queued
                         # (game_ended) and closes with the table's code, then cancels
@@ -168,6 +171,7 @@ class Gateway:
             async for text in outbox:
                 async with lock:
                     await ws.send_message(text)
+                    self.supervisor.metrics.message_out()
             await ws.aclose(conn.close_code, conn.close_reason)
         except ConnectionClosed:
             pass

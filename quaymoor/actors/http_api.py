@@ -7,6 +7,8 @@ JSON bodies are structured strictly (cattrs, extra keys forbidden); every refusa
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import json
 import re
 from pathlib import Path
@@ -61,8 +63,12 @@ _TABLE_ROUTE = re.compile(r"^/api/tables/([0-9a-f]{10})/(join|start)$")
 
 
 class HttpApi:
-    def __init__(self, supervisor: Supervisor, web_root: Path = WEB_ROOT) -> None:
+    def __init__(
+        self, supervisor: Supervisor, web_root: Path = WEB_ROOT, *,
+        operator_token: str | None = None,
+    ) -> None:
         self.supervisor = supervisor
+        self.operator_token = operator_token
         self.web_root = web_root
         self.games = GamesApi(supervisor, web_root)
 
@@ -86,7 +92,13 @@ class HttpApi:
             return games
         if path.startswith("/api/"):
             return await self._api(request)
-        if path == "/status.json" and method in ("GET", "HEAD"):
+        if path in ("/status.json", "/metrics") and method in ("GET", "HEAD"):
+            refused = operator_refusal(request, self.operator_token)
+            if refused is not None:
+                return refused
+            if path == "/metrics":
+                return HttpResponse(200, self.supervisor.metrics.exposition(),
+                                    "text/plain; version=0.0.4; charset=utf-8")
             return json_response(self.supervisor.status())
         if path == "/status" and method in ("GET", "HEAD"):
             page = static_response(self.web_root, "/status.html", method)
@@ -130,6 +142,32 @@ class HttpApi:
             await sup.start(table_id, start.token)
             return json_response({"table": table_id, "started": True})
         return error_response(404, "not_found", f"no API endpoint {method} {path}")
+
+
+def operator_refusal(request: HttpRequest, token: str | None) -> HttpResponse | None:
+    """None when the request may read the operators' figures: with a token set, it must
+    carry ``Authorization: Bearer <token>`` (compared in constant time); with none set,
+    it must come from this machine (loopback)."""
+    if token is None:
+        if _loopback(request.client):
+            return None
+        return error_response(403, "operators_only",
+                              "set an operator token to read this from another machine")
+    given = request.headers.get("authorization", "")
+    scheme, _, value = given.partition(" ")
+    if scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(),
+                                                          token.encode()):
+        return None
+    response = error_response(401, "operator_token",
+                              "this needs the operator token: Authorization: Bearer <token>")
+    return attrs.evolve(response, headers=(("WWW-Authenticate", 'Bearer realm="quaymoor"'),))
+
+
+def _loopback(client: str) -> bool:
+    try:
+        return ipaddress.ip_address(client.split("%", maxsplit=1)[0]).is_loopback
+    except ValueError:
+        return False
 
 
 def _table_info(table_id: str, players: int, fingerprint: str) -> dict[str, Any]:

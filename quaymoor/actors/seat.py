@@ -8,6 +8,7 @@ inbox. The timer is a cancel scope's deadline (``trio.sleep``), never a hand-mad
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import attrs
@@ -40,8 +41,15 @@ Chooser = Callable[[SeatView], Action | None]
 class SeatWorker:
     """Runs one seat's timer or bot, one task at a time."""
 
-    def __init__(self, seat: int, inbox: trio.MemorySendChannel[object]) -> None:
+    def __init__(
+        self,
+        seat: int,
+        inbox: trio.MemorySendChannel[object],
+        *,
+        on_bot_decided: Callable[[float], None] | None = None,
+    ) -> None:
         self.seat = seat
+        self._on_bot_decided = on_bot_decided
         self._inbox = inbox
         self._nursery: trio.Nursery | None = None
         self._scope: trio.CancelScope | None = None
@@ -86,6 +94,9 @@ class SeatWorker:
         with scope:
             if delay > 0:
                 await trio.sleep(delay)
+            started = time.perf_counter()
             action = choose(view)
+            if self._on_bot_decided is not None:
+                self._on_bot_decided(time.perf_counter() - started)
             if action is not None:
                 await self._inbox.send(BotMove(self.seat, action, view.version))

@@ -23,6 +23,7 @@ import attrs
 import trio
 
 from quaymoor.actors.config import TableConfig
+from quaymoor.actors.metrics import Metrics
 from quaymoor.actors.table import (
     CLOSE_SHUTDOWN,
     CLOSE_TABLE_CRASHED,
@@ -56,9 +57,15 @@ class Supervisor:
     """Owns every table of this process."""
 
     def __init__(
-        self, config: TableConfig, *, max_tables: int = 5000, archive: Archive | None = None
+        self,
+        config: TableConfig,
+        *,
+        max_tables: int = 5000,
+        archive: Archive | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.config = config
+        self.metrics = metrics if metrics is not None else Metrics()
         self.max_tables = max_tables
         self.archive = archive
         self.tables: dict[str, Table] = {}
@@ -91,7 +98,8 @@ class Supervisor:
             self.archive is not None and await self.archive.has(table_id)
         ):  # never reuse an archived game's id
             table_id = secrets.token_hex(5)
-        table = Table(table_id, players, self.config, on_record=self._keep_record)
+        table = Table(table_id, players, self.config, on_record=self._keep_record,
+                      metrics=self.metrics)
         self.tables[table_id] = table
         await self._nursery.start(self._run_table, table)
         return table
@@ -103,9 +111,11 @@ class Supervisor:
             await table.run(task_status=task_status)
         except Exception as exc:
             self.crash_count += 1
+            self.metrics.table_crashes.inc()
             text = f"{type(exc).__name__}: {exc}"
             self.crashes.append(Crash(table.id, text, time.time()))
-            log.exception("table %s crashed", table.id)
+            log.exception("table %s crashed", table.id,
+                          extra={"event": "table_crashed", "table": table.id})
             table.crash = text
             table.shutdown_now("crashed", CLOSE_TABLE_CRASHED)
         finally:
@@ -123,6 +133,7 @@ class Supervisor:
                 del self.records[next(iter(self.records))]
             if table.end_reason == "finished":
                 self.games_finished += 1
+                self.metrics.games_finished.inc()
             if self.archive is not None:
                 self.archive.submit(table.id, record)
 
@@ -187,4 +198,5 @@ class Supervisor:
             "games_finished": self.games_finished,
             "crash_count": self.crash_count,
             "crashes": [attrs.asdict(c) for c in self.crashes],
+            "live": self.metrics.live(),
         }

@@ -30,6 +30,7 @@ import attrs
 import trio
 
 from quaymoor.actors.config import TableConfig
+from quaymoor.actors.metrics import Metrics
 from quaymoor.actors.seat import BotMove, SeatWorker, TimedOut
 from quaymoor.bots.random_bot import RandomBot
 from quaymoor.protocol.codec import encode, rules_error_code
@@ -150,6 +151,7 @@ class Detach:
 class ActFrom:
     connection: Connection
     action: Action
+    received: float = 0.0  #: trio time the gateway read it (for the latency metric)
 
 
 @attrs.frozen
@@ -194,6 +196,7 @@ class Table:
         *,
         bot_factory: Callable[[], Callable[[SeatView], Action | None]] | None = None,
         on_record: Callable[[Table], None] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.id = table_id
         self.players = players
@@ -209,7 +212,11 @@ class Table:
         self.crash: str | None = None
         self.connections: dict[int, Connection] = {}
         self.inbox, self._inbox_recv = trio.open_memory_channel[object](config.inbox_size)
-        self._workers = [SeatWorker(i, self.inbox) for i in range(players)]
+        self.metrics = metrics if metrics is not None else Metrics()
+        self._workers = [
+            SeatWorker(i, self.inbox, on_bot_decided=self.metrics.bot_decided)
+            for i in range(players)
+        ]
         self._bots: dict[int, Callable[[SeatView], Action | None]] = {}
         self._bot_factory = bot_factory or (lambda: RandomBot().choose)
         self._on_record = on_record
@@ -262,6 +269,8 @@ class Table:
     async def _handle(self, msg: object) -> None:
         if isinstance(msg, ActFrom):
             self._act(msg.connection, msg.action)
+            if msg.received:
+                self.metrics.action_done(trio.current_time() - msg.received)
         elif isinstance(msg, BotMove):
             self._bot_move(msg)
         elif isinstance(msg, TimedOut):
@@ -329,7 +338,8 @@ class Table:
         self.game = Game(self.players, self.seed, client_seeds)
         self._views = ViewEncoder(self.game)
         self.state = TableState.PLAYING
-        log.info("table %s started: %d players, %d bots", self.id, self.players, len(self._bots))
+        log.info("table %s started: %d players, %d bots", self.id, self.players,
+                 len(self._bots), extra={"event": "table_started", "table": self.id})
         msg.reply.set(None)
         self._after_change(acted=None, since=0, events=[])
 
@@ -442,6 +452,7 @@ class Table:
         if self._decision[msg.seat] != msg.decision or msg.seat not in game.deciding():
             return
         self.timeouts += 1
+        self.metrics.timeouts.inc()
         seat = self.seats[msg.seat]
         since = game.version
         events: list[Event] = []
@@ -459,7 +470,7 @@ class Table:
                 seat.bot_playing = True
                 self._bots.setdefault(msg.seat, self._bot_factory())
                 log.info("table %s: a bot plays seat %d until its player returns",
-                         self.id, msg.seat)
+                         self.id, msg.seat, extra={"event": "bot_takeover", "table": self.id})
         self._after_change(acted=msg.seat, since=since, events=events)
 
     def _after_change(self, *, acted: int | None, since: int, events: list[Event]) -> None:
@@ -473,7 +484,8 @@ class Table:
             self._broadcast_update(since, events)
             self._broadcast(self._ended_message())
             self._keep_record()
-            log.info("table %s finished after %d actions", self.id, self.game.version)
+            log.info("table %s finished after %d actions", self.id, self.game.version,
+                     extra={"event": "table_finished", "table": self.id})
             return
         self._sync_seats(acted)
         self._broadcast_update(since, events)
@@ -523,6 +535,8 @@ class Table:
         if self.state is TableState.PLAYING or self.state is TableState.WAITING:
             self.state = TableState.ENDED
             self.end_reason = reason
+            log.info("table %s ended: %s", self.id, reason,
+                     extra={"event": "table_ended", "table": self.id, "reason": reason})
             for w in self._workers:
                 w.stop()
             if self.game is not None:
@@ -616,7 +630,8 @@ class Table:
         try:
             conn.outbox.send_nowait(text)
         except trio.WouldBlock:
-            log.info("table %s: connection %d too slow, dropped", self.id, conn.id)
+            log.info("table %s: connection %d too slow, dropped", self.id, conn.id,
+                     extra={"event": "connection_dropped", "table": self.id})
             conn.close_code = CLOSE_TOO_SLOW
             conn.close_reason = "too slow to keep up: reconnect to continue"
             self._detach(conn)

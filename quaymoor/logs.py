@@ -1,0 +1,43 @@
+"""Structured logs: one JSON object per line on standard error.
+
+Every record carries ``ts`` (ISO 8601, UTC), ``level``, ``logger`` and ``message``; fields
+passed with ``extra={"event": ..., "table": ...}`` are added as they are, and a traceback
+as ``error``. Log lines are for operators: they never carry a seed before a game's end,
+a seat token or another seat's seals.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from datetime import UTC, datetime
+from typing import Any, Final
+
+_STANDARD: Final = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
+    "message", "asctime", "taskName",
+}
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {
+            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for key, value in vars(record).items():
+            if key not in _STANDARD and not key.startswith("_"):
+                out[key] = value
+        if record.exc_info:
+            out["error"] = self.formatException(record.exc_info)
+        return json.dumps(out, default=str)
+
+
+def configure_json_logs(level: int = logging.INFO) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
