@@ -1,9 +1,10 @@
-"""The ``quaymoor`` command: serve, selfplay, verify, bench."""
+"""The ``quaymoor`` command: serve, selfplay, verify, bench, tournament."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -70,12 +71,38 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 2
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from quaymoor.fuzz import fuzz_command
+
+    return fuzz_command(examples=args.examples)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from quaymoor.actors.config import ServerConfig, TableConfig
+    from quaymoor.archive import ArchiveError
     from quaymoor.server import serve
 
     table = TableConfig(decision_seconds=args.decision_seconds, bot_delay=args.bot_delay)
-    serve(ServerConfig(host=args.host, port=args.port, table=table))
+    try:
+        token = args.operator_token or os.environ.get("QUAYMOOR_OPERATOR_TOKEN") or None
+        serve(ServerConfig(host=args.host, port=args.port, table=table,
+                           archive_path=str(args.archive), operator_token=token))
+    except ArchiveError as exc:
+        print(f"quaymoor serve: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from quaymoor.tournament import run
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    try:
+        run(args.players, args.games, bots, seed=args.seed, budget=args.budget,
+            record_dir=args.record, jobs=args.jobs, json_line=args.json)
+    except ValueError as exc:
+        print(f"tournament: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -88,7 +115,16 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     srv.add_argument("--decision-seconds", type=float, default=90.0)
     srv.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits")
+    srv.add_argument("--archive", type=Path, default=Path("var/quaymoor.sqlite3"),
+                     help="the game archive, SQLite (default: var/quaymoor.sqlite3 here)")
+    srv.add_argument("--operator-token", default=None,
+                     help="token for /status.json and /metrics (or QUAYMOOR_OPERATOR_TOKEN); "
+                          "without one they answer only on loopback")
     srv.set_defaults(func=cmd_serve)
+
+    fz = sub.add_parser("fuzz", help="hostile input against a real server, with figures")
+    fz.add_argument("--examples", type=int, default=300, help="generated inputs per kind")
+    fz.set_defaults(func=cmd_fuzz)
 
     sp = sub.add_parser("selfplay", help="play complete games with random legal actions")
     sp.add_argument("--players", type=_players, default=4)
@@ -112,6 +148,19 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--think", type=float, default=0.0,
                     help="server bench: mean seconds a player thinks before acting (0: none)")
     bp.set_defaults(func=cmd_bench)
+
+    tp = sub.add_parser("tournament", help="play bots against each other, seats rotated")
+    tp.add_argument("--players", type=_players, default=4)
+    tp.add_argument("--games", type=_positive, default=20)
+    tp.add_argument("--bots", default="hard,normal,normal,normal",
+                    help="one per seat, comma-separated: random, easy, normal, hard")
+    tp.add_argument("--seed", type=int, default=0, help="base seed of the run (an integer)")
+    tp.add_argument("--budget", type=float, default=None,
+                    help="the hard bot's seconds per decision (1)")
+    tp.add_argument("--jobs", type=_positive, default=1, help="games played at once")
+    tp.add_argument("--json", action="store_true", help="end with the summary as one JSON line")
+    tp.add_argument("--record", type=Path, help="write each game's record into this folder")
+    tp.set_defaults(func=cmd_tournament)
     return parser
 
 

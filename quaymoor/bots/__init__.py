@@ -1,1 +1,60 @@
-"""Bots that take empty chairs. Every bot decides from its seat's view alone."""
+"""Bots that take empty chairs. Every bot decides from its seat's view alone.
+
+Levels (``make_bot``): ``random`` (uniform legal actions), ``easy`` (the heuristic with
+noise), ``normal`` (the heuristic, milliseconds a decision) and ``hard`` (determinized
+search over the heuristic, within a time budget a decision). Each bot is an object with
+``choose(view) -> Action | None``; ``bot_factory(level)`` gives the zero-argument factory of
+a bot's ``choose`` that ``Table(..., bot_factory=...)`` takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from quaymoor.bots.easy import EasyBot
+from quaymoor.bots.heuristic import HeuristicBot
+from quaymoor.bots.random_bot import RandomBot
+from quaymoor.bots.search import SearchBot
+from quaymoor.rules.actions import Action
+from quaymoor.rules.views import SeatView
+
+LEVELS = ("random", "easy", "normal", "hard")
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: SeatView) -> Action | None: ...
+
+
+def make_bot(level: str, seed: int | None = None, *, budget: float | None = None,
+             takebacks: bool = True) -> Bot:
+    """A bot of ``level``. ``seed`` fixes its own random choices (None: a fresh one);
+    ``budget`` is the hard bot's seconds per decision. ``takebacks=False`` keeps a bot from
+    ever taking an apprentice back (for a caller that accepts only ``view.legal``)."""
+    if level == "random":
+        return RandomBot(seed)
+    if level == "easy":
+        return EasyBot(seed, takebacks=takebacks)
+    if level == "normal":
+        return HeuristicBot(takebacks=takebacks)
+    if level == "hard":
+        return SearchBot(seed, budget=1.0 if budget is None else budget, takebacks=takebacks)
+    raise ValueError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})")
+
+
+def bot_factory(level: str, *, budget: float | None = None,
+                takebacks: bool = False) -> Callable[[], Callable[[SeatView], Action | None]]:
+    """A zero-argument factory of ``choose`` callables, as ``Table(bot_factory=...)`` takes.
+    Take-backs are off by default: the table applies a bot's move only when it is in the
+    seat's legal list.
+
+    ``choose`` runs synchronously: easy and normal take about a millisecond, but hard
+    searches for its whole budget, so a server must not call it on its event loop. Run it
+    in a process pool with ``quaymoor.bots.search.decide`` (and ``budget=0``, the
+    heuristic, inline when the pool is busy) as ``quaymoor/bots/search.py`` describes."""
+    return lambda: make_bot(level, budget=budget, takebacks=takebacks).choose
+
+
+__all__ = ["LEVELS", "Bot", "bot_factory", "make_bot"]
