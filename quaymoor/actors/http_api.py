@@ -31,6 +31,7 @@ _conv = make_rules_converter()
 @attrs.frozen
 class CreateTable:
     players: int = 4
+    bots: str = "normal"  #: easy, normal or hard: who takes the empty chairs
 
 
 @attrs.frozen
@@ -49,6 +50,7 @@ class PlayNow:
     name: str = "Player"
     players: int = 4
     client_seed: str | None = None
+    bots: str = "normal"
 
 
 def json_response(data: Any, status: int = 200) -> HttpResponse:
@@ -77,7 +79,7 @@ class HttpApi:
             return await self._route(request)
         except TableError as exc:
             status = 404 if exc.code == "unknown_table" else 409
-            if exc.code in ("bad_players", "bad_name", "bad_client_seed"):
+            if exc.code in ("bad_players", "bad_bots", "bad_name", "bad_client_seed"):
                 status = 400
             elif exc.code == "bad_token":
                 status = 403
@@ -118,16 +120,17 @@ class HttpApi:
             return json_response(rules_catalogue())
         if path == "/api/tables" and method == "GET":
             return json_response({"tables": [
-                {k: t[k] for k in ("id", "players", "state", "seats", "round", "phase")}
+                {k: t[k] for k in ("id", "players", "bots", "state", "seats", "round", "phase")}
                 for t in (table.summary() for table in sup.tables.values())
             ]})
         if path == "/api/tables" and method == "POST":
             body = _body(request, CreateTable)
-            table = await sup.create_table(body.players)
+            table = await sup.create_table(body.players, body.bots)
             return json_response(_table_info(table.id, table.players, table.fingerprint), 201)
         if path == "/api/play-now" and method == "POST":
             play = _body(request, PlayNow)
-            table, joined = await sup.play_now(play.players, play.name, play.client_seed)
+            table, joined = await sup.play_now(play.players, play.name, play.client_seed,
+                                               play.bots)
             info = _table_info(table.id, table.players, table.fingerprint)
             return json_response({**info, "seat": joined.seat, "token": joined.token}, 201)
         match = _TABLE_ROUTE.match(path)

@@ -9,7 +9,7 @@ inbox. The timer is a cancel scope's deadline (``trio.sleep``), never a hand-mad
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import attrs
 import trio
@@ -35,7 +35,7 @@ class BotMove:
     version: int
 
 
-Chooser = Callable[[SeatView], Action | None]
+Chooser = Callable[[SeatView], Awaitable[Action | None]]
 
 
 class SeatWorker:
@@ -95,7 +95,7 @@ class SeatWorker:
             if delay > 0:
                 await trio.sleep(delay)
             started = time.perf_counter()
-            action = choose(view)
+            action = await choose(view)
             if self._on_bot_decided is not None:
                 self._on_bot_decided(time.perf_counter() - started)
             if action is not None:

@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 import trio
 
+from quaymoor.actors.bot_pool import LOBBY_LEVELS, BotPool
 from quaymoor.actors.config import TableConfig
 from quaymoor.actors.metrics import Metrics
 from quaymoor.actors.table import (
@@ -37,6 +38,7 @@ from quaymoor.actors.table import (
     TableState,
 )
 from quaymoor.archive import Archive
+from quaymoor.bots import LEVELS
 from quaymoor.rules.data import MAX_PLAYERS, MIN_PLAYERS
 from quaymoor.rules.record import GameRecord
 
@@ -63,9 +65,11 @@ class Supervisor:
         max_tables: int = 5000,
         archive: Archive | None = None,
         metrics: Metrics | None = None,
+        bot_pool: BotPool | None = None,
     ) -> None:
         self.config = config
         self.metrics = metrics if metrics is not None else Metrics()
+        self.bots = bot_pool if bot_pool is not None else BotPool()
         self.max_tables = max_tables
         self.archive = archive
         self.tables: dict[str, Table] = {}
@@ -86,10 +90,14 @@ class Supervisor:
 
     # ------------------------------------------------------------ tables
 
-    async def create_table(self, players: int) -> Table:
+    async def create_table(self, players: int, bots: str = "normal") -> Table:
+        """Open a table for ``players`` seats; empty chairs get ``bots`` (easy, normal,
+        hard) when it starts."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise TableError(
                 "bad_players", f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} @ $.players")
+        if bots not in LEVELS:
+            raise TableError("bad_bots", f"bots are {', '.join(LOBBY_LEVELS)} @ $.bots")
         if len(self.tables) >= self.max_tables:
             raise TableError("server_full", "the server holds as many tables as it can")
         assert self._nursery is not None
@@ -98,8 +106,10 @@ class Supervisor:
             self.archive is not None and await self.archive.has(table_id)
         ):  # never reuse an archived game's id
             table_id = secrets.token_hex(5)
+        pool = self.bots
         table = Table(table_id, players, self.config, on_record=self._keep_record,
-                      metrics=self.metrics)
+                      metrics=self.metrics, bot_factory=lambda: pool.chooser(bots))
+        table.bot_level = bots
         self.tables[table_id] = table
         await self._nursery.start(self._run_table, table)
         return table
@@ -163,10 +173,10 @@ class Supervisor:
         await self.ask(self.get(table_id), Start(token, reply), reply)
 
     async def play_now(
-        self, players: int, name: str, client_seed: str | None
+        self, players: int, name: str, client_seed: str | None, bots: str = "normal"
     ) -> tuple[Table, JoinResult]:
         """A table with the player in seat 0 and bots in every other chair, started."""
-        table = await self.create_table(players)
+        table = await self.create_table(players, bots)
         joined = await self.join(table.id, name, client_seed)
         await self.start(table.id, joined.token)
         return table, joined

@@ -31,7 +31,7 @@ import trio
 
 from quaymoor.actors.config import TableConfig
 from quaymoor.actors.metrics import Metrics
-from quaymoor.actors.seat import BotMove, SeatWorker, TimedOut
+from quaymoor.actors.seat import BotMove, Chooser, SeatWorker, TimedOut
 from quaymoor.bots.random_bot import RandomBot
 from quaymoor.protocol.codec import encode, rules_error_code
 from quaymoor.protocol.messages import (
@@ -66,6 +66,15 @@ CLOSE_TABLE_CLOSED = 4000
 CLOSE_TABLE_CRASHED = 4001
 CLOSE_SHUTDOWN = 4002
 CLOSE_TOO_SLOW = 4003
+
+
+def _random_chooser() -> Chooser:
+    bot = RandomBot()
+
+    async def choose(view: SeatView) -> Action | None:
+        return bot.choose(view)
+
+    return choose
 
 
 class TableState(Enum):
@@ -194,12 +203,13 @@ class Table:
         players: int,
         config: TableConfig,
         *,
-        bot_factory: Callable[[], Callable[[SeatView], Action | None]] | None = None,
+        bot_factory: Callable[[], Chooser] | None = None,
         on_record: Callable[[Table], None] | None = None,
         metrics: Metrics | None = None,
     ) -> None:
         self.id = table_id
         self.players = players
+        self.bot_level = "random"  #: the level of the bots in empty chairs (set by the lobby)
         self.config = config
         self.seed = new_seed()  # drawn at creation: the fingerprint is public before anyone joins
         self.fingerprint = fingerprint(self.seed)
@@ -217,8 +227,8 @@ class Table:
             SeatWorker(i, self.inbox, on_bot_decided=self.metrics.bot_decided)
             for i in range(players)
         ]
-        self._bots: dict[int, Callable[[SeatView], Action | None]] = {}
-        self._bot_factory = bot_factory or (lambda: RandomBot().choose)
+        self._bots: dict[int, Chooser] = {}
+        self._bot_factory = bot_factory or _random_chooser
         self._on_record = on_record
         self._log: list[tuple[int, list[Event]]] = []  #: (version before, events) per change
         self._deciding: set[int] = set()
@@ -439,7 +449,8 @@ class Table:
         seat = self.seats[msg.seat]
         if not seat.bot_controlled:
             return
-        if msg.action in game.legal_actions(msg.seat):
+        if msg.action in game.legal_actions(msg.seat) or msg.action in game.takeback_actions(
+                msg.seat):
             self.bot_moves += 1
             self._apply_and_publish(msg.seat, [msg.action], None)
         elif msg.seat in game.deciding():
@@ -652,6 +663,7 @@ class Table:
         return {
             "id": self.id,
             "players": self.players,
+            "bots": self.bot_level,
             "state": self.state.value,
             "seats": [
                 {"seat": s.index, "name": s.name, "bot": s.bot, "bot_playing": s.bot_playing,

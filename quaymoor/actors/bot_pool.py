@@ -1,0 +1,70 @@
+"""Where the table's bots think, without ever blocking a table or the event loop.
+
+Easy and normal bots decide in about a millisecond and run inline. The hard bot searches
+for its budget (1 s by default) in worker processes (trio-parallel), at most one search
+per core at a time. When every worker is busy, a hard bot decides with the heuristic
+inline instead (``search.decide(view, 0, seed)``, milliseconds), so that under load a
+table never waits for a search; ``fallbacks`` counts those.
+
+A chooser is a coroutine function ``choose(view) -> Action | None``: the seat worker awaits
+it in its own nursery, and cancelling the worker (the decision moved on) abandons it.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Awaitable, Callable
+
+import trio
+import trio_parallel
+
+from quaymoor.bots import LEVELS, make_bot
+from quaymoor.bots.search import decide
+from quaymoor.rules.actions import Action
+from quaymoor.rules.views import SeatView
+
+AsyncChooser = Callable[[SeatView], Awaitable[Action | None]]
+#: The levels offered in the lobby; "random" is for tests and benchmarks.
+LOBBY_LEVELS = ("easy", "normal", "hard")
+
+
+class BotPool:
+    """One per server: the bots' shared worker processes and counters."""
+
+    def __init__(self, *, budget: float = 1.0, workers: int | None = None) -> None:
+        self.budget = budget
+        self.limiter = trio.CapacityLimiter(workers or os.cpu_count() or 1)
+        self.searches = 0
+        self.fallbacks = 0
+
+    def chooser(self, level: str) -> AsyncChooser:
+        """A new bot of ``level`` for one seat."""
+        if level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r}")
+        if level == "hard":
+            return self._hard(secrets.randbits(64))
+        bot = make_bot(level, takebacks=True)
+
+        async def choose(view: SeatView) -> Action | None:
+            return bot.choose(view)
+
+        return choose
+
+    def _hard(self, seed: int) -> AsyncChooser:
+        async def choose(view: SeatView) -> Action | None:
+            own = seed ^ view.version
+            try:
+                self.limiter.acquire_nowait()
+            except trio.WouldBlock:
+                self.fallbacks += 1
+                return decide(view, 0.0, own)
+            try:
+                self.searches += 1
+                action: Action | None = await trio_parallel.run_sync(
+                    decide, view, self.budget, own, cancellable=True)
+                return action
+            finally:
+                self.limiter.release()
+
+        return choose
