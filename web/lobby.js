@@ -10,6 +10,18 @@ function playersSelect(id, value = 4) {
     [2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === value }, `${n} players`)));
 }
 
+const LEVELS = [
+  ["easy", "Easy bots — a gentle game"],
+  ["normal", "Normal bots — know the game"],
+  ["hard", "Hard bots — think ahead (slower)"],
+];
+
+function botsSelect(id) {
+  const saved = localStorage.getItem("quaymoor.bots") || "normal";
+  return h("select", { id, name: "bots", onchange: (ev) => localStorage.setItem("quaymoor.bots", ev.target.value) },
+    LEVELS.map(([value, label]) => h("option", { value, selected: value === saved }, label)));
+}
+
 export function renderLobby(app, go) {
   clear(app);
   const name = h("input", {
@@ -17,6 +29,7 @@ export function renderLobby(app, go) {
     value: getName() || "", placeholder: "Your name",
   });
   const playNowPlayers = playersSelect("playnow-players", 4);
+  const playNowBots = botsSelect("playnow-bots");
   const playNow = h("button", { class: "big primary", id: "play-now", type: "submit" },
     "Play now against bots");
 
@@ -27,7 +40,7 @@ export function renderLobby(app, go) {
     setName(nm);
     try {
       const clientSeed = newClientSeed(); // our own randomness, mixed into the game's key
-      const r = await api("POST", "/api/play-now", { name: nm, players: Number(playNowPlayers.value), client_seed: clientSeed });
+      const r = await api("POST", "/api/play-now", { name: nm, players: Number(playNowPlayers.value), client_seed: clientSeed, bots: playNowBots.value });
       rememberJoin(r.table, { fingerprint: r.fingerprint, clientSeed });
       setToken(r.table, r.token);
       go(r.table);
@@ -40,9 +53,11 @@ export function renderLobby(app, go) {
   h("p", { class: "lead" }, "A canal town on the moors. Lead a guild of apprentices, ship goods down the canal, earn seals."),
   h("label", { for: "name" }, "Your name"), name,
   h("label", { for: "playnow-players" }, "Players at the table"), playNowPlayers,
+  h("label", { for: "playnow-bots" }, "Bots"), playNowBots,
   playNow);
 
   const createPlayers = playersSelect("create-players", 4);
+  const createBots = botsSelect("create-bots");
   const createOut = h("div", { class: "create-out" });
   const createBtn = h("button", { type: "submit" }, "Create a table");
   const create = h("form", { class: "card", onsubmit: async (ev) => {
@@ -51,7 +66,7 @@ export function renderLobby(app, go) {
     const nm = name.value.trim() || "Player";
     setName(nm);
     try {
-      const t = await api("POST", "/api/tables", { players: Number(createPlayers.value) });
+      const t = await api("POST", "/api/tables", { players: Number(createPlayers.value), bots: createBots.value });
       const clientSeed = newClientSeed();
       const j = await api("POST", `/api/tables/${t.table}/join`, { name: nm, client_seed: clientSeed });
       rememberJoin(t.table, { fingerprint: t.fingerprint, clientSeed });
@@ -64,7 +79,8 @@ export function renderLobby(app, go) {
   } },
   h("h2", {}, "Play with friends"),
   h("p", {}, "Create a table, send the invite link, and start when you are ready. Empty seats are taken by bots."),
-  h("label", { for: "create-players" }, "Seats"), createPlayers, createBtn, createOut);
+  h("label", { for: "create-players" }, "Seats"), createPlayers,
+  h("label", { for: "create-bots" }, "Bots in empty seats"), createBots, createBtn, createOut);
 
   const list = h("ul", { class: "tables", id: "open-tables" }, h("li", {}, "Loading…"));
   const refresh = h("button", { type: "button", onclick: () => loadTables(list, go) }, "Refresh");
