@@ -38,18 +38,17 @@ function get(obj, ...path) {
   return v === undefined ? null : v;
 }
 
-function fixed(x, digits) {
-  return isNum(x) ? x.toFixed(digits) : DASH;
-}
-
 function fmtMs(x) {
   if (!isNum(x)) return DASH;
+  if (x === 0) return "0 ms";
   const digits = x < 1 ? 2 : x < 100 ? 1 : 0;
   return `${x.toFixed(digits)} ms`;
 }
 
 function fmtRate(x) {
-  return isNum(x) ? `${x.toFixed(x < 10 ? 1 : 0)}/s` : DASH;
+  if (!isNum(x)) return DASH;
+  if (x === 0) return "0/s";
+  return `${x.toFixed(x < 1 ? 2 : x < 10 ? 1 : 0)}/s`;
 }
 
 const mib = (bytes) => (isNum(bytes) ? bytes / (1024 * 1024) : null);
@@ -110,10 +109,12 @@ const CHARTS = [
   { id: "chart-messages", title: "Messages per second", fmt: fmtRate, floor: 1,
     series: [{ key: "in", cls: "in", label: "in" }, { key: "out", cls: "out", label: "out" }] },
   { id: "chart-latency", title: "Action to broadcast latency p99", fmt: fmtMs, floor: 1,
+    idle: "No actions in the last minute",
     series: [{ key: "lat99", cls: "p99", label: "p99" }] },
   { id: "chart-lag", title: "Event-loop lag p99", fmt: fmtMs, floor: 1,
     series: [{ key: "lag99", cls: "p99", label: "p99" }] },
   { id: "chart-rss", title: "Memory (RSS)", fmt: fmtMiB, floor: 1, fromZero: false,
+    idle: "Not measured on this system",
     series: [{ key: "rss", cls: "rss", label: "RSS" }] },
 ];
 
@@ -133,15 +134,20 @@ function buildChart(chart) {
     const path = svg("path", { d: "", class: `line ${s.cls}`, fill: "none",
       "vector-effect": "non-scaling-stroke", "stroke-linejoin": "round",
       "stroke-linecap": "round" });
-    box.append(path);
-    return path;
+    // the latest value as a round dot: a zero-length stroke with round caps, which stays
+    // round although the chart stretches (preserveAspectRatio none)
+    const dot = svg("path", { d: "", class: `dot ${s.cls}`, fill: "none",
+      "vector-effect": "non-scaling-stroke", "stroke-linecap": "round" });
+    box.append(path, dot);
+    return { path, dot };
   });
   const empty = el("p", "nodata", "Collecting…");
   const axis = el("div", "x-axis");
-  axis.append(el("span", "", "5 min ago"), el("span", "", "now"));
+  const since = el("span", "", "5 min ago");
+  axis.append(since, el("span", "", "now"));
   plot.append(top, box, bottom, empty);
   fig.append(plot, axis);
-  Object.assign(chart, { svg: box, top, bottom, empty });
+  Object.assign(chart, { svg: box, top, bottom, empty, since });
 }
 
 function niceCeil(x) {
@@ -156,49 +162,64 @@ function drawChart(chart, history, now, hasLive) {
   for (const point of history) {
     for (const s of chart.series) if (isNum(point[s.key])) values.push(point[s.key]);
   }
-  const drawable = chart.series.some((s) => history.filter((p) => isNum(p[s.key])).length >= 2);
+  const drawable = values.length > 0;
   chart.empty.hidden = drawable;
   chart.svg.classList.toggle("empty", !drawable);
   if (!drawable) {
-    setText(chart.empty, hasLive ? "Collecting… (a line after two polls)" : "Not reported by this server");
-    chart.paths.forEach((p) => p.setAttribute("d", ""));
+    let why = "Collecting…";
+    if (!hasLive) why = "Not reported by this server";
+    else if (history.length && chart.idle) why = chart.idle;
+    setText(chart.empty, why);
+    chart.paths.forEach(({ path, dot }) => { path.setAttribute("d", ""); dot.setAttribute("d", ""); });
     setText(chart.top, "");
     setText(chart.bottom, "");
-    chart.svg.setAttribute("aria-label", `${chart.title}: no data yet`);
+    chart.svg.setAttribute("aria-label", `${chart.title}: ${why}`);
+    setText(chart.since, "");
     return;
   }
   let lo = 0;
   let hi = niceCeil(Math.max(chart.floor, ...values) * 1.1);
   if (chart.fromZero === false) {
-    // memory: the range of the window, so that slow growth shows
+    // memory: the window's own range, so that slow growth shows
     const min = Math.min(...values);
     const max = Math.max(...values);
     const pad = Math.max((max - min) * 0.15, 1);
     lo = Math.max(0, Math.floor(min - pad));
     hi = Math.ceil(max + pad);
   }
-  const x = (t) => (W * (1 - (now - t) / HISTORY_MS)).toFixed(1);
+  // the time axis grows with the history, a minute at a time, up to five minutes
+  const first = history.length ? history[0].t : now;
+  const minutes = Math.min(HISTORY_MS / 60000, Math.max(1, Math.ceil((now - first) / 60000)));
+  const span = minutes * 60000;
+  setText(chart.since, `${minutes} min ago`);
+  const x = (t) => (W * (1 - (now - t) / span)).toFixed(1);
   const y = (v) => (H - ((v - lo) / (hi - lo)) * H).toFixed(1);
   chart.series.forEach((s, i) => {
     let d = "";
     let prev = null;
+    let last = null;
     for (const point of history) {
       const v = point[s.key];
       if (!isNum(v)) { prev = null; continue; }
+      // a gap of missed polls breaks the line rather than drawing across it
       const joined = prev !== null && point.t - prev <= 3 * POLL_MS + TIMEOUT_MS;
       d += `${joined ? "L" : "M"}${x(point.t)} ${y(v)} `;
       prev = point.t;
+      last = point;
     }
-    chart.paths[i].setAttribute("d", d.trim());
+    const { path, dot } = chart.paths[i];
+    path.setAttribute("d", d.trim());
+    dot.setAttribute("d", last === null ? "" : `M${x(last.t)} ${y(last[s.key])} h0`);
   });
   setText(chart.top, chart.fmt(hi));
   setText(chart.bottom, chart.fmt(lo));
   const described = chart.series.map((s) => {
     const vs = history.map((p) => p[s.key]).filter(isNum);
-    const last = vs.length ? vs[vs.length - 1] : null;
-    return `${s.label} now ${chart.fmt(last)}, highest ${chart.fmt(Math.max(...vs))}`;
+    if (!vs.length) return `${s.label} no data`;
+    return `${s.label} now ${chart.fmt(vs[vs.length - 1])}, highest ${chart.fmt(Math.max(...vs))}`;
   });
-  chart.svg.setAttribute("aria-label", `${chart.title}, last 5 minutes: ${described.join("; ")}`);
+  chart.svg.setAttribute("aria-label",
+    `${chart.title}, last ${plural(minutes, "minute")}: ${described.join("; ")}`);
 }
 
 // ------------------------------------------------------------------ history
@@ -245,8 +266,14 @@ function seatKind(seat) {
   return "human";
 }
 
-const SEAT_BADGE = { bot: "bot", away: "disconnected", botplaying: "disconnected, bot playing",
-  open: "open", human: "" };
+const SEAT_BADGES = { bot: ["bot"], away: ["disconnected"],
+  botplaying: ["disconnected", "bot playing"], open: ["open"], human: [] };
+
+// Bots are named "Ada (bot)" by the server; the badge says so, once.
+function seatName(seat) {
+  const name = String(seat.name);
+  return seat.bot ? name.replace(/\s*\(bot\)$/i, "") || name : name;
+}
 
 function seatsCell(td, table) {
   const key = JSON.stringify([table.seats, table.deciding]);
@@ -257,8 +284,8 @@ function seatsCell(td, table) {
   for (const seat of table.seats || []) {
     const kind = seatKind(seat);
     const li = el("li", `seat ${kind}${deciding.has(seat.seat) ? " deciding" : ""}`);
-    li.append(el("span", "seat-name", kind === "open" ? `seat ${seat.seat}` : String(seat.name)));
-    if (SEAT_BADGE[kind]) li.append(" ", el("span", "badge", SEAT_BADGE[kind]));
+    li.append(el("span", "seat-name", kind === "open" ? `seat ${seat.seat}` : seatName(seat)));
+    for (const badge of SEAT_BADGES[kind]) li.append(" ", el("span", "badge", badge));
     list.append(li);
   }
   td.replaceChildren(list);
@@ -267,7 +294,7 @@ function seatsCell(td, table) {
 function decidingText(table) {
   const who = (table.deciding || []).map((i) => {
     const seat = (table.seats || []).find((s) => s.seat === i);
-    const name = seat && seat.name ? seat.name : `seat ${i}`;
+    const name = seat && seat.name ? seatName(seat) : `seat ${i}`;
     return seat && (seat.bot || seat.bot_playing) ? `${name} (bot)` : name;
   });
   return who.length ? who.join(", ") : DASH;
@@ -396,11 +423,13 @@ function renderCrashes(status) {
 // ------------------------------------------------------------------ the whole page
 
 function summaryText(status, tables) {
-  const playing = tables.filter((t) => t.state === "playing").length;
-  const waiting = tables.filter((t) => t.state === "waiting").length;
+  const states = [...new Set([...STATES, ...tables.map((t) => t.state)])]
+    .map((state) => [state, tables.filter((t) => t.state === state).length])
+    .filter(([, n]) => n > 0)
+    .map(([state, n]) => `${n} ${state}`);
   const count = isNum(status.table_count) ? status.table_count : tables.length;
   const crashes = isNum(status.crash_count) ? status.crash_count : 0;
-  return `${plural(count, "table")} (${playing} playing, ${waiting} waiting) · ` +
+  return `${plural(count, "table")}${states.length ? ` (${states.join(", ")})` : ""} · ` +
     `${plural(status.connections ?? 0, "connection")} · ` +
     `${plural(status.games_finished ?? 0, "game")} finished · ` +
     `${crashes ? plural(crashes, "table crash", "table crashes") : "no crashes"}`;
@@ -410,7 +439,6 @@ function render(status, now) {
   const tables = Array.isArray(status.tables) ? status.tables : [];
   const live = status.live && typeof status.live === "object" ? status.live : null;
   setText($("summary"), summaryText(status, tables));
-  $("summary").classList.toggle("bad", (status.crash_count || 0) > 0);
 
   setText($("v-tables"), fmtCount(isNum(status.table_count) ? status.table_count : tables.length));
   setText($("v-connections"), fmtCount(status.connections));
@@ -472,6 +500,7 @@ function askForToken(message) {
   waitingForToken = true;
   clearTimeout(timer);
   showDashboard(false);
+  $("forget").hidden = true;
   $("auth").hidden = false;
   $("auth-form").hidden = false;
   setText($("auth-message"), message);
@@ -482,11 +511,17 @@ function askForToken(message) {
   input.focus();
 }
 
-function refused(message) {
+function refused(...parts) {
   showDashboard(false);
   $("auth").hidden = false;
   $("auth-form").hidden = true;
-  setText($("auth-message"), message);
+  $("forget").hidden = true;
+  const message = $("auth-message");
+  // plain strings as text, [text] as code; rebuilt only when it changes (role="alert")
+  const text = parts.map((p) => (Array.isArray(p) ? p[0] : p)).join("");
+  if (message.textContent !== text || !message.querySelector("code")) {
+    message.replaceChildren(...parts.map((p) => (Array.isArray(p) ? el("code", "", p[0]) : p)));
+  }
   setText($("summary"), "The status is not available from here.");
 }
 
@@ -518,8 +553,8 @@ async function poll() {
     if (response.status === 403) {
       refused("Refused: this server has no operator token set, so its status is shown only " +
         "on the server's own machine (loopback). Open this page there (for example through " +
-        "an SSH tunnel), or start the server with --operator-token or " +
-        "QUAYMOOR_OPERATOR_TOKEN and enter that token here.");
+        "an SSH tunnel), or start the server with ", ["--operator-token"], " or ",
+        ["QUAYMOOR_OPERATOR_TOKEN"], " and enter that token here.");
       setFreshness(`Last asked ${clock(Date.now())}; asking again every ${(5 * POLL_MS) / 1000} s.`);
       schedule(5 * POLL_MS);
       return;
