@@ -1,9 +1,11 @@
-"""``quaymoor bench server``: the whole server under load, on loopback, with figures.
+"""``quaymoor bench server`` and ``bench load``: the whole server under load, on loopback,
+with figures.
 
 What it does, in order (one run, everything bounded in count and time):
 
 1. Starts ``quaymoor serve --port 0 --bot-delay 0 --decision-seconds 600`` as a
-   subprocess (its log goes to a temporary file, scanned at the end) and reads its port.
+   subprocess (its log goes to a temporary file, scanned at the end; its archive is a
+   temporary file too) and reads its port.
 2. Idle tables: reads the server's VmRSS, creates ``--tables`` lobby tables over HTTP
    (after a few warm-up tables that are not counted), reads VmRSS again: KiB per idle table.
 3. Raw trio-websocket fan-out: a minimal trio-websocket server in its own subprocess
@@ -21,6 +23,13 @@ What it does, in order (one run, everything bounded in count and time):
 
 Clients keep to the server's per-connection rate limit (20 messages/s, burst 60) with a
 slightly stricter bucket of their own; waits it causes are counted and printed.
+
+``quaymoor bench load`` is step 4 alone, as the load proof: players think (0.5 s on
+average by default) so that every game can finish within the bound; the server archives to
+a temporary file; ``/status.json`` is read every second during the load for the server's
+own event-loop lag (``live.event_loop_lag_ms``) and connection count. It ends with a
+verdict (exit status 1 when it fails): every game finished, with every client's stream
+complete and in order.
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ import multiprocessing
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,7 +50,7 @@ import zlib
 from collections import Counter
 from collections.abc import Callable
 from multiprocessing.connection import Connection as Pipe
-from typing import Any
+from typing import Any, NamedTuple
 
 import trio
 import trio_websocket
@@ -89,8 +99,12 @@ def _post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def _get(port: int, path: str) -> dict[str, Any]:
-    with urllib.request.urlopen(f"http://{HOST}:{port}{path}", timeout=30) as resp:
+def _get(port: int, path: str, timeout: float = 30.0) -> dict[str, Any]:
+    # The server we start inherits QUAYMOOR_OPERATOR_TOKEN: /status.json then wants it.
+    token = os.environ.get("QUAYMOOR_OPERATOR_TOKEN")
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    req = urllib.request.Request(f"http://{HOST}:{port}{path}", headers=headers)
+    with urllib.request.urlopen(req, timeout=timeout) as resp:
         data: dict[str, Any] = json.loads(resp.read())
     return data
 
@@ -510,6 +524,97 @@ def _stop(proc: subprocess.Popen[str] | None) -> None:
         proc.wait(5)
 
 
+class LoadRun(NamedTuple):
+    done: list[dict[str, Any]]  #: each client process's results
+    go: float  #: time.monotonic() at the start of play
+    held: int  #: websockets welcomed before the start
+    start_rss: int  #: server KiB when every client was connected
+    peak_rss: int
+    server_cpu: float  #: seconds during play
+    samples: list[dict[str, Any]]  #: /status.json read during play (``_status_sample``)
+
+
+def _run_load(server: subprocess.Popen[str], port: int, pipes: list[Pipe], *, tables: int,
+              players: int, seconds: float, think: float) -> LoadRun:
+    """Step 4: set up and connect every table's seats in the client processes, start the
+    tables, play until every game ends or ``seconds`` pass; /status.json is read every
+    second meanwhile."""
+    shares = _split(tables, len(pipes))
+    for pipe, share in zip(pipes, shares, strict=True):
+        pipe.send(("load", port, share, players, think))
+    t0 = time.monotonic()
+    readies = [_recv(pipe, SETUP_SECONDS + 60, "ready") for pipe in pipes]
+    setup_s = time.monotonic() - t0
+    held = sum(r[1] for r in readies)
+    try:
+        server_conns = _get(port, "/status.json")["connections"]
+    except Exception as exc:
+        server_conns = f"? ({exc})"
+    barrier_rss = rss_kib(server.pid)
+    print(f"setup: {sum(shares)} tables joined, {held} websockets welcomed in "
+          f"{setup_s:.1f} s; the server counts {server_conns} connections; server RSS "
+          f"{barrier_rss / 1024:.1f} MiB; setup failures "
+          f"{[r[3] for r in readies if r[3]] or 'none'}", flush=True)
+    go = time.monotonic()
+    server_cpu = cpu_seconds(server.pid)
+    for pipe in pipes:
+        pipe.send(("go", go + seconds))
+    peak_rss = barrier_rss
+    samples: list[dict[str, Any]] = []
+    next_sample = go + 1.0
+    results: list[dict[str, Any] | None] = [None] * len(pipes)
+    hard_end = go + seconds + 60
+    while any(r is None for r in results) and time.monotonic() < hard_end:
+        peak_rss = max(peak_rss, rss_kib(server.pid))
+        if time.monotonic() >= next_sample:
+            samples.append(_status_sample(port))
+            next_sample = time.monotonic() + 1.0
+        for i, pipe in enumerate(pipes):
+            if results[i] is None and pipe.poll(0.1):
+                results[i] = pipe.recv()[1]
+    server_cpu = cpu_seconds(server.pid) - server_cpu
+    if any(r is None for r in results):
+        raise TimeoutError("a client process did not report its load results")
+    done = [r for r in results if r is not None]
+    return LoadRun(done, go, held, barrier_rss, peak_rss, server_cpu, samples)
+
+
+def _status_sample(port: int) -> dict[str, Any]:
+    """The server's connection count and event-loop lag now (``lag``: None when the
+    server does not report it), or the error that kept us from reading them."""
+    try:
+        status = _get(port, "/status.json", timeout=5.0)
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
+    live = status.get("live")
+    lag = live.get("event_loop_lag_ms") if isinstance(live, dict) else None
+    if isinstance(lag, int | float):
+        lag = {"last": lag}
+    return {"connections": status.get("connections"),
+            "lag": lag if isinstance(lag, dict) else None}
+
+
+def _report_status(samples: list[dict[str, Any]]) -> None:
+    ok = [s for s in samples if "error" not in s]
+    failed = len(samples) - len(ok)
+    conns = [s["connections"] for s in ok if isinstance(s["connections"], int)]
+    print(f"  /status.json read {len(samples)} times during the load ({failed} failed); "
+          f"connections the server counted: "
+          f"{f'{max(conns)} at most, {conns[-1]} at the last read' if conns else 'none read'}")
+    lags = [s["lag"] for s in ok if s["lag"] is not None]
+    if not lags:
+        print("  event-loop lag: not available (no live.event_loop_lag_ms in the server's "
+              "/status.json)", flush=True)
+        return
+    last = [float(x["last"]) for x in lags if isinstance(x.get("last"), int | float)]
+    p99 = [float(x["p99"]) for x in lags if isinstance(x.get("p99"), int | float)]
+    print(f"  event-loop lag (the server's own measure, read each second): last value "
+          f"p50 {_pct(last, 0.5):.1f} ms, max {max(last, default=float('nan')):.1f} ms; "
+          f"the server's p99 over its last minute: at most "
+          f"{max(p99, default=float('nan')):.1f} ms", flush=True)
+
+
+
 THINK_SECONDS = 0.0  #: set per client process from the orchestrator's job
 
 
@@ -527,10 +632,12 @@ def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
     procs: list[Any] = []
     pipes: list[Pipe] = []
     server_log: Any = None
+    archive_dir = tempfile.mkdtemp(prefix="quaymoor-bench-")  # not the developer's archive
     try:
         server, port, server_log = _start_process(
             [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--bot-delay", "0",
-             "--decision-seconds", "600"], r"serving on http://[\d.]+:(\d+)/")
+             "--decision-seconds", "600", "--archive",
+             os.path.join(archive_dir, "archive.sqlite3")], r"serving on http://[\d.]+:(\d+)/")
         for _ in range(client_procs):
             mine, theirs = ctx.Pipe()
             p = ctx.Process(target=worker_main, args=(theirs,), daemon=True)
@@ -576,40 +683,11 @@ def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
         os.unlink(raw_log.name)
 
         # -- load
-        shares = _split(tables, client_procs)
-        for pipe, share in zip(pipes, shares, strict=True):
-            pipe.send(("load", port, share, players, think))
-        t0 = time.monotonic()
-        readies = [_recv(pipe, SETUP_SECONDS + 60, "ready") for pipe in pipes]
-        setup_s = time.monotonic() - t0
-        held = sum(r[1] for r in readies)
-        try:
-            server_conns = _get(port, "/status.json")["connections"]
-        except Exception as exc:
-            server_conns = f"? ({exc})"
-        barrier_rss = rss_kib(server.pid)
-        print(f"setup: {sum(shares)} tables joined, {held} websockets welcomed in "
-              f"{setup_s:.1f} s; the server counts {server_conns} connections; server RSS "
-              f"{barrier_rss / 1024:.1f} MiB; setup failures "
-              f"{[r[3] for r in readies if r[3]] or 'none'}", flush=True)
-        go = time.monotonic()
-        server_cpu = cpu_seconds(server.pid)
-        for pipe in pipes:
-            pipe.send(("go", go + seconds))
-        peak_rss = barrier_rss
-        results: list[dict[str, Any] | None] = [None] * len(pipes)
-        hard_end = go + seconds + 60
-        while any(r is None for r in results) and time.monotonic() < hard_end:
-            peak_rss = max(peak_rss, rss_kib(server.pid))
-            for i, pipe in enumerate(pipes):
-                if results[i] is None and pipe.poll(0.1):
-                    results[i] = pipe.recv()[1]
-        server_cpu = cpu_seconds(server.pid) - server_cpu
-        if any(r is None for r in results):
-            raise TimeoutError("a client process did not report its load results")
-        done = [r for r in results if r is not None]
-        _report(done, go, seconds, held, peak_rss=peak_rss, server_cpu=server_cpu,
-                idle_kib=idle_kib, raw_rate=raw_rate)
+        run = _run_load(server, port, pipes, tables=tables, players=players,
+                        seconds=seconds, think=think)
+        _report(run.done, run.go, seconds, run.held, peak_rss=run.peak_rss,
+                server_cpu=run.server_cpu, idle_kib=idle_kib, raw_rate=raw_rate)
+        _report_status(run.samples)
         _scan_log(server_log.name)
         print(f"run time {time.monotonic() - began:.1f} s", flush=True)
         return 0
@@ -624,13 +702,79 @@ def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
                 p.join(5)
         _stop(raw)
         _stop(server)
+        shutil.rmtree(archive_dir, ignore_errors=True)
         if server_log is not None:
             server_log.close()
             print(f"server log: {server_log.name}", flush=True)
 
 
+def bench_load(tables: int = 500, players: int = 4, client_procs: int = 4,
+               seconds: float = 300.0, think: float = 0.5) -> int:
+    """The load proof: ``tables`` tables of ``players`` humans, each a websocket in one of
+    ``client_procs`` client processes, every game played to its end within ``seconds``.
+    Returns 0 when every game finished with every client's stream complete and in
+    order, 1 otherwise."""
+    began = time.monotonic()
+    limit = raise_nofile()
+    print(f"quaymoor bench load: python {sys.version.split()[0]}; {os.cpu_count()} CPUs; "
+          f"open-file limit {limit}; {tables} tables x {players} players = "
+          f"{tables * players} websockets over {client_procs} client processes; players "
+          f"think {think:.2f} s on average; load bounded at {seconds:.0f} s", flush=True)
+    ctx = multiprocessing.get_context("spawn")
+    server: subprocess.Popen[str] | None = None
+    procs: list[Any] = []
+    pipes: list[Pipe] = []
+    server_log: Any = None
+    with tempfile.TemporaryDirectory(prefix="quaymoor-load-") as tmp:
+        try:
+            server, port, server_log = _start_process(
+                [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--bot-delay",
+                 "0", "--decision-seconds", "600", "--archive",
+                 os.path.join(tmp, "archive.sqlite3")], r"serving on http://[\d.]+:(\d+)/")
+            idle_rss = rss_kib(server.pid)
+            for _ in range(client_procs):
+                mine, theirs = ctx.Pipe()
+                p = ctx.Process(target=worker_main, args=(theirs,), daemon=True)
+                p.start()
+                procs.append(p)
+                pipes.append(mine)
+            run = _run_load(server, port, pipes, tables=tables, players=players,
+                            seconds=seconds, think=think)
+            _report(run.done, run.go, seconds, run.held, peak_rss=run.peak_rss,
+                    server_cpu=run.server_cpu, idle_kib=None, raw_rate=None)
+            _report_status(run.samples)
+            print(f"  server RSS: {idle_rss / 1024:.1f} MiB at start, "
+                  f"{run.start_rss / 1024:.1f} MiB with every client connected, "
+                  f"{run.peak_rss / 1024:.1f} MiB at peak", flush=True)
+            _scan_log(server_log.name)
+            total = sum(r["streams_ok"] + r["streams_bad"] for r in run.done)
+            ok = sum(r["streams_ok"] for r in run.done)
+            started = sum(r["tables_started"] for r in run.done)
+            finished = sum(r["finished_tables"] for r in run.done)
+            proved = (started == finished == tables and ok == total == tables * players)
+            print(f"verdict: {'PASS' if proved else 'FAIL'}: {finished} of {tables} games "
+                  f"finished; {ok} of {tables * players} client streams complete (to "
+                  f"game_ended, reason finished) and in order", flush=True)
+            print(f"run time {time.monotonic() - began:.1f} s", flush=True)
+            return 0 if proved else 1
+        finally:
+            for pipe in pipes:
+                with contextlib.suppress(OSError):
+                    pipe.send(("quit",))
+            for p in procs:
+                p.join(5)
+                if p.is_alive():
+                    p.terminate()
+                    p.join(5)
+            _stop(server)
+            if server_log is not None:
+                server_log.close()
+                print(f"server log: {server_log.name}", flush=True)
+
+
 def _report(done: list[dict[str, Any]], go: float, seconds: float, held: int, *,
-            peak_rss: int, server_cpu: float, idle_kib: float, raw_rate: float) -> None:
+            peak_rss: int, server_cpu: float, idle_kib: float | None,
+            raw_rate: float | None) -> None:
     def total(key: str) -> int:
         return sum(int(r[key]) for r in done)
 
@@ -670,12 +814,14 @@ def _report(done: list[dict[str, Any]], go: float, seconds: float, held: int, *,
     print(f"  CPU during the load: server {server_cpu:.1f} s = {server_cpu / span:.2f} cores; "
           f"client processes {[round(r['cpu'] / span, 2) for r in done]} cores "
           f"(of {os.cpu_count()})")
-    print(f"  server RSS at peak: {peak_rss / 1024:.1f} MiB; RSS per idle table: "
-          f"{idle_kib:.1f} KiB")
+    per_idle = f"; RSS per idle table: {idle_kib:.1f} KiB" if idle_kib is not None else ""
+    print(f"  server RSS at peak: {peak_rss / 1024:.1f} MiB{per_idle}")
+    raw = (f"; raw trio-websocket {raw_rate:,.0f} msg/s of 2 KB; ratio "
+           f"{fanout / raw_rate if raw_rate else float('nan'):.2f}"
+           if raw_rate is not None else "")
     print(f"  fan-out: our server delivered {updates} update frames "
           f"({total('update_bytes') / updates / 1024 if updates else 0:.1f} KiB average) = "
-          f"{fanout:,.0f} frames/s; raw trio-websocket {raw_rate:,.0f} msg/s of 2 KB; "
-          f"ratio {fanout / raw_rate if raw_rate else float('nan'):.2f}", flush=True)
+          f"{fanout:,.0f} frames/s{raw}", flush=True)
 
 
 def _scan_log(path: str) -> None:

@@ -64,9 +64,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from quaymoor.bench_server import bench_server
 
         return bench_server(tables=args.tables, players=args.players,
-                            client_procs=args.client_procs,
+                            client_procs=2 if args.client_procs is None else args.client_procs,
                             seconds=120.0 if args.seconds is None else args.seconds,
-                            think=args.think)
+                            think=0.0 if args.think is None else args.think)
+    if args.what == "load":
+        from quaymoor.bench_server import bench_load
+
+        return bench_load(tables=args.tables, players=args.players,
+                          client_procs=4 if args.client_procs is None else args.client_procs,
+                          seconds=300.0 if args.seconds is None else args.seconds,
+                          think=0.5 if args.think is None else args.think)
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
 
@@ -138,15 +145,21 @@ def build_parser() -> argparse.ArgumentParser:
     vp.set_defaults(func=cmd_verify)
 
     bp = sub.add_parser("bench", help="benchmarks that print figures")
-    bp.add_argument("what", choices=["rules", "server"])
+    bp.add_argument("what", choices=["rules", "server", "load"],
+                    help="load: the load proof (every game finished, every stream complete "
+                         "and in order)")
     bp.add_argument("--seconds", type=float, default=None,
-                    help="rules: time per player count (3); server: load bound (120)")
-    bp.add_argument("--tables", type=_positive, default=500, help="server: tables to load")
-    bp.add_argument("--players", type=_players, default=4, help="server: seats per table")
-    bp.add_argument("--client-procs", type=_positive, default=2,
-                    help="server: client processes")
-    bp.add_argument("--think", type=float, default=0.0,
-                    help="server bench: mean seconds a player thinks before acting (0: none)")
+                    help="rules: time per player count (3); server: load bound (120); "
+                         "load: bound (300)")
+    bp.add_argument("--tables", type=_positive, default=500,
+                    help="server, load: tables to load")
+    bp.add_argument("--players", type=_players, default=4,
+                    help="server, load: seats per table")
+    bp.add_argument("--client-procs", type=_positive, default=None,
+                    help="server, load: client processes (server 2, load 4)")
+    bp.add_argument("--think", type=float, default=None,
+                    help="server, load: mean seconds a player thinks before acting "
+                         "(server 0: none; load 0.5)")
     bp.set_defaults(func=cmd_bench)
 
     tp = sub.add_parser("tournament", help="play bots against each other, seats rotated")

@@ -27,6 +27,12 @@ class ServerConfig:
     rate_per_second: float = 20.0  #: messages a connection may send per second ...
     rate_burst: int = 60  #: ... with this burst
     hello_timeout: float = 10.0
+    #: One message that cannot be sent in this long ends the connection (a client that
+    #: stopped reading); it may reconnect.
+    send_timeout: float = 30.0
+    #: A connection its table dropped as too slow gets this long to take what was queued
+    #: and the 4003 close; then the server lets go of it.
+    drop_grace: float = 10.0
     #: The game archive (SQLite), relative to the current folder; None keeps records in
     #: memory only (lost at a restart); ":memory:" is an archive for one run.
     archive_path: str | None = DEFAULT_ARCHIVE

@@ -167,12 +167,30 @@ class Gateway:
         lock: trio.Lock,
         nursery: trio.Nursery,
     ) -> None:
+        """Send the outbox to the socket, in order. Bounded: one message that cannot be sent
+        within ``send_timeout`` (the client stopped reading), or a connection dropped by its
+        table and not drained within ``drop_grace``, ends the connection, so that no client
+        can pin a socket and its queue for as long as it likes."""
+        bound = trio.CancelScope()
+
+        async def shorten_on_drop() -> None:
+            await conn.dropped.wait()
+            bound.deadline = min(bound.deadline, trio.current_time() + self.config.drop_grace)
+
+        nursery.start_soon(shorten_on_drop)
         try:
-            async for text in outbox:
-                async with lock:
-                    await ws.send_message(text)
+            with bound:
+                async for text in outbox:
+                    with trio.move_on_after(self.config.send_timeout) as sending:
+                        async with lock:
+                            await ws.send_message(text)
+                    if sending.cancelled_caught:
+                        log.info("connection %d: a message could not be sent in %.0f s",
+                                 conn.id, self.config.send_timeout)
+                        break
                     self.supervisor.metrics.message_out()
-            await ws.aclose(conn.close_code, conn.close_reason)
+                else:
+                    await ws.aclose(conn.close_code, conn.close_reason)
         except ConnectionClosed:
             pass
         nursery.cancel_scope.cancel()

@@ -125,6 +125,9 @@ class Connection:
     seat: int | None = None
     close_code: int = CLOSE_TABLE_CLOSED
     close_reason: str = "table closed"
+    #: Set when the table drops the connection as too slow: the gateway then gives it only
+    #: a short grace to take what was queued and the close, and lets go of it.
+    dropped: trio.Event = attrs.field(factory=trio.Event)
 
 
 # ---------------------------------------------------------------- inbox messages
@@ -645,6 +648,7 @@ class Table:
                      extra={"event": "connection_dropped", "table": self.id})
             conn.close_code = CLOSE_TOO_SLOW
             conn.close_reason = "too slow to keep up: reconnect to continue"
+            conn.dropped.set()
             self._detach(conn)
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             self._detach(conn)
