@@ -30,7 +30,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import pytest
 import trio
 
 from quaymoor.actors.config import ServerConfig, TableConfig
