@@ -69,13 +69,16 @@ def test_tooltip_by_long_press_on_a_phone(browser: Any, server_url: str) -> None
         page.wait_for_selector("#lift-panel", state="detached")
         assert len(watch.acts()) == before
 
-        # lift again, and a second tap on the lifted card picks it
-        x, y = centre(page, selector)
-        page.touchscreen.tap(x, y)
+        # lift again, and a second tap on the lifted card picks it (tapped where the card
+        # is at that moment: the decision bar above it may change height as it renders)
+        page.locator(selector).first.tap()
         page.locator("#lift-panel").wait_for()
-        x, y = centre(page, selector)
-        page.touchscreen.tap(x, y)
+        page.locator(f"{selector}.lifted").first.tap()
         page.wait_for_function("() => !document.querySelector('#lift-panel')")
+        for _ in range(100):  # the frame goes out just after the panel closes
+            if watch.acts()[before:]:
+                break
+            page.wait_for_timeout(50)
         assert watch.acts()[before:] == [{"type": "pick_role", "role": role}]
 
         # on a phone the sections are tabs, and H, B, P (and L) reach them too
