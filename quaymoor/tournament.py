@@ -7,8 +7,9 @@ decision is measured. A game that passes ``ROUND_CAP`` rounds is stopped and rep
 unfinished (it counts for nobody).
 
 Per bot (seats with the same bot pooled): seat-games played, wins (a shared win counts for
-each winner), the win rate with a 95% Wilson interval, the mean final score and the mean and
-median decision time. With ``--json`` the last line is one JSON object:
+each winner), the win rate with a 95% Wilson interval, the mean final score and the decision
+time (mean; in the table also the median, 90th percentile and maximum). With ``--json`` the
+last line is one JSON object:
 ``{"players": N, "games": G, "bots": [{"name", "games", "wins", "win_rate", "ci95",
 "mean_score", "mean_decision_ms"}, ...]}``. ``--record DIR`` writes each game's record
 (``quaymoor verify`` accepts them). ``--jobs`` plays games in that many processes.
@@ -208,16 +209,18 @@ def run(
     print(f"finished {games - unfinished}, unfinished {unfinished} (cap {ROUND_CAP} rounds); "
           f"mean rounds {statistics.fmean(rounds) if rounds else 0:.1f}", file=out)
     print(f"{'bot':8} {'games':>6} {'wins':>5} {'win rate':>8}  {'95% CI':>15} "
-          f"{'score':>6} {'ms/dec':>8} {'median':>8} {'max':>8}", file=out)
+          f"{'score':>6} {'ms/dec':>8} {'median':>8} {'p90':>8} {'max':>8}", file=out)
     for row in summary["bots"]:
         times = [t for r in results for seat, b in enumerate(r.bots) if b == row["name"]
                  for t in r.times[seat]]
+        times.sort()
         med = 1000 * statistics.median(times) if times else 0.0
-        top = 1000 * max(times) if times else 0.0
+        p90 = 1000 * times[int(0.9 * (len(times) - 1))] if times else 0.0
+        top = 1000 * times[-1] if times else 0.0
         lo, hi = row["ci95"]
         print(f"{row['name']:8} {row['games']:6d} {row['wins']:5d} {row['win_rate']:8.3f}  "
               f"[{lo:.3f}, {hi:.3f}] {row['mean_score']:6.1f} {row['mean_decision_ms']:8.2f} "
-              f"{med:8.2f} {top:8.1f}", file=out)
+              f"{med:8.2f} {p90:8.2f} {top:8.1f}", file=out)
     if json_line:
         print(json.dumps(summary), file=out)
     out.flush()

@@ -21,11 +21,13 @@ the earlier action in the legal list, so it is deterministic).
 - In a phase: the plot, building, sale or load that raises ``mat_value`` most; shipping
   prefers the most seals, then keeping the dearest goods; after shipping the seat stores
   and keeps its most valuable goods.
-- Reeve: a target arrangement for all the seat's apprentices (production pairs of plot and
-  workshop slot first, by the good's worth, then civic and large buildings by value), then
-  placements towards it. When the lodge is empty and an apprentice stands on a slot the
-  target does not want while a wanted slot is empty, it takes that one back (only then, and
-  the target does not change within the step, so take-backs cannot loop).
+- Reeve: a target arrangement for all the seat's apprentices, built greedily: a pair of
+  plot and workshop slot (one more good made) when it is worth more than the two best uses
+  of one apprentice each (a clay plot, a civic or large building, a stone pit), else the
+  best of those; then placements towards it. When the lodge is empty and an apprentice
+  stands on a slot the target does not want while a wanted slot is empty, it takes that one
+  back (only then, and the target does not change within the step, so take-backs cannot
+  loop).
 """
 
 from __future__ import annotations
