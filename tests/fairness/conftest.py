@@ -8,16 +8,7 @@ The browser fixtures skip cleanly without /usr/bin/chromium or the ``playwright`
 from __future__ import annotations
 
 import importlib.util
-import os
-import queue
-import re
-import signal
-import subprocess
-import sys
-import threading
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -28,14 +19,13 @@ from quaymoor.archive import Archive
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import GameRecord, SeatInfo
 from quaymoor.selfplay import SplitMix64, game_seed, play_random
+from tests.server_process import Served, start_server
 
-ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
-SERVING = re.compile(r"Quaymoor is serving on (http://\S+?)/?\s*$")
 
 #: Games with a Farmstead draw and at least one reshuffle (found by playing seeds).
 GAMES = {
@@ -72,58 +62,6 @@ def browser_skip_reason() -> str | None:
     if importlib.util.find_spec("playwright") is None:
         return "browser tests need the playwright package (pip install playwright)"
     return None
-
-
-@dataclass
-class Served:
-    """A ``quaymoor serve`` subprocess."""
-
-    proc: subprocess.Popen[str]
-    url: str
-    port: int
-    lines: queue.Queue[str]
-
-    def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-        try:
-            return self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            raise
-
-
-def start_server(archive: Path, *extra: str) -> Served:
-    """``quaymoor serve`` on a free port with this archive; returns once it is listening."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--archive", str(archive),
-         *extra],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    lines: queue.Queue[str] = queue.Queue()
-
-    def pump() -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.put(line)
-
-    threading.Thread(target=pump, daemon=True).start()
-    deadline = time.monotonic() + 30
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0 or proc.poll() is not None:
-            proc.kill()
-            proc.wait()
-            raise AssertionError("the server did not say where it is serving")
-        try:
-            match = SERVING.search(lines.get(timeout=min(left, 0.5)))
-        except queue.Empty:
-            continue
-        if match:
-            url = match.group(1)
-            return Served(proc, url, int(url.rsplit(":", 1)[1]), lines)
 
 
 @pytest.fixture(scope="module")

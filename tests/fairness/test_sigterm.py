@@ -17,7 +17,7 @@ import trio
 from quaymoor.rules.record import GameRecord
 from quaymoor.rules.verify import verify_record
 from tests.actors.test_end_to_end import Client, connect, create_table, http, join, play_now
-from tests.fairness.conftest import ROOT, start_server
+from tests.server_process import ROOT, start_server
 
 LIMIT = 40
 

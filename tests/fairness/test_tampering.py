@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from quaymoor.rules.fairness import fingerprint
-from tests.fairness.conftest import ROOT, Served, game_record
+from tests.fairness.conftest import Served, game_record
+from tests.server_process import ROOT
 
 GAME = "a0a0a0a0a4"  #: four players, two client seeds
 

@@ -8,18 +8,13 @@ never used. Without them every browser test is skipped with the reason.
 from __future__ import annotations
 
 import importlib.util
-import os
-import queue
-import re
-import subprocess
-import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.server_process import serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +23,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--no-first-run",
     "--autoplay-policy=no-user-gesture-required",
 ]
-SERVING = re.compile(r"Quaymoor is serving on (http://\S+?)/?\s*$")
 
 
 def skip_reason() -> str | None:
@@ -40,45 +34,15 @@ def skip_reason() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def server_url() -> Iterator[str]:
-    """A real server in a subprocess, on a free port, with bots that move at once."""
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server in a subprocess, on a free port, with bots that move at once and an
+    archive of its own."""
     reason = skip_reason()
     if reason:
         pytest.skip(reason)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--bot-delay", "0"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    lines: queue.Queue[str] = queue.Queue()
-
-    def pump() -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.put(line)
-
-    threading.Thread(target=pump, daemon=True).start()
-    try:
-        deadline = time.monotonic() + 30
-        url = None
-        while url is None:
-            left = deadline - time.monotonic()
-            if left <= 0 or proc.poll() is not None:
-                pytest.fail("the server did not say where it is serving")
-            try:
-                match = SERVING.search(lines.get(timeout=left))
-            except queue.Empty:
-                continue
-            if match:
-                url = match.group(1)
+    archive = tmp_path_factory.mktemp("web-archive") / "games.sqlite3"
+    with serving(archive, "--bot-delay", "0") as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture(scope="session")

@@ -17,22 +17,19 @@ moves at a second table in another page, so messages flow and the action latency
 from __future__ import annotations
 
 import json
-import os
-import queue
 import re
 import subprocess
 import sys
-import threading
-import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.conftest import ROOT, SERVING, skip_reason
+from tests.server_process import ROOT, serving
+from tests.web.conftest import skip_reason
 from tests.web.table_page import new_page, play_by_clicking
 from tests.web.table_page import play_now as play_now_in_lobby
 
@@ -55,45 +52,10 @@ def serve_help() -> str:
                           capture_output=True, text=True, timeout=60, check=True).stdout
 
 
-@contextmanager
-def running_server(tmp_path: Path, *extra: str) -> Iterator[str]:
-    """``quaymoor serve`` on a free port with its own archive; yields its base URL."""
-    env = {k: v for k, v in os.environ.items() if k != "QUAYMOOR_OPERATOR_TOKEN"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--bot-delay", "0",
-         "--decision-seconds", "3", "--archive", str(tmp_path / "archive.sqlite3"), *extra],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        env={**env, "PYTHONUNBUFFERED": "1"},
-    )
-    lines: queue.Queue[str] = queue.Queue()
-
-    def pump() -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.put(line)
-
-    threading.Thread(target=pump, daemon=True).start()
-    try:
-        deadline = time.monotonic() + 30
-        url = None
-        while url is None:
-            left = deadline - time.monotonic()
-            if left <= 0 or proc.poll() is not None:
-                pytest.fail("the server did not say where it is serving")
-            try:
-                match = SERVING.search(lines.get(timeout=left))
-            except queue.Empty:
-                continue
-            if match:
-                url = match.group(1)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+def running_server(tmp_path: Path, *extra: str) -> AbstractContextManager[str]:
+    """``quaymoor serve`` on a free port with its own archive and 3-second timers."""
+    return serving(tmp_path / "archive.sqlite3", "--bot-delay", "0",
+                   "--decision-seconds", "3", *extra)
 
 
 def play_now(url: str, name: str = "Op", players: int = 3) -> dict[str, Any]:
