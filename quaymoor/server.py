@@ -33,6 +33,7 @@ async def run_server(
     archive = Archive(config.archive_path) if config.archive_path is not None else None
     supervisor = Supervisor(config.table, archive=archive)
     supervisor.metrics.watch(supervisor.status)
+    supervisor.metrics.watch_gc()
     gateway = Gateway(supervisor, config)
     api = HttpApi(supervisor, operator_token=config.operator_token)
     async with trio.open_nursery() as nursery:

@@ -12,6 +12,7 @@ latency p50/p99 can be read without a time-series database.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -120,13 +121,31 @@ class Metrics:
                                      registry=r)
         self.games_finished = Counter("quaymoor_games_finished", "Games played to the end",
                                       registry=r)
+        self.gc_pauses = Histogram("quaymoor_gc_pause_seconds",
+                                   "Garbage-collector pauses, by generation",
+                                   ["generation"], buckets=LATENCY_BUCKETS, registry=r)
         ProcessCollector(registry=r)
+        self.gc_window = Window()
+        self._gc_started = 0.0
         self.in_window = Window()
         self.out_window = Window()
         self.latency_window = Window()
         self.lag_window = Window()
         self.bot_window = Window()
         self.last_lag = 0.0
+
+    def watch_gc(self) -> None:
+        """Time every garbage collection (a pause of the whole event loop)."""
+        def callback(phase: str, info: dict[str, int]) -> None:
+            if phase == "start":
+                self._gc_started = time.perf_counter()
+                return
+            pause = time.perf_counter() - self._gc_started
+            self.gc_pauses.labels(str(info.get("generation", -1))).observe(pause)
+            self.gc_window.add(pause)
+
+        if callback not in gc.callbacks:
+            gc.callbacks.append(callback)
 
     def watch(self, summary: Callable[[], dict[str, Any]]) -> None:
         """Report the present (tables, seats, connections) from ``summary`` at scrapes."""
@@ -168,6 +187,8 @@ class Metrics:
             "bot_decision_ms": {"p50": ms(self.bot_window.percentile(0.5)),
                                 "p99": ms(self.bot_window.percentile(0.99))},
             "timeouts": int(self.timeouts._value.get()),
+            "gc_pause_ms": {"p99": ms(self.gc_window.percentile(0.99)),
+                            "max": ms(self.gc_window.percentile(1.0))},
             "rss_bytes": _rss_bytes(),
         }
 
