@@ -513,6 +513,18 @@ def _start_process(args: list[str], pattern: str) -> tuple[subprocess.Popen[str]
     raise RuntimeError(f"{args[2:]} did not report its port (log: {log.name})")
 
 
+def _stop_workers(pipes: list[Pipe], procs: list[Any]) -> None:
+    """Ask each client process to quit, and end those that do not."""
+    for pipe in pipes:
+        with contextlib.suppress(OSError):
+            pipe.send(("quit",))
+    for p in procs:
+        p.join(5)
+        if p.is_alive():
+            p.terminate()
+            p.join(5)
+
+
 def _stop(proc: subprocess.Popen[str] | None) -> None:
     if proc is None or proc.poll() is not None:
         return
@@ -692,14 +704,7 @@ def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
         print(f"run time {time.monotonic() - began:.1f} s", flush=True)
         return 0
     finally:
-        for pipe in pipes:
-            with contextlib.suppress(OSError):
-                pipe.send(("quit",))
-        for p in procs:
-            p.join(5)
-            if p.is_alive():
-                p.terminate()
-                p.join(5)
+        _stop_workers(pipes, procs)
         _stop(raw)
         _stop(server)
         shutil.rmtree(archive_dir, ignore_errors=True)
@@ -758,14 +763,7 @@ def bench_load(tables: int = 500, players: int = 4, client_procs: int = 4,
             print(f"run time {time.monotonic() - began:.1f} s", flush=True)
             return 0 if proved else 1
         finally:
-            for pipe in pipes:
-                with contextlib.suppress(OSError):
-                    pipe.send(("quit",))
-            for p in procs:
-                p.join(5)
-                if p.is_alive():
-                    p.terminate()
-                    p.join(5)
+            _stop_workers(pipes, procs)
             _stop(server)
             if server_log is not None:
                 server_log.close()

@@ -4,6 +4,7 @@ whole program (browser tests, SIGTERM, restarts). One helper for every such test
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import queue
 import re
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
 SERVING = re.compile(r"Quaymoor is serving on (http://\S+?)/?\s*$")
 
 
@@ -83,3 +85,12 @@ def serving(archive: Path, *extra: str) -> Iterator[str]:
     finally:
         with contextlib.suppress(subprocess.TimeoutExpired):
             served.stop(timeout=10)
+
+
+def browser_skip_reason() -> str | None:
+    """Why browser tests cannot run here, or None when they can."""
+    if not CHROMIUM.exists():
+        return "browser tests need /usr/bin/chromium (apt-get install -y chromium)"
+    if importlib.util.find_spec("playwright") is None:
+        return "browser tests need the playwright package (pip install playwright)"
+    return None

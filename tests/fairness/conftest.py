@@ -7,7 +7,6 @@ The browser fixtures skip cleanly without /usr/bin/chromium or the ``playwright`
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -19,7 +18,7 @@ from quaymoor.archive import Archive
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import GameRecord, SeatInfo
 from quaymoor.selfplay import SplitMix64, game_seed, play_random
-from tests.server_process import Served, start_server
+from tests.server_process import Served, browser_skip_reason, start_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -54,14 +53,6 @@ def game_record(game_id: str) -> GameRecord:
     game = finished_game(game_id)
     seats = [SeatInfo(f"Player {i + 1}", bot=i > 0) for i in range(game.players)]
     return game.record(seats, game=game_id, end_reason="finished", ended_at=1_800_000_000.0)
-
-
-def browser_skip_reason() -> str | None:
-    if not CHROMIUM.exists():
-        return "browser tests need /usr/bin/chromium (apt-get install -y chromium)"
-    if importlib.util.find_spec("playwright") is None:
-        return "browser tests need the playwright package (pip install playwright)"
-    return None
 
 
 @pytest.fixture(scope="module")

@@ -7,13 +7,13 @@ never used. Without them every browser test is skipped with the reason.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.server_process import browser_skip_reason as skip_reason
 from tests.server_process import serving
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -23,14 +23,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--no-first-run",
     "--autoplay-policy=no-user-gesture-required",
 ]
-
-
-def skip_reason() -> str | None:
-    if not CHROMIUM.exists():
-        return "browser tests need /usr/bin/chromium (apt-get install -y chromium)"
-    if importlib.util.find_spec("playwright") is None:
-        return "browser tests need the playwright package (pip install playwright)"
-    return None
 
 
 @pytest.fixture(scope="session")
