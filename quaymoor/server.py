@@ -32,7 +32,7 @@ async def run_server(
     """Serve until cancelled or signalled; reports (port, supervisor) once listening."""
     archive = Archive(config.archive_path) if config.archive_path is not None else None
     supervisor = Supervisor(config.table, archive=archive)
-    supervisor.metrics.watch(supervisor.status)
+    supervisor.metrics.watch(supervisor.summary)
     supervisor.metrics.watch_gc()
     gateway = Gateway(supervisor, config)
     api = HttpApi(supervisor, operator_token=config.operator_token)

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -94,3 +95,28 @@ def browser_skip_reason() -> str | None:
     if importlib.util.find_spec("playwright") is None:
         return "browser tests need the playwright package (pip install playwright)"
     return None
+
+
+#: Debian's chromium, quiet on a machine with no network (shared/notes/browser-tests.md);
+#: sound may play without a gesture, for the sound tests.
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--autoplay-policy=no-user-gesture-required",
+]
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    """Headless Debian chromium driven by Playwright, closed on the way out."""
+    from playwright.sync_api import sync_playwright
+
+    pw = sync_playwright().start()
+    try:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+    finally:
+        pw.stop()

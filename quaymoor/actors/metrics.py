@@ -112,8 +112,9 @@ class Metrics:
         self.loop_lag = Histogram("quaymoor_event_loop_lag_seconds",
                                   "How late a 0.25 s sleep wakes up", buckets=LATENCY_BUCKETS,
                                   registry=r)
-        self.timeouts = Counter("quaymoor_decision_timeouts", "Decision timers run out",
-                                registry=r)
+        self._timeouts = Counter("quaymoor_decision_timeouts", "Decision timers run out",
+                                 registry=r)
+        self.timeouts_fired = 0
         self.bot_decisions = Histogram("quaymoor_bot_decision_seconds",
                                        "Time a bot takes to choose", buckets=LATENCY_BUCKETS,
                                        registry=r)
@@ -163,6 +164,10 @@ class Metrics:
         self.action_latency.observe(seconds)
         self.latency_window.add(seconds)
 
+    def timed_out(self) -> None:
+        self._timeouts.inc()
+        self.timeouts_fired += 1
+
     def bot_decided(self, seconds: float) -> None:
         self.bot_decisions.observe(seconds)
         self.bot_window.add(seconds)
@@ -186,7 +191,7 @@ class Metrics:
             "bot_decisions_per_second": round(self.bot_window.rate(), 2),
             "bot_decision_ms": {"p50": ms(self.bot_window.percentile(0.5)),
                                 "p99": ms(self.bot_window.percentile(0.99))},
-            "timeouts": int(self.timeouts._value.get()),
+            "timeouts": self.timeouts_fired,
             "gc_pause_ms": {"p99": ms(self.gc_window.percentile(0.99)),
                             "max": ms(self.gc_window.percentile(1.0))},
             "rss_bytes": _rss_bytes(),

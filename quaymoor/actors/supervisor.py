@@ -200,6 +200,11 @@ class Supervisor:
     # ------------------------------------------------------------ status
 
     def status(self) -> dict[str, Any]:
+        """The status page's data: ``summary()`` and the last minute's figures."""
+        return {**self.summary(), "live": self.metrics.live()}
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts about the tables and connections now (no hidden information)."""
         return {
             "uptime_seconds": round(time.time() - self.started_at, 1),
             "tables": [t.summary() for t in self.tables.values()],
@@ -208,5 +213,4 @@ class Supervisor:
             "games_finished": self.games_finished,
             "crash_count": self.crash_count,
             "crashes": [attrs.asdict(c) for c in self.crashes],
-            "live": self.metrics.live(),
         }

@@ -41,7 +41,6 @@ from quaymoor.protocol.messages import (
     Lobby,
     SeatPublic,
     ServerMessage,
-    Update,
     Welcome,
 )
 from quaymoor.protocol.view_json import UpdateEncoder, ViewEncoder
@@ -388,7 +387,7 @@ class Table:
         if self.state in (TableState.FINISHED, TableState.ENDED):
             self._send(conn, self._ended_message())
         else:
-            self._broadcast_seats(exclude=conn)
+            self._broadcast_seats_changed(exclude=conn)
 
     def _detach(self, conn: Connection) -> None:
         if self.connections.pop(conn.id, None) is None:
@@ -396,7 +395,7 @@ class Table:
         if conn.seat is not None:
             self.seats[conn.seat].connections -= 1
             if self.game is not None and self.state is TableState.PLAYING:
-                self._broadcast_seats(exclude=None)
+                self._broadcast_seats_changed(exclude=None)
         conn.outbox.close()
 
     def _send_catch_up(self, conn: Connection, since: int | None) -> None:
@@ -412,7 +411,7 @@ class Table:
                 start = since
             elif since == version:
                 start = since
-        self._send(conn, self._update_for(conn.seat, start, events))
+        self._send_text(conn, self._update(start, events).for_seat(conn.seat))
 
     # ------------------------------------------------------------ play
 
@@ -466,7 +465,7 @@ class Table:
         if self._decision[msg.seat] != msg.decision or msg.seat not in game.deciding():
             return
         self.timeouts += 1
-        self.metrics.timeouts.inc()
+        self.metrics.timed_out()
         seat = self.seats[msg.seat]
         since = game.version
         events: list[Event] = []
@@ -602,32 +601,33 @@ class Table:
                 out.append(Clock(w.seat, round(max(0.0, w.deadline - now), 1)))
         return out
 
-    def _update_for(self, seat: int | None, since: int, events: list[Event]) -> Update:
-        assert self.game is not None
-        return Update(self.game.version, since, events, self.game.view(seat), self.clocks(),
-                      self._seats_public())
+    def _update(self, since: int, events: list[Event]) -> UpdateEncoder:
+        """The update at the game's current version, ready to encode for any seat."""
+        assert self.game is not None and self._views is not None
+        return UpdateEncoder(self._views, version=self.game.version, since=since,
+                             events=events, clocks=self.clocks(), seats=self._seats_public())
 
-    def _broadcast_update(self, since: int, events: list[Event]) -> None:
+    def _broadcast_update(
+        self, since: int, events: list[Event], *, exclude: Connection | None = None
+    ) -> None:
         """Each connection gets its seat's update; what seats share is encoded once."""
         if not self.connections:
             return
-        assert self.game is not None and self._views is not None
-        update = UpdateEncoder(self._views, version=self.game.version, since=since,
-                               events=events, clocks=self.clocks(), seats=self._seats_public())
+        update = self._update(since, events)
         cache: dict[int | None, str] = {}
         for conn in list(self.connections.values()):
+            if conn is exclude:
+                continue
             text = cache.get(conn.seat)
             if text is None:
                 text = update.for_seat(conn.seat)
                 cache[conn.seat] = text
             self._send_text(conn, text)
 
-    def _broadcast_seats(self, exclude: Connection | None) -> None:
+    def _broadcast_seats_changed(self, exclude: Connection | None) -> None:
+        """Who is connected changed: a snapshot update (no events) to the others."""
         assert self.game is not None
-        version = self.game.version
-        for conn in list(self.connections.values()):
-            if conn is not exclude:
-                self._send(conn, self._update_for(conn.seat, version, []))
+        self._broadcast_update(self.game.version, [], exclude=exclude)
 
     def _broadcast_lobby(self) -> None:
         self._broadcast(Lobby(self.id, self.players, self._seats_public()))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,13 +17,7 @@ from quaymoor.archive import Archive
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import GameRecord, SeatInfo
 from quaymoor.selfplay import SplitMix64, game_seed, play_random
-from tests.server_process import Served, browser_skip_reason, start_server
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
+from tests.server_process import Served, browser_skip_reason, chromium, start_server
 
 #: Games with a Farmstead draw and at least one reshuffle (found by playing seeds).
 GAMES = {
@@ -76,17 +69,8 @@ def browser() -> Iterator[Any]:
     reason = browser_skip_reason()
     if reason:
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    pw = sync_playwright().start()
-    try:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-    finally:
-        pw.stop()
+    with chromium() as browser:
+        yield browser
 
 
 @pytest.fixture

@@ -14,15 +14,9 @@ from typing import Any
 import pytest
 
 from tests.server_process import browser_skip_reason as skip_reason
-from tests.server_process import serving
+from tests.server_process import chromium, serving
 
-CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-    "--autoplay-policy=no-user-gesture-required",
-]
 
 
 @pytest.fixture(scope="session")
@@ -39,14 +33,5 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser(server_url: str) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    pw = sync_playwright().start()
-    try:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-    finally:
-        pw.stop()
+    with chromium() as browser:
+        yield browser
