@@ -7,7 +7,6 @@ crashing, the server still archives every running game on the way out.
 
 from __future__ import annotations
 
-import gc
 import logging
 import signal
 
@@ -19,6 +18,7 @@ from quaymoor.actors.gateway import Gateway
 from quaymoor.actors.http_api import HttpApi
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.archive import Archive, check_archive
+from quaymoor.gc_policy import configure_collector, run_full_collections
 from quaymoor.logs import configure_json_logs
 
 log = logging.getLogger("quaymoor.server")
@@ -41,6 +41,7 @@ async def run_server(
             await nursery.start(archive.run)
         await nursery.start(supervisor.run)
         nursery.start_soon(supervisor.metrics.watch_loop_lag)
+        nursery.start_soon(run_full_collections)
         port: int = await nursery.start(lambda task_status: serve_frontdoor(
             api, gateway.handle, host=config.host, port=config.port,
             max_message_size=config.max_message_bytes, task_status=task_status,
@@ -62,21 +63,12 @@ async def _main(config: ServerConfig) -> None:
         print(f"Quaymoor is serving on http://{config.host}:{port}/", flush=True)
 
 
-def tune_gc() -> None:
-    """Fewer, cheaper garbage collections for a long-running server: what exists at start
-    is frozen out of the collector's scans, and young collections run every 20,000
-    allocations instead of 700 (a table allocates many short-lived objects per action)."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 20, 50)
-
-
 def serve(config: ServerConfig) -> None:
     """Serve until a signal. Raises ``ArchiveError`` at once if the archive cannot be
     opened."""
     if config.archive_path is not None:
         check_archive(config.archive_path)
-    tune_gc()
+    configure_collector()
     configure_json_logs()
     trio.run(_main, config)
 

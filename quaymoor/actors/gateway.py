@@ -188,9 +188,12 @@ class Gateway:
                         log.info("connection %d: a message could not be sent in %.0f s",
                                  conn.id, self.config.send_timeout)
                         break
+                    conn.frame_written()
                     self.supervisor.metrics.message_out()
                 else:
                     await ws.aclose(conn.close_code, conn.close_reason)
         except ConnectionClosed:
             pass
+        finally:
+            conn.let_go()
         nursery.cancel_scope.cancel()

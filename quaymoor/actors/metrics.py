@@ -6,8 +6,8 @@ happen (gateway, tables, seat workers, supervisor); gauges that describe the pre
 (tables by phase, seats by kind, connections) are computed when scraped, from the
 supervisor's own summary: no hidden information is ever counted or shown.
 
-For the live page, ``Window`` keeps the last minute of samples so that rates and the
-latency p50/p99 can be read without a time-series database.
+For the live page, ``Window`` keeps the last minute of samples (latency p50/p99 without a
+time-series database) and ``RateWindow`` the last minute's counts, one per second.
 """
 
 from __future__ import annotations
@@ -24,7 +24,10 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 
-LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+from quaymoor.gc_policy import rss_bytes
+
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.02, 0.03, 0.04, 0.05, 0.075, 0.1, 0.25, 0.5,
+                   1.0, 2.5)
 WINDOW_SECONDS = 60.0
 
 
@@ -53,6 +56,30 @@ class Window:
         if not values:
             return None
         return values[min(len(values) - 1, int(q * len(values)))]
+
+
+class RateWindow:
+    """Events per second over the last ``seconds``, kept as one count per second: adding
+    and reading cost the same at any rate."""
+
+    def __init__(self, seconds: int = int(WINDOW_SECONDS)) -> None:
+        self.seconds = seconds
+        self._counts: deque[list[int]] = deque()  #: [second, count], oldest first
+
+    def add(self, now: float | None = None) -> None:
+        second = int(time.monotonic() if now is None else now)
+        if self._counts and self._counts[-1][0] == second:
+            self._counts[-1][1] += 1
+            return
+        self._counts.append([second, 1])
+        while self._counts[0][0] <= second - self.seconds:
+            self._counts.popleft()
+
+    def rate(self, now: float | None = None) -> float:
+        """Events per second over the last ``seconds`` whole seconds."""
+        second = int(time.monotonic() if now is None else now)
+        total = sum(c for s, c in self._counts if s > second - self.seconds)
+        return total / self.seconds
 
 
 class _Present(Collector):
@@ -107,7 +134,8 @@ class Metrics:
                                     registry=r)
         self.action_latency = Histogram(
             "quaymoor_action_latency_seconds",
-            "From an action's arrival at the gateway to its table's broadcast",
+            "From an action's arrival at the gateway until the last frame of its table's "
+            "broadcast is handed to a socket",
             buckets=LATENCY_BUCKETS, registry=r)
         self.loop_lag = Histogram("quaymoor_event_loop_lag_seconds",
                                   "How late a 0.25 s sleep wakes up", buckets=LATENCY_BUCKETS,
@@ -128,8 +156,8 @@ class Metrics:
         ProcessCollector(registry=r)
         self.gc_window = Window()
         self._gc_started = 0.0
-        self.in_window = Window()
-        self.out_window = Window()
+        self.in_window = RateWindow()
+        self.out_window = RateWindow()
         self.latency_window = Window()
         self.lag_window = Window()
         self.bot_window = Window()
@@ -154,11 +182,11 @@ class Metrics:
 
     def message_in(self) -> None:
         self.messages_in.inc()
-        self.in_window.add(1.0)
+        self.in_window.add()
 
     def message_out(self) -> None:
         self.messages_out.inc()
-        self.out_window.add(1.0)
+        self.out_window.add()
 
     def action_done(self, seconds: float) -> None:
         self.action_latency.observe(seconds)
@@ -194,7 +222,7 @@ class Metrics:
             "timeouts": self.timeouts_fired,
             "gc_pause_ms": {"p99": ms(self.gc_window.percentile(0.99)),
                             "max": ms(self.gc_window.percentile(1.0))},
-            "rss_bytes": _rss_bytes(),
+            "rss_bytes": rss_bytes(),
         }
 
     async def watch_loop_lag(self, interval: float = 0.25) -> None:
@@ -206,14 +234,3 @@ class Metrics:
             self.last_lag = lag
             self.loop_lag.observe(lag)
             self.lag_window.add(lag)
-
-
-def _rss_bytes() -> int | None:
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        return None
-    return None

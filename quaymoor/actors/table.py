@@ -22,6 +22,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable
 from enum import Enum
 from typing import Any
@@ -115,6 +116,26 @@ class Reply:
         return self._value
 
 
+class Receipt:
+    """An action's broadcast, for the action-to-broadcast latency: from the moment the
+    gateway read the action to the moment the last connection's writer handed the
+    resulting update to its socket."""
+
+    __slots__ = ("metrics", "received", "remaining")
+
+    def __init__(self, received: float, metrics: Metrics) -> None:
+        self.received = received
+        self.metrics = metrics
+        self.remaining = 0  #: frames queued and not yet sent
+
+    def sent(self) -> None:
+        """One of the frames was handed to its socket (or will never be: the connection
+        went away); the last one completes the broadcast."""
+        self.remaining -= 1
+        if self.remaining == 0:
+            self.metrics.action_done(trio.current_time() - self.received)
+
+
 @attrs.define(eq=False)
 class Connection:
     """One websocket's attachment to a table, shared with the gateway."""
@@ -127,6 +148,22 @@ class Connection:
     #: Set when the table drops the connection as too slow: the gateway then gives it only
     #: a short grace to take what was queued and the close, and lets go of it.
     dropped: trio.Event = attrs.field(factory=trio.Event)
+    queued: int = 0  #: frames put in the outbox so far
+    written: int = 0  #: frames the gateway's writer has handed to the socket so far
+    #: (the value of ``queued`` once a broadcast's frame is in, its receipt), oldest first
+    receipts: deque[tuple[int, Receipt]] = attrs.field(factory=deque)
+
+    def frame_written(self) -> None:
+        """The writer handed one more frame to the socket."""
+        self.written += 1
+        receipts = self.receipts
+        while receipts and receipts[0][0] <= self.written:
+            receipts.popleft()[1].sent()
+
+    def let_go(self) -> None:
+        """The connection is gone: what it still owed counts as sent."""
+        while self.receipts:
+            self.receipts.popleft()[1].sent()
 
 
 # ---------------------------------------------------------------- inbox messages
@@ -237,6 +274,8 @@ class Table:
         self._decision = [0] * players
         self._phase: Phase | None = None  #: the phase at the last _sync_seats
         self._closing = False
+        #: The receipt of the action being handled, given to the frames of its broadcast.
+        self._receipt: Receipt | None = None
         self.timeouts = 0
         self.bot_moves = 0
 
@@ -280,9 +319,12 @@ class Table:
 
     async def _handle(self, msg: object) -> None:
         if isinstance(msg, ActFrom):
-            self._act(msg.connection, msg.action)
             if msg.received:
-                self.metrics.action_done(trio.current_time() - msg.received)
+                self._receipt = Receipt(msg.received, self.metrics)
+            try:
+                self._act(msg.connection, msg.action)
+            finally:
+                self._receipt = None
         elif isinstance(msg, BotMove):
             self._bot_move(msg)
         elif isinstance(msg, TimedOut):
@@ -397,6 +439,7 @@ class Table:
             if self.game is not None and self.state is TableState.PLAYING:
                 self._broadcast_seats_changed(exclude=None)
         conn.outbox.close()
+        conn.let_go()
 
     def _send_catch_up(self, conn: Connection, since: int | None) -> None:
         assert self.game is not None
@@ -615,6 +658,7 @@ class Table:
             return
         update = self._update(since, events)
         cache: dict[int | None, str] = {}
+        receipt = self._receipt
         for conn in list(self.connections.values()):
             if conn is exclude:
                 continue
@@ -622,7 +666,9 @@ class Table:
             if text is None:
                 text = update.for_seat(conn.seat)
                 cache[conn.seat] = text
-            self._send_text(conn, text)
+            if self._send_text(conn, text) and receipt is not None:
+                receipt.remaining += 1
+                conn.receipts.append((conn.queued, receipt))
 
     def _broadcast_seats_changed(self, exclude: Connection | None) -> None:
         """Who is connected changed: a snapshot update (no events) to the others."""
@@ -640,9 +686,12 @@ class Table:
     def _send(self, conn: Connection, message: ServerMessage) -> None:
         self._send_text(conn, encode(message))
 
-    def _send_text(self, conn: Connection, text: str) -> None:
+    def _send_text(self, conn: Connection, text: str) -> bool:
+        """Queue ``text`` for ``conn``; False when the connection is dropped instead."""
         try:
             conn.outbox.send_nowait(text)
+            conn.queued += 1
+            return True
         except trio.WouldBlock:
             log.info("table %s: connection %d too slow, dropped", self.id, conn.id,
                      extra={"event": "connection_dropped", "table": self.id})
@@ -652,6 +701,7 @@ class Table:
             self._detach(conn)
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             self._detach(conn)
+        return False
 
     # ------------------------------------------------------------ status
 

@@ -59,12 +59,14 @@ class Client:
             text = await self.recv.receive()
         except trio.EndOfChannel:
             return None
+        self.conn.frame_written()  # as the gateway's writer does once the socket has it
         frame: dict[str, Any] = json.loads(text)
         self.frames.append(frame)
         return frame
 
     async def act(self, action: dict[str, Any]) -> None:
-        await self.table.inbox.send(ActFrom(self.conn, decode_action(action)))
+        await self.table.inbox.send(
+            ActFrom(self.conn, decode_action(action), received=trio.current_time()))
 
     async def play_to_end(self, choose: int = 0) -> dict[str, Any]:
         """Act on every decision of this seat (the ``choose``-th legal action) until the
@@ -257,3 +259,40 @@ async def test_illegal_and_out_of_turn_actions_get_errors_and_change_nothing(
     assert [e["code"] for e in errors] == ["not_your_decision", "not_your_decision"]
     assert "waiting for seat" in errors[0]["message"]
     assert table.game.version == before
+
+
+def _latency_count(table: Table) -> float:
+    return table.metrics.registry.get_sample_value(
+        "quaymoor_action_latency_seconds_count") or 0.0
+
+
+async def test_action_latency_ends_when_the_last_connection_has_the_update(
+    supervisor: Supervisor, autojump_clock: trio.testing.MockClock
+) -> None:
+    """The action-to-broadcast latency of an act is taken when the slowest connection's
+    writer hands the resulting update to its socket, not when the table queues it."""
+    table = await supervisor.create_table(2)
+    a = await supervisor.join(table.id, "Ada", None)
+    b = await supervisor.join(table.id, "Bede", None)
+    await supervisor.start(table.id, a.token)
+    ada, bede, watcher = Client(table, a.token), Client(table, b.token), Client(table, None)
+    for client in (ada, bede, watcher):
+        await client.attach()
+    await trio.sleep(1)
+    for client in (ada, bede, watcher):  # welcome and the snapshots as others came
+        while client.recv.statistics().current_buffer_used:
+            await client.next()
+    assert table.game is not None
+    mover = ada if 0 in table.game.deciding() else bede
+    view = mover.frames[-1]["view"]
+    await mover.act(view["legal"][0])
+    update = await mover.next()
+    assert update is not None and update["version"] > view["version"]
+    other = bede if mover is ada else ada
+    await other.next()
+    assert _latency_count(table) == 0, "taken before the watcher's writer had the update"
+    await trio.sleep(0.25)
+    await watcher.next()
+    assert _latency_count(table) == 1
+    assert (table.metrics.registry.get_sample_value("quaymoor_action_latency_seconds_sum")
+            or 0.0) >= 0.25
