@@ -26,6 +26,13 @@ def _positive(text: str) -> int:
     return n
 
 
+def _not_negative(text: str) -> float:
+    x = float(text)
+    if not x >= 0:  # also refuses nan
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return x
+
+
 def cmd_selfplay(args: argparse.Namespace) -> int:
     from quaymoor.selfplay import game_seed, random_game
 
@@ -66,14 +73,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return bench_server(tables=args.tables, players=args.players,
                             client_procs=2 if args.client_procs is None else args.client_procs,
                             seconds=120.0 if args.seconds is None else args.seconds,
-                            think=0.0 if args.think is None else args.think)
+                            think=0.0 if args.think is None else args.think,
+                            start_spread=args.start_spread)
     if args.what == "load":
         from quaymoor.bench_server import bench_load
 
         return bench_load(tables=args.tables, players=args.players,
                           client_procs=4 if args.client_procs is None else args.client_procs,
                           seconds=300.0 if args.seconds is None else args.seconds,
-                          think=0.5 if args.think is None else args.think)
+                          think=0.5 if args.think is None else args.think,
+                          start_spread=args.start_spread)
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
 
@@ -160,6 +169,9 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--think", type=float, default=None,
                     help="server, load: mean seconds a player thinks before acting "
                          "(server 0: none; load 0.5)")
+    bp.add_argument("--start-spread", type=_not_negative, default=10.0,
+                    help="server, load: seconds after the start over which the tables are "
+                         "started, evenly (10; 0 starts them all at once)")
     bp.set_defaults(func=cmd_bench)
 
     tp = sub.add_parser("tournament", help="play bots against each other, seats rotated")

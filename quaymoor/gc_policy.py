@@ -16,9 +16,11 @@ So the server:
   thresholds: each scans only what was made since the last one, a few milliseconds;
 - turns off the automatic full collection, and runs it from a task instead
   (``run_full_collections``): every ``interval`` seconds (ten minutes by default), or
-  sooner when the process has grown by half since the last one, but never twice within a
-  minute. A pause of a few hundred milliseconds every ten minutes touches well under one
-  action in a thousand; memory held by cycles stays bounded by the growth trigger.
+  sooner when the process has grown by 256 MiB since the last one, but never twice within
+  a minute. A pause of a few hundred milliseconds every ten minutes touches well under one
+  action in a thousand; memory held by cycles stays bounded by the growth trigger. (The
+  trigger is a size, not a ratio: a server filling up with connections grows from 40 to
+  200 MiB, and a ratio would stop it for half a second at each step of that.)
 
 ``quaymoor_gc_pause_seconds`` (by generation) shows every pause, these included.
 """
@@ -39,7 +41,7 @@ YOUNG_THRESHOLDS = (700, 10)
 #: A full-collection threshold that is never reached: full collections come from the task.
 NO_AUTOMATIC_FULL = 1 << 30
 FULL_INTERVAL = 600.0  #: seconds between full collections at most
-GROWTH = 1.5  #: ... or sooner, when the resident size has grown by this factor
+GROWTH = 256 << 20  #: ... or sooner, when the resident size has grown by this many bytes
 MIN_GAP = 60.0  #: ... but never more often than this
 CHECK_EVERY = 5.0  #: how often the size is read
 
@@ -66,13 +68,13 @@ def rss_bytes() -> int | None:
 async def run_full_collections(
     *,
     interval: float = FULL_INTERVAL,
-    growth: float = GROWTH,
+    growth: int = GROWTH,
     min_gap: float = MIN_GAP,
     check_every: float = CHECK_EVERY,
     size: Callable[[], int | None] = rss_bytes,
 ) -> None:
     """Run a full collection every ``interval`` seconds, or once ``size()`` has grown by
-    ``growth`` times since the last one (but at most once per ``min_gap``). Forever."""
+    ``growth`` bytes since the last one (but at most once per ``min_gap``). Forever."""
     last = trio.current_time()
     base = size()
     while True:
@@ -81,7 +83,7 @@ async def run_full_collections(
         if now - last < min_gap:
             continue
         current = size()
-        grown = base is not None and current is not None and current >= base * growth
+        grown = base is not None and current is not None and current >= base + growth
         if not grown and now - last < interval:
             continue
         started = time.perf_counter()

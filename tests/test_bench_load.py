@@ -18,3 +18,99 @@ def test_bench_load_at_a_small_size_passes() -> None:
     assert "games finished / started: 6 / 6" in out
     assert "24 of 24 streams complete" in out or "24 of 24" in out
     assert "verdict: PASS" in out
+
+
+BEFORE = """\
+# HELP quaymoor_action_latency_seconds From an action's arrival to its broadcast
+# TYPE quaymoor_action_latency_seconds histogram
+quaymoor_action_latency_seconds_bucket{le="0.01"} 10.0
+quaymoor_action_latency_seconds_bucket{le="0.04"} 10.0
+quaymoor_action_latency_seconds_bucket{le="0.05"} 10.0
+quaymoor_action_latency_seconds_bucket{le="0.1"} 10.0
+quaymoor_action_latency_seconds_bucket{le="+Inf"} 10.0
+quaymoor_action_latency_seconds_count 10.0
+quaymoor_action_latency_seconds_sum 0.02
+quaymoor_action_latency_seconds_created 1.7e+09
+quaymoor_gc_pause_seconds_bucket{generation="0",le="0.01"} 5.0
+quaymoor_gc_pause_seconds_bucket{generation="0",le="0.05"} 5.0
+quaymoor_gc_pause_seconds_bucket{generation="0",le="+Inf"} 5.0
+quaymoor_gc_pause_seconds_count{generation="0"} 5.0
+quaymoor_gc_pause_seconds_sum{generation="0"} 0.004
+"""
+
+AFTER = """\
+# TYPE quaymoor_action_latency_seconds histogram
+quaymoor_action_latency_seconds_bucket{le="0.01"} 60.0
+quaymoor_action_latency_seconds_bucket{le="0.04"} 108.0
+quaymoor_action_latency_seconds_bucket{le="0.05"} 109.0
+quaymoor_action_latency_seconds_bucket{le="0.1"} 110.0
+quaymoor_action_latency_seconds_bucket{le="+Inf"} 110.0
+quaymoor_action_latency_seconds_count 110.0
+quaymoor_action_latency_seconds_sum 1.52
+quaymoor_gc_pause_seconds_bucket{generation="0",le="0.01"} 8.0
+quaymoor_gc_pause_seconds_bucket{generation="0",le="0.05"} 9.0
+quaymoor_gc_pause_seconds_bucket{generation="0",le="+Inf"} 9.0
+quaymoor_gc_pause_seconds_count{generation="0"} 9.0
+quaymoor_gc_pause_seconds_sum{generation="0"} 0.034
+quaymoor_gc_pause_seconds_bucket{generation="2",le="0.01"} 0.0
+quaymoor_gc_pause_seconds_bucket{generation="2",le="0.05"} 0.0
+quaymoor_gc_pause_seconds_bucket{generation="2",le="+Inf"} 1.0
+quaymoor_gc_pause_seconds_count{generation="2"} 1.0
+quaymoor_gc_pause_seconds_sum{generation="2"} 0.2
+"""
+
+
+def test_prometheus_histograms_are_diffed_and_read_as_bucket_bounds() -> None:
+    import math
+
+    from quaymoor.bench_server import histogram_diff
+
+    latency = histogram_diff(BEFORE, AFTER, "quaymoor_action_latency_seconds")[""]
+    assert latency.observed == 100
+    assert math.isclose(latency.total, 1.5)
+    assert latency.buckets == ((0.01, 50.0), (0.04, 98.0), (0.05, 99.0), (0.1, 100.0),
+                               (math.inf, 100.0))
+    assert latency.bound(0.5) == 0.01
+    assert latency.bound(0.99) == 0.05  # 98 % at or under 40 ms, 99 % at or under 50 ms
+    assert latency.bound(1.0) == 0.1
+    assert latency.share_at_or_under(0.05) == 0.99
+    assert latency.share_at_or_under(0.045) == 0.98  # the largest bound under the limit
+    assert latency.bound_text(0.99) == "<= 50 ms"
+
+    pauses = histogram_diff(BEFORE, AFTER, "quaymoor_gc_pause_seconds", by="generation")
+    assert sorted(pauses) == ["0", "2"]
+    assert pauses["0"].observed == 4
+    assert math.isclose(pauses["0"].total, 0.03)
+    assert pauses["0"].bound_text(1.0) == "<= 50 ms"
+    assert pauses["2"].observed == 1  # absent before: all of it is new
+    assert pauses["2"].bound_text(1.0) == "> 50 ms"  # only in the +Inf bucket
+
+    same = histogram_diff(AFTER, AFTER, "quaymoor_action_latency_seconds")[""]
+    assert same.observed == 0
+    assert same.bound(0.99) is None
+    assert same.bound_text(0.99) == "n/a"
+    assert histogram_diff(BEFORE, AFTER, "quaymoor_nothing") == {}
+
+
+def test_latency_windows_and_start_delays() -> None:
+    from quaymoor.bench_server import latency_windows, start_delays
+
+    go = 100.0
+    windows = latency_windows([0.1, 0.2, 0.3, 0.4], [100.5, 109.9, 110.0, 131.0], go)
+    assert windows == [(0, [0.1, 0.2]), (1, [0.3]), (3, [0.4])]
+    # two processes of two tables over 10 s interleave: 0, 2.5, 5, 7.5
+    assert start_delays(2, 10.0, 0, 2) == [0.0, 5.0]
+    assert start_delays(2, 10.0, 1, 2) == [2.5, 7.5]
+    assert start_delays(3, 0.0, 1, 2) == [0.0, 0.0, 0.0]
+
+
+def test_frame_types_are_found_without_parsing_updates() -> None:
+    from quaymoor.bench_server import _is_type
+
+    ended = '{"table": "ab", "reason": "finished", "result": null, "type": "game_ended"}'
+    update = ('{"version": 9, "since": 8, "events": [{"reasons": [], "winners": [0], '
+              '"type": "game_ended"}], "view": {}, "clocks": [], "seats": [], '
+              '"type": "update"}')
+    assert _is_type(ended, "game_ended")
+    assert not _is_type(update, "game_ended")
+    assert _is_type('{"type": "game_ended", "reason": "finished"}', "game_ended")

@@ -77,9 +77,9 @@ async def test_the_task_collects_sooner_when_the_process_grows(
     ref = cycle()
     async with trio.open_nursery() as nursery:
         nursery.start_soon(lambda: run_full_collections(
-            interval=600, growth=1.5, min_gap=60, check_every=5, size=lambda: size[0]))
+            interval=600, growth=100, min_gap=60, check_every=5, size=lambda: size[0]))
         await trio.sleep(1)
-        size[0] = 200  # grown by half and more, at once ...
+        size[0] = 200  # grown by the allowance, at once ...
         await trio.sleep(49)
         assert ref() is not None, "collected within the minimum gap"
         await trio.sleep(20)  # ... but not within the first minute

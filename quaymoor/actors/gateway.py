@@ -62,12 +62,12 @@ class Gateway:
         self.config = config
 
     async def handle(self, ws: WebSocketConnection, request: HttpRequest) -> None:
-        """Serve one websocket until it closes."""
-        lock = trio.Lock()
+        """Serve one websocket until it closes. The reader's answers (errors, pongs) and the
+        writer's updates may go out at the same time: trio-websocket sends one message at
+        a time on its own."""
 
         async def send(message: ServerMessage) -> None:
-            async with lock:
-                await ws.send_message(encode(message))
+            await ws.send_message(encode(message))
 
         try:
             hello = await self._hello(ws)
@@ -92,7 +92,7 @@ class Gateway:
             self.supervisor.connections += 1
             try:
                 async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._writer, ws, inbox_of_conn, conn, lock, nursery)
+                    nursery.start_soon(self._writer, ws, inbox_of_conn, conn, nursery)
                     await self._reader(ws, table.inbox, conn, send)
                     nursery.cancel_scope.cancel()
             finally:
@@ -164,7 +164,6 @@ class Gateway:
         ws: WebSocketConnection,
         outbox: trio.MemoryReceiveChannel[str],
         conn: Connection,
-        lock: trio.Lock,
         nursery: trio.Nursery,
     ) -> None:
         """Send the outbox to the socket, in order. Bounded: one message that cannot be sent
@@ -182,8 +181,7 @@ class Gateway:
             with bound:
                 async for text in outbox:
                     with trio.move_on_after(self.config.send_timeout) as sending:
-                        async with lock:
-                            await ws.send_message(text)
+                        await ws.send_message(text)
                     if sending.cancelled_caught:
                         log.info("connection %d: a message could not be sent in %.0f s",
                                  conn.id, self.config.send_timeout)
