@@ -770,6 +770,26 @@ def _start_process(args: list[str], pattern: str) -> tuple[subprocess.Popen[str]
     raise RuntimeError(f"{args[2:]} did not report its port (log: {log.name})")
 
 
+def _start_server(archive: str) -> tuple[subprocess.Popen[str], int, Any]:
+    """``quaymoor serve`` on a free port, bots without delay, timers out of the way, its
+    archive at ``archive``: (process, port, its log file)."""
+    return _start_process(
+        [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--bot-delay", "0",
+         "--decision-seconds", "600", "--archive", archive],
+        r"serving on http://[\d.]+:(\d+)/")
+
+
+def _start_workers(ctx: Any, n: int, pipes: list[Pipe], procs: list[Any]) -> None:
+    """Start ``n`` client processes, adding each one's pipe and process to the lists (so
+    that the caller can stop those that started even when a later one fails)."""
+    for _ in range(n):
+        mine, theirs = ctx.Pipe()
+        p = ctx.Process(target=worker_main, args=(theirs,), daemon=True)
+        p.start()
+        procs.append(p)
+        pipes.append(mine)
+
+
 def _stop_workers(pipes: list[Pipe], procs: list[Any]) -> None:
     """Ask each client process to quit, and end those that do not."""
     for pipe in pipes:
@@ -1008,16 +1028,8 @@ def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
     server_log: Any = None
     archive_dir = tempfile.mkdtemp(prefix="quaymoor-bench-")  # not the developer's archive
     try:
-        server, port, server_log = _start_process(
-            [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--bot-delay", "0",
-             "--decision-seconds", "600", "--archive",
-             os.path.join(archive_dir, "archive.sqlite3")], r"serving on http://[\d.]+:(\d+)/")
-        for _ in range(client_procs):
-            mine, theirs = ctx.Pipe()
-            p = ctx.Process(target=worker_main, args=(theirs,), daemon=True)
-            p.start()
-            procs.append(p)
-            pipes.append(mine)
+        server, port, server_log = _start_server(os.path.join(archive_dir, "archive.sqlite3"))
+        _start_workers(ctx, client_procs, pipes, procs)
         idle_kib = _idle_tables(server, port, tables, players)
 
         # -- spectator fan-out, then raw trio-websocket at the same frame size
@@ -1090,17 +1102,9 @@ def bench_load(tables: int = 500, players: int = 4, client_procs: int = 4,
     server_log: Any = None
     with tempfile.TemporaryDirectory(prefix="quaymoor-load-") as tmp:
         try:
-            server, port, server_log = _start_process(
-                [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--bot-delay",
-                 "0", "--decision-seconds", "600", "--archive",
-                 os.path.join(tmp, "archive.sqlite3")], r"serving on http://[\d.]+:(\d+)/")
+            server, port, server_log = _start_server(os.path.join(tmp, "archive.sqlite3"))
             idle_rss = rss_kib(server.pid)
-            for _ in range(client_procs):
-                mine, theirs = ctx.Pipe()
-                p = ctx.Process(target=worker_main, args=(theirs,), daemon=True)
-                p.start()
-                procs.append(p)
-                pipes.append(mine)
+            _start_workers(ctx, client_procs, pipes, procs)
             run = _run_load(server, port, pipes, tables=tables, players=players,
                             seconds=seconds, think=think, start_spread=start_spread)
             _report(run.done, run.go, seconds, run.held, peak_rss=run.peak_rss,
