@@ -12,8 +12,12 @@ So the server:
 
 - collects once at start and freezes what exists then (the imported code and the rules
   data), so that no collection ever scans it again;
-- keeps the automatic young collections (generations 0 and 1) at their default
-  thresholds: each scans only what was made since the last one, a few milliseconds;
+- keeps the automatic young collections: generation 0 at CPython's default threshold
+  (700), and generation 1 every 3 of those instead of 10. A young collection scans what
+  is young and still alive, mostly the coroutine frames of connections' pending awaits;
+  collecting generation 1 more often keeps that set small. Measured under the 500-table
+  load: generation-1 pauses 7.6 ms on average instead of 17 ms, for the same total, and
+  the clients' p99 latency 42-51 ms instead of 57 ms;
 - turns off the automatic full collection, and runs it from a task instead
   (``run_full_collections``): every ``interval`` seconds (ten minutes by default), or
   sooner when the process has grown by 256 MiB since the last one, but never twice within
@@ -36,8 +40,8 @@ import trio
 
 log = logging.getLogger("quaymoor.gc")
 
-#: The young generations' thresholds: CPython's defaults.
-YOUNG_THRESHOLDS = (700, 10)
+#: The young generations' thresholds (CPython's defaults are 700 and 10).
+YOUNG_THRESHOLDS = (700, 3)
 #: A full-collection threshold that is never reached: full collections come from the task.
 NO_AUTOMATIC_FULL = 1 << 30
 FULL_INTERVAL = 600.0  #: seconds between full collections at most

@@ -52,10 +52,15 @@ class Window:
         return len(self._recent(time.monotonic() if now is None else now)) / self.seconds
 
     def percentile(self, q: float, now: float | None = None) -> float | None:
+        return self.percentiles((q,), now)[0]
+
+    def percentiles(self, qs: tuple[float, ...], now: float | None = None
+                    ) -> list[float | None]:
+        """Several percentiles of the window from one sort."""
         values = sorted(self._recent(time.monotonic() if now is None else now))
         if not values:
-            return None
-        return values[min(len(values) - 1, int(q * len(values)))]
+            return [None] * len(qs)
+        return [values[min(len(values) - 1, int(q * len(values)))] for q in qs]
 
 
 class RateWindow:
@@ -209,19 +214,19 @@ class Metrics:
         def ms(x: float | None) -> float | None:
             return None if x is None else round(x * 1000, 2)
 
+        latency = self.latency_window.percentiles((0.5, 0.99))
+        bots = self.bot_window.percentiles((0.5, 0.99))
+        gc_pauses = self.gc_window.percentiles((0.99, 1.0))
         return {
             "messages_in_per_second": round(self.in_window.rate(), 2),
             "messages_out_per_second": round(self.out_window.rate(), 2),
-            "action_latency_ms": {"p50": ms(self.latency_window.percentile(0.5)),
-                                  "p99": ms(self.latency_window.percentile(0.99))},
+            "action_latency_ms": {"p50": ms(latency[0]), "p99": ms(latency[1])},
             "event_loop_lag_ms": {"last": ms(self.last_lag),
                                   "p99": ms(self.lag_window.percentile(0.99))},
             "bot_decisions_per_second": round(self.bot_window.rate(), 2),
-            "bot_decision_ms": {"p50": ms(self.bot_window.percentile(0.5)),
-                                "p99": ms(self.bot_window.percentile(0.99))},
+            "bot_decision_ms": {"p50": ms(bots[0]), "p99": ms(bots[1])},
             "timeouts": self.timeouts_fired,
-            "gc_pause_ms": {"p99": ms(self.gc_window.percentile(0.99)),
-                            "max": ms(self.gc_window.percentile(1.0))},
+            "gc_pause_ms": {"p99": ms(gc_pauses[0]), "max": ms(gc_pauses[1])},
             "rss_bytes": rss_bytes(),
         }
 
