@@ -42,6 +42,7 @@ async def run_server(
         await nursery.start(supervisor.run)
         nursery.start_soon(supervisor.metrics.watch_loop_lag)
         nursery.start_soon(run_full_collections)
+        nursery.start_soon(gateway.watch_sends)
         port: int = await nursery.start(lambda task_status: serve_frontdoor(
             api, gateway.handle, host=config.host, port=config.port,
             max_message_size=config.max_message_bytes, task_status=task_status,

@@ -60,6 +60,7 @@ class Gateway:
     def __init__(self, supervisor: Supervisor, config: ServerConfig) -> None:
         self.supervisor = supervisor
         self.config = config
+        self._sending: set[_Sending] = set()  #: every connection's writer
 
     async def handle(self, ws: WebSocketConnection, request: HttpRequest) -> None:
         """Serve one websocket until it closes. The reader's answers (errors, pongs) and the
@@ -167,31 +168,59 @@ class Gateway:
         nursery: trio.Nursery,
     ) -> None:
         """Send the outbox to the socket, in order. Bounded: one message that cannot be sent
-        within ``send_timeout`` (the client stopped reading), or a connection dropped by its
-        table and not drained within ``drop_grace``, ends the connection, so that no client
-        can pin a socket and its queue for as long as it likes."""
-        bound = trio.CancelScope()
+        within ``send_timeout`` (the client stopped reading; ``watch_sends`` ends it), or a
+        connection dropped by its table and not drained within ``drop_grace``, ends the
+        connection, so that no client can pin a socket and its queue for as long as it
+        likes."""
+        sending = _Sending(conn.id)
 
         async def shorten_on_drop() -> None:
             await conn.dropped.wait()
-            bound.deadline = min(bound.deadline, trio.current_time() + self.config.drop_grace)
+            sending.scope.deadline = min(sending.scope.deadline,
+                                         trio.current_time() + self.config.drop_grace)
 
         nursery.start_soon(shorten_on_drop)
+        self._sending.add(sending)
+        metrics = self.supervisor.metrics
         try:
-            with bound:
+            with sending.scope:
                 async for text in outbox:
-                    with trio.move_on_after(self.config.send_timeout) as sending:
-                        await ws.send_message(text)
-                    if sending.cancelled_caught:
-                        log.info("connection %d: a message could not be sent in %.0f s",
-                                 conn.id, self.config.send_timeout)
-                        break
+                    sending.since = trio.current_time()
+                    await ws.send_message(text)
+                    sending.since = None
                     conn.frame_written()
-                    self.supervisor.metrics.message_out()
-                else:
-                    await ws.aclose(conn.close_code, conn.close_reason)
+                    metrics.message_out()
+                await ws.aclose(conn.close_code, conn.close_reason)
         except ConnectionClosed:
             pass
         finally:
+            self._sending.discard(sending)
             conn.let_go()
         nursery.cancel_scope.cancel()
+
+    async def watch_sends(self, period: float = 1.0) -> None:
+        """Forever: end every writer whose current message has not gone out within
+        ``send_timeout`` (checked each ``period``). One task for all connections: a
+        deadline per message cost each frame a cancel scope, about a tenth of the
+        server's work when it fans out to spectators."""
+        timeout = self.config.send_timeout
+        while True:
+            await trio.sleep(period)
+            now = trio.current_time()
+            for sending in list(self._sending):
+                since = sending.since
+                if since is not None and now - since > timeout:
+                    log.info("connection %d: a message could not be sent in %.0f s",
+                             sending.connection, timeout)
+                    sending.scope.cancel()
+
+
+class _Sending:
+    """A writer's state for ``Gateway.watch_sends``."""
+
+    __slots__ = ("connection", "scope", "since")
+
+    def __init__(self, connection: int) -> None:
+        self.connection = connection
+        self.scope = trio.CancelScope()
+        self.since: float | None = None  #: when the message now being sent was started
