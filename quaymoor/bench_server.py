@@ -60,14 +60,12 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gc
 import json
 import math
 import multiprocessing
 import os
 import re
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -75,12 +73,14 @@ import time
 import urllib.request
 import zlib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection as Pipe
 from typing import Any, NamedTuple
 
 import trio
 import trio_websocket
+
+from quaymoor.gc_policy import configure_collector
 
 HOST = "127.0.0.1"
 #: Clients of the fan-out steps: spectators of the games, then clients of the raw server.
@@ -99,7 +99,6 @@ HTTP_CONCURRENCY = 16
 CONNECT_CONCURRENCY = 64
 CLIENT_RATE = 18.0  #: the server allows 20 messages/s per connection ...
 CLIENT_BURST = 50  #: ... with a burst of 60
-NO_FULL_COLLECTIONS = 1 << 30  #: a gen-2 threshold never reached
 
 
 def raise_nofile() -> int:
@@ -719,14 +718,13 @@ def worker_main(pipe: Pipe) -> None:
     """A client process: runs the jobs main sends until told to quit.
 
     The clients are the measuring instrument: their own garbage-collector pauses would be
-    counted as the server's latency, so they collect only young objects during a run."""
+    counted as the server's latency, so they collect as the server does (young objects
+    only; no full collection within a run)."""
     raise_nofile()
     # Clients here share the server's two cores; in real use they are other machines. A
     # lower priority keeps them from taking the server's CPU when both are busy.
     os.nice(10)
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(700, 10, NO_FULL_COLLECTIONS)
+    configure_collector()
     while True:
         job = pipe.recv()
         if job[0] == "raw":
@@ -768,6 +766,36 @@ def _start_process(args: list[str], pattern: str) -> tuple[subprocess.Popen[str]
             return proc, int(found.group(1)), log
     proc.kill()
     raise RuntimeError(f"{args[2:]} did not report its port (log: {log.name})")
+
+
+class Rig(NamedTuple):
+    server: subprocess.Popen[str]
+    port: int
+    pipes: list[Pipe]  #: one per client process
+    log: Any  #: the server's log file
+
+
+@contextlib.contextmanager
+def _rig(client_procs: int) -> Iterator[Rig]:
+    """The server (its archive in a temporary folder, not the developer's) and
+    ``client_procs`` client processes; all stopped and removed afterwards, also on error
+    or Ctrl-C, and the server's log named."""
+    ctx = multiprocessing.get_context("spawn")
+    procs: list[Any] = []
+    pipes: list[Pipe] = []
+    server: subprocess.Popen[str] | None = None
+    log: Any = None
+    with tempfile.TemporaryDirectory(prefix="quaymoor-bench-") as tmp:
+        try:
+            server, port, log = _start_server(os.path.join(tmp, "archive.sqlite3"))
+            _start_workers(ctx, client_procs, pipes, procs)
+            yield Rig(server, port, pipes, log)
+        finally:
+            _stop_workers(pipes, procs)
+            _stop(server)
+            if log is not None:
+                log.close()
+                print(f"server log: {log.name}", flush=True)
 
 
 def _start_server(archive: str) -> tuple[subprocess.Popen[str], int, Any]:
@@ -1021,15 +1049,7 @@ def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
           f"{tables} tables x {players} players over {client_procs} client processes; "
           f"load bounded at {seconds:.0f} s; players think {think:.2f} s on average; "
           f"tables started over {start_spread:g} s", flush=True)
-    ctx = multiprocessing.get_context("spawn")
-    server: subprocess.Popen[str] | None = None
-    procs: list[Any] = []
-    pipes: list[Pipe] = []
-    server_log: Any = None
-    archive_dir = tempfile.mkdtemp(prefix="quaymoor-bench-")  # not the developer's archive
-    try:
-        server, port, server_log = _start_server(os.path.join(archive_dir, "archive.sqlite3"))
-        _start_workers(ctx, client_procs, pipes, procs)
+    with _rig(client_procs) as (server, port, pipes, server_log):
         idle_kib = _idle_tables(server, port, tables, players)
 
         # -- spectator fan-out, then raw trio-websocket at the same frame size
@@ -1052,13 +1072,6 @@ def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
         _scan_log(server_log.name)
         print(f"run time {time.monotonic() - began:.1f} s", flush=True)
         return 0
-    finally:
-        _stop_workers(pipes, procs)
-        _stop(server)
-        shutil.rmtree(archive_dir, ignore_errors=True)
-        if server_log is not None:
-            server_log.close()
-            print(f"server log: {server_log.name}", flush=True)
 
 
 def _idle_tables(server: subprocess.Popen[str], port: int, tables: int, players: int) -> float:
@@ -1095,44 +1108,30 @@ def bench_load(tables: int = 500, players: int = 4, client_procs: int = 4,
           f"{tables * players} websockets over {client_procs} client processes; players "
           f"think {think:.2f} s on average; load bounded at {seconds:.0f} s; tables "
           f"started over {start_spread:g} s", flush=True)
-    ctx = multiprocessing.get_context("spawn")
-    server: subprocess.Popen[str] | None = None
-    procs: list[Any] = []
-    pipes: list[Pipe] = []
-    server_log: Any = None
-    with tempfile.TemporaryDirectory(prefix="quaymoor-load-") as tmp:
-        try:
-            server, port, server_log = _start_server(os.path.join(tmp, "archive.sqlite3"))
-            idle_rss = rss_kib(server.pid)
-            _start_workers(ctx, client_procs, pipes, procs)
-            run = _run_load(server, port, pipes, tables=tables, players=players,
-                            seconds=seconds, think=think, start_spread=start_spread)
-            _report(run.done, run.go, seconds, run.held, peak_rss=run.peak_rss,
-                    server_cpu=run.server_cpu, idle_kib=None)
-            met = _report_server_metrics(run.metrics_before, run.metrics_after)
-            _report_status(run.samples)
-            print(f"  server RSS: {idle_rss / 1024:.1f} MiB at start, "
-                  f"{run.start_rss / 1024:.1f} MiB with every client connected, "
-                  f"{run.peak_rss / 1024:.1f} MiB at peak", flush=True)
-            _scan_log(server_log.name)
-            total = sum(r["streams_ok"] + r["streams_bad"] for r in run.done)
-            ok = sum(r["streams_ok"] for r in run.done)
-            started = sum(r["tables_started"] for r in run.done)
-            finished = sum(r["finished_tables"] for r in run.done)
-            proved = (started == finished == tables and ok == total == tables * players)
-            print(f"verdict: {'PASS' if proved else 'FAIL'}: {finished} of {tables} games "
-                  f"finished; {ok} of {tables * players} client streams complete (to "
-                  f"game_ended, reason finished) and in order", flush=True)
-            print(f"latency target (server p99 < {LATENCY_TARGET * 1000:g} ms): "
-                  f"{'unknown' if met is None else 'met' if met else 'not met'}", flush=True)
-            print(f"run time {time.monotonic() - began:.1f} s", flush=True)
-            return 0 if proved else 1
-        finally:
-            _stop_workers(pipes, procs)
-            _stop(server)
-            if server_log is not None:
-                server_log.close()
-                print(f"server log: {server_log.name}", flush=True)
+    with _rig(client_procs) as (server, port, pipes, server_log):
+        idle_rss = rss_kib(server.pid)  # the client processes add nothing to the server
+        run = _run_load(server, port, pipes, tables=tables, players=players,
+                        seconds=seconds, think=think, start_spread=start_spread)
+        _report(run.done, run.go, seconds, run.held, peak_rss=run.peak_rss,
+                server_cpu=run.server_cpu, idle_kib=None)
+        met = _report_server_metrics(run.metrics_before, run.metrics_after)
+        _report_status(run.samples)
+        print(f"  server RSS: {idle_rss / 1024:.1f} MiB at start, "
+              f"{run.start_rss / 1024:.1f} MiB with every client connected, "
+              f"{run.peak_rss / 1024:.1f} MiB at peak", flush=True)
+        _scan_log(server_log.name)
+        total = sum(r["streams_ok"] + r["streams_bad"] for r in run.done)
+        ok = sum(r["streams_ok"] for r in run.done)
+        started = sum(r["tables_started"] for r in run.done)
+        finished = sum(r["finished_tables"] for r in run.done)
+        proved = (started == finished == tables and ok == total == tables * players)
+        print(f"verdict: {'PASS' if proved else 'FAIL'}: {finished} of {tables} games "
+              f"finished; {ok} of {tables * players} client streams complete (to "
+              f"game_ended, reason finished) and in order", flush=True)
+        print(f"latency target (server p99 < {LATENCY_TARGET * 1000:g} ms): "
+              f"{'unknown' if met is None else 'met' if met else 'not met'}", flush=True)
+        print(f"run time {time.monotonic() - began:.1f} s", flush=True)
+        return 0 if proved else 1
 
 
 def _report(done: list[dict[str, Any]], go: float, seconds: float, held: int, *,
