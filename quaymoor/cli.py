@@ -34,7 +34,7 @@ def _not_negative(text: str) -> float:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    from quaymoor.selfplay import game_seed, random_game
+    from quaymoor.tools.selfplay import game_seed, random_game
 
     if args.record:
         args.record.mkdir(parents=True, exist_ok=True)
@@ -63,12 +63,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "rules":
-        from quaymoor.bench import bench_rules
+        from quaymoor.tools.bench_rules import bench_rules
 
         bench_rules(seconds=3.0 if args.seconds is None else args.seconds)
         return 0
     if args.what == "server":
-        from quaymoor.bench_server import bench_server
+        from quaymoor.tools.bench_server import bench_server
 
         return bench_server(tables=args.tables, players=args.players,
                             client_procs=2 if args.client_procs is None else args.client_procs,
@@ -76,7 +76,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                             think=0.0 if args.think is None else args.think,
                             start_spread=args.start_spread)
     if args.what == "load":
-        from quaymoor.bench_server import bench_load
+        from quaymoor.tools.bench_server import bench_load
 
         return bench_load(tables=args.tables, players=args.players,
                           client_procs=4 if args.client_procs is None else args.client_procs,
@@ -88,15 +88,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    from quaymoor.fuzz import fuzz_command
+    from quaymoor.tools.fuzz import fuzz_command
 
     return fuzz_command(examples=args.examples)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from quaymoor.actors.config import ServerConfig, TableConfig
-    from quaymoor.archive import ArchiveError
+    from quaymoor.config import ServerConfig, TableConfig
     from quaymoor.server import serve
+    from quaymoor.store.archive import ArchiveError
 
     table = TableConfig(decision_seconds=args.decision_seconds, bot_delay=args.bot_delay)
     try:
@@ -110,7 +110,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:
-    from quaymoor.tournament import run
+    from quaymoor.tools.tournament import run
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:

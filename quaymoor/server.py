@@ -12,14 +12,14 @@ import signal
 
 import trio
 
-from quaymoor.actors.config import ServerConfig
-from quaymoor.actors.frontdoor import serve_frontdoor
 from quaymoor.actors.gateway import Gateway
-from quaymoor.actors.http_api import HttpApi
 from quaymoor.actors.supervisor import Supervisor
-from quaymoor.archive import Archive, check_archive
-from quaymoor.gc_policy import configure_collector, run_full_collections
-from quaymoor.logs import configure_json_logs
+from quaymoor.config import ServerConfig
+from quaymoor.http.api import HttpApi
+from quaymoor.http.frontdoor import serve_frontdoor
+from quaymoor.ops.gc_policy import configure_collector, run_full_collections
+from quaymoor.ops.logs import configure_json_logs
+from quaymoor.store.archive import Archive, check_archive
 
 log = logging.getLogger("quaymoor.server")
 

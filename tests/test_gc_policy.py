@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 import trio
 
-from quaymoor.gc_policy import (
+from quaymoor.ops.gc_policy import (
     NO_AUTOMATIC_FULL,
     YOUNG_THRESHOLDS,
     configure_collector,

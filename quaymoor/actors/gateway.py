@@ -18,10 +18,10 @@ from collections.abc import Awaitable, Callable
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
-from quaymoor.actors.config import ServerConfig
-from quaymoor.actors.frontdoor import HttpRequest
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import ActFrom, Attach, Connection, Detach, Reply, TableError
+from quaymoor.config import ServerConfig
+from quaymoor.http.frontdoor import HttpRequest
 from quaymoor.protocol.codec import ProtocolError, decode_action, decode_client, encode
 from quaymoor.protocol.messages import Act, Error, Hello, Ping, Pong, ServerMessage
 

@@ -7,7 +7,7 @@ isolates its crash and still lets cancellation (``trio.Cancelled``, a BaseExcept
 through.
 
 Every record (finished, crashed, shut down, or cancelled with the server) goes to the
-archive when there is one (``quaymoor.archive``); ``records`` keeps only the last few in
+archive when there is one (``quaymoor.store.archive``); ``records`` keeps only the last few in
 memory. ``shutdown`` waits for the archive's writes before it returns.
 """
 
@@ -23,8 +23,6 @@ import attrs
 import trio
 
 from quaymoor.actors.bot_pool import LOBBY_LEVELS, BotPool
-from quaymoor.actors.config import TableConfig
-from quaymoor.actors.metrics import Metrics
 from quaymoor.actors.table import (
     CLOSE_SHUTDOWN,
     CLOSE_TABLE_CRASHED,
@@ -37,10 +35,12 @@ from quaymoor.actors.table import (
     TableError,
     TableState,
 )
-from quaymoor.archive import Archive
 from quaymoor.bots import LEVELS
+from quaymoor.config import TableConfig
+from quaymoor.ops.metrics import Metrics
 from quaymoor.rules.data import MAX_PLAYERS, MIN_PLAYERS
 from quaymoor.rules.record import GameRecord
+from quaymoor.store.archive import Archive
 
 log = logging.getLogger("quaymoor.supervisor")
 

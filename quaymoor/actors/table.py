@@ -30,10 +30,10 @@ from typing import Any
 import attrs
 import trio
 
-from quaymoor.actors.config import TableConfig
-from quaymoor.actors.metrics import Metrics
 from quaymoor.actors.seat import BotMove, Chooser, SeatWorker, TimedOut
 from quaymoor.bots.random_bot import RandomBot
+from quaymoor.config import TableConfig
+from quaymoor.ops.metrics import Metrics
 from quaymoor.protocol.codec import encode, rules_error_code
 from quaymoor.protocol.messages import (
     Clock,

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import hashlib
 
+from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules.actions import DRAW_PLOT, SHIP_ON_BOATYARD
 from quaymoor.rules.common import staffed
 from quaymoor.rules.data import BUILDING_COUNT, GOODS, ROLE_COUNT, SETUPS, Building, Good
 from quaymoor.rules.miller import production
 from quaymoor.rules.state import GameState, Phase, PlayerState
 from quaymoor.rules.views import SeatView
-from quaymoor.selfplay import SplitMix64
 
 _PHASES = {p.name.lower(): p for p in Phase}
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import secrets
 
 from quaymoor.bots.heuristic import HeuristicBot
+from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules.actions import Action
 from quaymoor.rules.views import SeatView
-from quaymoor.selfplay import SplitMix64
 
 #: Share of decisions, in 1/1000, made at random.
 NOISE_PER_MILLE = 250

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import secrets
 
+from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules.actions import Action
 from quaymoor.rules.views import SeatView
-from quaymoor.selfplay import SplitMix64
 
 
 class RandomBot:

@@ -41,12 +41,12 @@ from collections.abc import Callable, Sequence
 
 from quaymoor.bots.determinize import state_from_view
 from quaymoor.bots.heuristic import Context, HeuristicBot, HeuristicPolicy, mat_value, seal_worth
+from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules import engine
 from quaymoor.rules.actions import Action
 from quaymoor.rules.scoring import scores, winners
 from quaymoor.rules.state import GameState, Phase
 from quaymoor.rules.views import SeatView
-from quaymoor.selfplay import SplitMix64
 
 #: Phases where the bot searches; elsewhere the heuristic decides.
 SEARCHED = frozenset({

@@ -14,7 +14,7 @@ from cattrs.strategies import configure_tagged_union
 
 from quaymoor.protocol.messages import ClientMessage, ServerMessage
 from quaymoor.rules.actions import Action
-from quaymoor.rules.codec import action_from_json, describe_error, make_rules_converter, snake
+from quaymoor.rules.converter import action_from_json, describe_error, make_rules_converter, snake
 from quaymoor.rules.errors import GameOver, IllegalAction, NotYourDecision, RulesError
 
 _conv = make_rules_converter()

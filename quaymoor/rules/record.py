@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from quaymoor.rules.actions import Action
-from quaymoor.rules.codec import converter, describe_error
+from quaymoor.rules.converter import converter, describe_error
 from quaymoor.rules.data import Good
 from quaymoor.rules.fairness import ALGORITHM, fingerprint, seed_to_hex
 from quaymoor.rules.scoring import scores, winners

@@ -9,9 +9,9 @@ import pytest
 import trio
 
 from quaymoor.actors.bot_pool import BotPool
-from quaymoor.actors.config import TableConfig
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import TableError, TableState
+from quaymoor.config import TableConfig
 from quaymoor.rules.game import Game
 
 

@@ -28,8 +28,8 @@ from trio_websocket import (
     open_websocket_url,
 )
 
-from quaymoor.actors.config import ServerConfig, TableConfig
 from quaymoor.actors.supervisor import Supervisor
+from quaymoor.config import ServerConfig, TableConfig
 from quaymoor.rules.record import GameRecord
 from quaymoor.rules.verify import verify_record
 from quaymoor.server import run_server

@@ -32,8 +32,8 @@ from typing import Any
 
 import trio
 
-from quaymoor.actors.config import ServerConfig, TableConfig
 from quaymoor.actors.table import TableState
+from quaymoor.config import ServerConfig, TableConfig
 from quaymoor.rules.verify import verify_record
 from quaymoor.server import run_server
 from tests.actors.test_end_to_end import (

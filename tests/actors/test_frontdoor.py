@@ -16,7 +16,7 @@ import trio_websocket
 import wsproto
 import wsproto.events
 
-from quaymoor.actors.frontdoor import (
+from quaymoor.http.frontdoor import (
     SECURITY_HEADERS,
     HttpRequest,
     HttpResponse,

@@ -11,11 +11,11 @@ from contextlib import asynccontextmanager
 import trio
 from prometheus_client.parser import text_string_to_metric_families
 
-from quaymoor.actors.config import ServerConfig, TableConfig
-from quaymoor.actors.frontdoor import HttpRequest
-from quaymoor.actors.http_api import operator_refusal
 from quaymoor.actors.supervisor import Supervisor
-from quaymoor.logs import JsonFormatter
+from quaymoor.config import ServerConfig, TableConfig
+from quaymoor.http.api import operator_refusal
+from quaymoor.http.frontdoor import HttpRequest
+from quaymoor.ops.logs import JsonFormatter
 from quaymoor.rules.fairness import seed_to_hex
 from quaymoor.server import run_server
 

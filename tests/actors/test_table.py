@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 import trio
 
-from quaymoor.actors.config import TableConfig
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import (
     CLOSE_TABLE_CRASHED,
@@ -23,6 +22,7 @@ from quaymoor.actors.table import (
     Table,
     TableError,
 )
+from quaymoor.config import TableConfig
 from quaymoor.protocol.codec import decode_action
 from quaymoor.rules.fairness import fingerprint
 

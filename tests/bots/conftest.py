@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from quaymoor.rules.actions import Action
 from quaymoor.rules.game import Game
 from quaymoor.rules.views import SeatView
-from quaymoor.selfplay import game_seed
+from quaymoor.tools.selfplay import game_seed
 
 #: A game among bots that passes this many rounds does not end (real ones take 9 to 20).
 ROUND_CAP = 60

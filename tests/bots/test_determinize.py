@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 
 from quaymoor.bots.determinize import seals_handed_out, state_from_view, unseen_plots
+from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules import engine
 from quaymoor.rules.data import GOODS, SETUPS
 from quaymoor.rules.game import Game
 from quaymoor.rules.views import view_for
-from quaymoor.selfplay import SplitMix64, game_seed
+from quaymoor.tools.selfplay import game_seed
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

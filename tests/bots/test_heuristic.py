@@ -8,12 +8,12 @@ import pytest
 from quaymoor.bots import bot_factory, make_bot
 from quaymoor.bots.easy import EasyBot
 from quaymoor.bots.heuristic import HeuristicBot, HeuristicPolicy
+from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules import engine
 from quaymoor.rules.actions import Action
 from quaymoor.rules.game import Game
 from quaymoor.rules.state import GameState
 from quaymoor.rules.views import SeatView, view_for
-from quaymoor.selfplay import SplitMix64
 from tests.bots.conftest import play
 
 

@@ -8,11 +8,12 @@ import pickle
 import pytest
 
 from quaymoor.bots.heuristic import HeuristicBot
+from quaymoor.bots.prng import SplitMix64
 from quaymoor.bots.search import SearchBot, decide
 from quaymoor.rules import engine
 from quaymoor.rules.game import Game
 from quaymoor.rules.views import SeatView
-from quaymoor.selfplay import SplitMix64, game_seed
+from quaymoor.tools.selfplay import game_seed
 from tests.bots.conftest import play
 
 

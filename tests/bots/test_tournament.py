@@ -12,7 +12,7 @@ import pytest
 
 from quaymoor.rules.record import GameRecord
 from quaymoor.rules.verify import verify_record
-from quaymoor.tournament import run, seat_bots, wilson
+from quaymoor.tools.tournament import run, seat_bots, wilson
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT_KEYS = {"name", "games", "wins", "win_rate", "ci95", "mean_score", "mean_decision_ms"}

@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
-from quaymoor.archive import Archive
+from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import GameRecord, SeatInfo
-from quaymoor.selfplay import SplitMix64, game_seed, play_random
+from quaymoor.store.archive import Archive
+from quaymoor.tools.selfplay import game_seed, play_random
 from tests.server_process import Served, browser_skip_reason, chromium, start_server
 
 #: Games with a Farmstead draw and at least one reshuffle (found by playing seeds).

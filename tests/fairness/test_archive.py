@@ -13,11 +13,12 @@ import attrs
 import pytest
 import trio
 
-from quaymoor.archive import Archive, ArchiveError, check_archive
+from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import GameRecord, SeatInfo
 from quaymoor.rules.verify import verify_record
-from quaymoor.selfplay import SplitMix64, game_seed, play_random
+from quaymoor.store.archive import Archive, ArchiveError, check_archive
+from quaymoor.tools.selfplay import game_seed, play_random
 from tests.fairness.conftest import game_record
 
 

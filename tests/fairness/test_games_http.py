@@ -12,13 +12,13 @@ from pathlib import Path
 
 import trio
 
-from quaymoor.actors.config import ServerConfig, TableConfig
 from quaymoor.actors.supervisor import Supervisor
-from quaymoor.archive import Archive
-from quaymoor.rules.codec import converter
+from quaymoor.config import ServerConfig, TableConfig
+from quaymoor.rules.converter import converter
 from quaymoor.rules.record import GameRecord
 from quaymoor.rules.verify import verify_record
 from quaymoor.server import run_server
+from quaymoor.store.archive import Archive
 from tests.actors.test_end_to_end import http, play_now
 
 LIMIT = 30

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from quaymoor.bots.prng import SplitMix64
 from quaymoor.protocol.codec import encode
 from quaymoor.protocol.messages import Clock, SeatPublic, Update
 from quaymoor.protocol.view_json import UpdateEncoder, ViewEncoder
 from quaymoor.rules.events import Event
 from quaymoor.rules.game import Game
-from quaymoor.selfplay import SplitMix64
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

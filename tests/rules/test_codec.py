@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from quaymoor.rules import actions as a
-from quaymoor.rules.codec import (
+from quaymoor.rules.converter import (
     ACTION_TAGS,
     action_from_json,
     action_to_json,

@@ -16,9 +16,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules import actions as a
 from quaymoor.rules import engine
-from quaymoor.rules.codec import converter
+from quaymoor.rules.converter import converter
 from quaymoor.rules.data import (
     BUILDINGS,
     GOODS,
@@ -38,7 +39,7 @@ from quaymoor.rules.scoring import score, scores
 from quaymoor.rules.state import GameState, PlayerState
 from quaymoor.rules.verify import verify_record
 from quaymoor.rules.views import view_for
-from quaymoor.selfplay import MAX_DECISIONS, SplitMix64
+from quaymoor.tools.selfplay import MAX_DECISIONS
 
 # --------------------------------------------------------------------------- strategies
 

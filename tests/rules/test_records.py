@@ -11,12 +11,13 @@ from typing import Any
 import attrs
 import pytest
 
+from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules import actions as a
 from quaymoor.rules.fairness import ALGORITHM, fingerprint, seed_to_hex
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import GameRecord, RecordedAction
 from quaymoor.rules.verify import verify_record
-from quaymoor.selfplay import SplitMix64, game_seed, play_random
+from quaymoor.tools.selfplay import game_seed, play_random
 
 SEED = game_seed(2024, 0)
 OTHER_SEED = game_seed(2024, 1)
@@ -342,9 +343,10 @@ def test_from_json_names_an_unknown_action_type() -> None:
 
 
 def test_an_unknown_record_format_is_refused() -> None:
+    from quaymoor.bots.prng import SplitMix64
     from quaymoor.rules.game import Game
     from quaymoor.rules.verify import verify_record
-    from quaymoor.selfplay import SplitMix64, play_random
+    from quaymoor.tools.selfplay import play_random
 
     game = Game(2, bytes(32), events=False)
     play_random(game, SplitMix64(1))

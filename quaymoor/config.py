@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from quaymoor.archive import DEFAULT_ARCHIVE
+from quaymoor.store.archive import DEFAULT_ARCHIVE
 
 
 @attrs.frozen

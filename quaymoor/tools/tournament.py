@@ -34,7 +34,7 @@ from quaymoor.bots import LEVELS, make_bot
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import SeatInfo
 from quaymoor.rules.scoring import winners
-from quaymoor.selfplay import game_seed
+from quaymoor.tools.selfplay import game_seed
 
 #: Rounds after which a game counts as unfinished (real games end in about 10 to 20).
 ROUND_CAP = 60

@@ -26,12 +26,12 @@ from typing import Any
 import attrs
 import trio
 
-from quaymoor.actors.frontdoor import HttpRequest, HttpResponse, static_response
 from quaymoor.actors.supervisor import Supervisor
-from quaymoor.archive import MAX_LIST, ArchiveError, summary_of
-from quaymoor.replay import ReplayError, replay_all, replay_step
-from quaymoor.rules.codec import converter
+from quaymoor.http.frontdoor import HttpRequest, HttpResponse, static_response
+from quaymoor.http.replay import ReplayError, replay_all, replay_step
+from quaymoor.rules.converter import converter
 from quaymoor.rules.record import GameRecord
+from quaymoor.store.archive import MAX_LIST, ArchiveError, summary_of
 
 _RECORD = re.compile(r"^/games/([0-9a-f]{10})\.json$")
 _PAGE = re.compile(r"^/games/([0-9a-f]{10})/?$")

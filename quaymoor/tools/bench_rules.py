@@ -8,7 +8,7 @@ import tracemalloc
 
 from quaymoor.rules.engine import new_game
 from quaymoor.rules.fairness import derive_key
-from quaymoor.selfplay import game_seed, random_game
+from quaymoor.tools.selfplay import game_seed, random_game
 
 
 def bench_rules(seconds: float = 3.0) -> None:

@@ -31,7 +31,7 @@ except ImportError as exc:  # a development tool: `pip install -e '.[dev]'` brin
     raise SystemExit("quaymoor fuzz needs hypothesis: pip install -e '.[dev]'") from exc
 
 from quaymoor.rules import actions as A
-from quaymoor.rules.codec import action_to_json
+from quaymoor.rules.converter import action_to_json
 
 HOST = "127.0.0.1"
 BATCH = 40  # messages per connection, under the per-connection burst

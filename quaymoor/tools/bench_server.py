@@ -80,7 +80,7 @@ from typing import Any, NamedTuple
 import trio
 import trio_websocket
 
-from quaymoor.gc_policy import configure_collector
+from quaymoor.ops.gc_policy import configure_collector
 
 HOST = "127.0.0.1"
 #: Clients of the fan-out steps: spectators of the games, then clients of the raw server.
@@ -949,7 +949,7 @@ def _raw_step(pipes: list[Pipe], size: int) -> float:
     messages delivered per second."""
     raw, raw_port, raw_log = _start_process(
         [sys.executable, "-c",
-         f"from quaymoor.bench_server import raw_server_main; "
+         f"from quaymoor.tools.bench_server import raw_server_main; "
          f"raw_server_main({RAW_CLIENTS}, {RAW_SECONDS}, {size})"], r"PORT (\d+)")
     try:
         for pipe, n in zip(pipes, _split(RAW_CLIENTS, len(pipes)), strict=True):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from quaymoor.protocol.codec import unstructure_with
-from quaymoor.rules.codec import action_to_json, converter
+from quaymoor.rules.converter import action_to_json, converter
 from quaymoor.rules.errors import RulesError
 from quaymoor.rules.events import Event
 from quaymoor.rules.fairness import seed_from_hex

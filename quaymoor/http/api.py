@@ -16,11 +16,11 @@ from typing import Any, TypeVar
 
 import attrs
 
-from quaymoor.actors.frontdoor import HttpRequest, HttpResponse, static_response
-from quaymoor.actors.games_api import GamesApi
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import TableError
-from quaymoor.rules.codec import describe_error, make_rules_converter
+from quaymoor.http.frontdoor import HttpRequest, HttpResponse, static_response
+from quaymoor.http.games import GamesApi
+from quaymoor.rules.converter import describe_error, make_rules_converter
 from quaymoor.rules.data import rules_catalogue
 
 T = TypeVar("T")

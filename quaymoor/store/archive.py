@@ -39,7 +39,7 @@ import trio
 
 from quaymoor.rules.record import GameRecord
 
-log = logging.getLogger("quaymoor.archive")
+log = logging.getLogger("quaymoor.store.archive")
 
 #: Where ``quaymoor serve`` keeps the archive unless told otherwise (under the current folder).
 DEFAULT_ARCHIVE: Final = "var/quaymoor.sqlite3"

@@ -1,0 +1,1 @@
+"""Operations: metrics, JSON logs and the garbage-collector policy."""

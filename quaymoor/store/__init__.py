@@ -1,0 +1,1 @@
+"""Storage: the archive of finished and ended games."""

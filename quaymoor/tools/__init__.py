@@ -1,0 +1,1 @@
+"""Command-line tools: benchmarks, the fuzzer, the bot tournament, self-play."""
