@@ -15,7 +15,7 @@ from quaymoor.rules.data import (
 )
 from quaymoor.rules.events import EndTriggered
 from quaymoor.rules.fairness import reshuffle_label, shuffled
-from quaymoor.rules.state import GameState, Phase, PlayerState
+from quaymoor.rules.state import SIMULTANEOUS_PHASES, GameState, Phase, PlayerState
 
 _SPACES = tuple(b.spaces for b in BUILDINGS)
 _SLOTS = tuple(b.slots for b in BUILDINGS)
@@ -106,7 +106,7 @@ def trigger_end(s: GameState, reason: str) -> None:
 
 def deciding(s: GameState) -> tuple[int, ...]:
     """The seats whose decision the game waits for now (empty once it is over)."""
-    if s.phase is Phase.REEVE or s.phase is Phase.KEEP_GOODS:
+    if s.phase in SIMULTANEOUS_PHASES:
         return tuple(i for i in range(s.n) if not s.decided[i])
     if s.phase is Phase.GAME_OVER:
         return ()

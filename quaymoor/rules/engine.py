@@ -38,7 +38,7 @@ from quaymoor.rules.events import CoinTaken, GameEnded, RolePicked, RoundEnded
 from quaymoor.rules.explain import explain
 from quaymoor.rules.fairness import LABEL_FIRST_WARDEN, LABEL_PLOTS, draw_below, shuffled
 from quaymoor.rules.scoring import scores, winners
-from quaymoor.rules.state import GameState, Phase, PlayerState
+from quaymoor.rules.state import SIMULTANEOUS_PHASES, GameState, Phase, PlayerState
 
 _ROLE_MODULES: dict[Role, ModuleType] = {
     Role.SURVEYOR: surveyor,
@@ -57,7 +57,6 @@ _PHASE_MODULES: dict[Phase, ModuleType] = {
     Phase.BARGEMASTER: bargemaster,
     Phase.KEEP_GOODS: bargemaster,
 }
-_SIMULTANEOUS = (Phase.REEVE, Phase.KEEP_GOODS)
 
 
 def new_game(players: int, key: bytes) -> GameState:
@@ -143,7 +142,7 @@ def legal_actions(s: GameState, seat: int) -> list[Action]:
         acts = [PICK[r] for r in ROLES if taken[r] < 0] if seat == s.turn else []
     elif phase is Phase.GAME_OVER or not 0 <= seat < s.n:
         acts = []
-    elif phase in _SIMULTANEOUS:
+    elif phase in SIMULTANEOUS_PHASES:
         acts = _PHASE_MODULES[phase].legal(s, seat)
     else:
         acts = _PHASE_MODULES[phase].legal(s, seat) if seat == s.turn else []

@@ -14,7 +14,7 @@ from quaymoor.rules.events import Event, PlotsTurnedUp, PlotTaken
 from quaymoor.rules.fairness import derive_key, fingerprint, new_seed, seed_from_hex
 from quaymoor.rules.record import GameRecord, RecordedAction, SeatInfo, TurnedUp, result_of
 from quaymoor.rules.scoring import Score, scores
-from quaymoor.rules.state import GameState
+from quaymoor.rules.state import GameState, Phase
 from quaymoor.rules.views import SeatView, view_for
 
 
@@ -52,8 +52,20 @@ class Game:
     def version(self) -> int:
         return self.state.version
 
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
     def is_over(self) -> bool:
         return engine.is_over(self.state)
+
+    def is_simultaneous(self) -> bool:
+        """Every deciding seat decides at once now (each until it is done)."""
+        return self.state.phase.simultaneous
 
     def deciding(self) -> tuple[int, ...]:
         return engine.deciding(self.state)

@@ -29,6 +29,15 @@ class Phase(IntEnum):
     KEEP_GOODS = 7  #: after shipping, what to keep
     GAME_OVER = 8
 
+    @property
+    def simultaneous(self) -> bool:
+        """Every seat decides at once (each until it is done), not in turn order."""
+        return self in SIMULTANEOUS_PHASES
+
+
+#: The phases in which every seat decides at once: the Reeve's arranging, keeping goods.
+SIMULTANEOUS_PHASES = frozenset({Phase.REEVE, Phase.KEEP_GOODS})
+
 
 class PlayerState:
     """One seat's mat."""

@@ -197,7 +197,7 @@ def _board(s: GameState, seat: int | None) -> BoardView:
         phase=s.phase.name.lower(),
         role=Role(s.role) if in_role else None,
         picker=s.picker if in_role else None,
-        turn=s.turn if s.phase not in (Phase.REEVE, Phase.KEEP_GOODS, Phase.GAME_OVER) else None,
+        turn=s.turn if not (s.phase.simultaneous or s.phase is Phase.GAME_OVER) else None,
         roles=[
             RoleView(r, s.role_coins[r], s.role_taken[r] if s.role_taken[r] >= 0 else None)
             for r in ROLES
