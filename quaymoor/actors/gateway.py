@@ -4,8 +4,9 @@ A connection's first message is ``hello`` (which table, which seat token, the la
 seen). The gateway then runs a reader (decode and validate each frame, rate-limit, pass
 actions to the table's inbox) and a writer (the connection's outbox to the socket). Bad
 frames get an ``error`` message with a stable code and where it was wrong, and change
-nothing. Close codes: 1008 for a flood or a missing hello, 1009 for an oversized frame
-(trio-websocket), 4000-4005 from the table (see ``table``) and below.
+nothing. Close codes (``protocol.codes.Close``): 1008 for a flood or a missing hello, 1009
+for an oversized frame (trio-websocket), 4004 and 4005 for a refused hello, and the table's
+own (4000-4003) when its outbox closes.
 """
 
 from __future__ import annotations
@@ -18,18 +19,17 @@ from collections.abc import Awaitable, Callable
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
+from quaymoor.actors.connection import Connection
+from quaymoor.actors.inbox import ActFrom, Attach, Detach, Inbox, Reply, TableError
 from quaymoor.actors.supervisor import Supervisor
-from quaymoor.actors.table import ActFrom, Attach, Connection, Detach, Reply, TableError
 from quaymoor.config import ServerConfig
 from quaymoor.http.frontdoor import HttpRequest
 from quaymoor.protocol.codec import ProtocolError, decode_action, decode_client, encode
+from quaymoor.protocol.codes import Close, Code
 from quaymoor.protocol.messages import Act, Error, Hello, Ping, Pong, ServerMessage
 
 log = logging.getLogger("quaymoor.gateway")
 
-CLOSE_POLICY = 1008
-CLOSE_UNKNOWN_TABLE = 4004
-CLOSE_BAD_TOKEN = 4005
 #: Seconds the reader waits for the writer to finish once the table has gone.
 TABLE_GONE_GRACE = 5.0
 
@@ -78,7 +78,7 @@ class Gateway:
                 table = self.supervisor.get(hello.table)
             except TableError as exc:
                 await send(Error(exc.code, exc.message))
-                await ws.aclose(CLOSE_UNKNOWN_TABLE, exc.message)
+                await ws.aclose(Close.UNKNOWN_TABLE, exc.message)
                 return
             outbox, inbox_of_conn = trio.open_memory_channel[str](self.config.table.outbox_size)
             conn = Connection(next(_ids), outbox)
@@ -88,7 +88,7 @@ class Gateway:
                                           reply)
             except TableError as exc:
                 await send(Error(exc.code, exc.message))
-                await ws.aclose(CLOSE_BAD_TOKEN, exc.message)
+                await ws.aclose(Close.BAD_TOKEN, exc.message)
                 return
             self.supervisor.connections += 1
             try:
@@ -112,20 +112,20 @@ class Gateway:
                 message = decode_client(frame)
             except ProtocolError as exc:
                 await ws.send_message(encode(Error(exc.code, exc.message)))
-                await ws.aclose(CLOSE_POLICY, "the first message must be a valid hello")
+                await ws.aclose(Close.POLICY, "the first message must be a valid hello")
                 return None
             if not isinstance(message, Hello):
-                await ws.send_message(encode(Error("hello_first", "send hello first @ $.type")))
-                await ws.aclose(CLOSE_POLICY, "the first message must be hello")
+                await ws.send_message(encode(Error(Code.HELLO_FIRST, "send hello first @ $.type")))
+                await ws.aclose(Close.POLICY, "the first message must be hello")
                 return None
             return message
-        await ws.aclose(CLOSE_POLICY, "no hello in time")
+        await ws.aclose(Close.POLICY, "no hello in time")
         return None
 
     async def _reader(
         self,
         ws: WebSocketConnection,
-        inbox: trio.MemorySendChannel[object],
+        inbox: Inbox,
         conn: Connection,
         send: Send,
     ) -> None:
@@ -139,7 +139,7 @@ class Gateway:
             except ConnectionClosed:
                 return
             if not limit.allow():
-                await ws.aclose(CLOSE_POLICY, "too many messages: slow down")
+                await ws.aclose(Close.POLICY, "too many messages: slow down")
                 return
             try:
                 message = decode_client(frame)
@@ -156,7 +156,7 @@ class Gateway:
                 elif isinstance(message, Ping):
                     await send(Pong())
                 else:
-                    raise ProtocolError("already_attached", "hello was already sent @ $.type")
+                    raise ProtocolError(Code.ALREADY_ATTACHED, "hello was already sent @ $.type")
             except ProtocolError as exc:
                 await send(Error(exc.code, exc.message))
 

@@ -11,29 +11,12 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 
-import attrs
 import trio
 
+from quaymoor.actors.inbox import BotMove, Inbox, TimedOut
+from quaymoor.protocol.messages import Clock
 from quaymoor.rules.actions import Action
 from quaymoor.rules.views import SeatView
-
-
-@attrs.frozen
-class TimedOut:
-    """Inbox message: ``seat``'s decision ``decision`` ran out of time."""
-
-    seat: int
-    decision: int
-
-
-@attrs.frozen
-class BotMove:
-    """Inbox message: the bot playing ``seat`` chose ``action`` at game version ``version``."""
-
-    seat: int
-    action: Action
-    version: int
-
 
 Chooser = Callable[[SeatView], Awaitable[Action | None]]
 
@@ -44,7 +27,7 @@ class SeatWorker:
     def __init__(
         self,
         seat: int,
-        inbox: trio.MemorySendChannel[object],
+        inbox: Inbox,
         *,
         on_bot_decided: Callable[[float], None] | None = None,
     ) -> None:
@@ -100,3 +83,10 @@ class SeatWorker:
                 self._on_bot_decided(time.perf_counter() - started)
             if action is not None:
                 await self._inbox.send(BotMove(self.seat, action, view.version))
+
+
+def clocks(workers: list[SeatWorker]) -> list[Clock]:
+    """The running timers now, in seconds left rounded to 0.1."""
+    now = trio.current_time()
+    return [Clock(w.seat, round(max(0.0, w.deadline - now), 1))
+            for w in workers if w.deadline is not None]

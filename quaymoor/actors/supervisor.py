@@ -23,23 +23,23 @@ import attrs
 import trio
 
 from quaymoor.actors.bot_pool import LOBBY_LEVELS, BotPool
-from quaymoor.actors.table import (
-    CLOSE_SHUTDOWN,
-    CLOSE_TABLE_CRASHED,
+from quaymoor.actors.inbox import (
+    InboxMessage,
     Join,
     JoinResult,
     Reply,
     Shutdown,
     Start,
-    Table,
     TableError,
-    TableState,
+    table_closed,
 )
+from quaymoor.actors.table import Table, TableState
 from quaymoor.bots import LEVELS
 from quaymoor.config import TableConfig
 from quaymoor.ops.metrics import Metrics
+from quaymoor.protocol.codes import Close, Code
 from quaymoor.rules.data import MAX_PLAYERS, MIN_PLAYERS
-from quaymoor.rules.record import GameRecord
+from quaymoor.rules.record import EndReason, GameRecord
 from quaymoor.store.archive import Archive
 
 log = logging.getLogger("quaymoor.supervisor")
@@ -95,11 +95,11 @@ class Supervisor:
         hard) when it starts."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise TableError(
-                "bad_players", f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} @ $.players")
+                Code.BAD_PLAYERS, f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} @ $.players")
         if bots not in LEVELS:
-            raise TableError("bad_bots", f"bots are {', '.join(LOBBY_LEVELS)} @ $.bots")
+            raise TableError(Code.BAD_BOTS, f"bots are {', '.join(LOBBY_LEVELS)} @ $.bots")
         if len(self.tables) >= self.max_tables:
-            raise TableError("server_full", "the server holds as many tables as it can")
+            raise TableError(Code.SERVER_FULL, "the server holds as many tables as it can")
         assert self._nursery is not None
         table_id = secrets.token_hex(5)
         while table_id in self.tables or (
@@ -127,10 +127,10 @@ class Supervisor:
             log.exception("table %s crashed", table.id,
                           extra={"event": "table_crashed", "table": table.id})
             table.crash = text
-            table.shutdown_now("crashed", CLOSE_TABLE_CRASHED)
+            table.shutdown_now(EndReason.CRASHED, Close.TABLE_CRASHED)
         finally:
             if table.state is TableState.PLAYING:  # cancelled with the server: keep the game
-                table.shutdown_now("shutdown", CLOSE_SHUTDOWN)
+                table.shutdown_now(EndReason.SHUTDOWN, Close.SHUTDOWN)
             self.tables.pop(table.id, None)
             table.refuse_pending()
 
@@ -141,7 +141,7 @@ class Supervisor:
             self.records[table.id] = record
             while len(self.records) > RECENT_RECORDS:
                 del self.records[next(iter(self.records))]
-            if table.end_reason == "finished":
+            if table.end_reason is EndReason.FINISHED:
                 self.games_finished += 1
                 self.metrics.games_finished.inc()
             if self.archive is not None:
@@ -150,16 +150,16 @@ class Supervisor:
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is None:
-            raise TableError("unknown_table", f"no table {table_id!r} is open")
+            raise TableError(Code.UNKNOWN_TABLE, f"no table {table_id!r} is open")
         return table
 
-    async def ask(self, table: Table, message: object, reply: Reply) -> object:
+    async def ask(self, table: Table, message: InboxMessage, reply: Reply) -> object:
         """Send a request to a table's inbox and wait for its answer. A table that closes
         meanwhile answers ``table_closed``."""
         try:
             await table.inbox.send(message)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
-            raise TableError("table_closed", "this table has closed") from None
+            raise table_closed() from None
         return await reply.wait()
 
     async def join(self, table_id: str, name: str, client_seed: str | None) -> JoinResult:
@@ -181,19 +181,19 @@ class Supervisor:
         await self.start(table.id, joined.token)
         return table, joined
 
-    async def shutdown(self, reason: str = "shutdown") -> None:
+    async def shutdown(self, reason: EndReason = EndReason.SHUTDOWN) -> None:
         """End every game (players told, seeds revealed, records kept) and wait until the
         archive has written every record."""
         for table in list(self.tables.values()):
             try:
                 table.inbox.send_nowait(Shutdown(reason))
             except (trio.WouldBlock, trio.ClosedResourceError):
-                table.shutdown_now(reason, CLOSE_SHUTDOWN)
+                table.shutdown_now(reason, Close.SHUTDOWN)
         with trio.move_on_after(5):
             while self.tables:
                 await trio.sleep(0.01)
         for table in list(self.tables.values()):
-            table.shutdown_now(reason, CLOSE_SHUTDOWN)
+            table.shutdown_now(reason, Close.SHUTDOWN)
         if self.archive is not None:
             await self.archive.flush()
 

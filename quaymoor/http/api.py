@@ -16,10 +16,12 @@ from typing import Any, TypeVar
 
 import attrs
 
+from quaymoor.actors.inbox import TableError
 from quaymoor.actors.supervisor import Supervisor
-from quaymoor.actors.table import TableError
 from quaymoor.http.frontdoor import HttpRequest, HttpResponse, static_response
 from quaymoor.http.games import GamesApi
+from quaymoor.http.responses import error_response, json_response
+from quaymoor.protocol.codes import Code
 from quaymoor.rules.converter import describe_error, make_rules_converter
 from quaymoor.rules.data import rules_catalogue
 
@@ -53,14 +55,6 @@ class PlayNow:
     bots: str = "normal"
 
 
-def json_response(data: Any, status: int = 200) -> HttpResponse:
-    return HttpResponse(status, json.dumps(data).encode(), "application/json")
-
-
-def error_response(status: int, code: str, message: str) -> HttpResponse:
-    return json_response({"error": {"code": code, "message": message}}, status)
-
-
 _TABLE_ROUTE = re.compile(r"^/api/tables/([0-9a-f]{10})/(join|start)$")
 
 
@@ -78,14 +72,9 @@ class HttpApi:
         try:
             return await self._route(request)
         except TableError as exc:
-            status = 404 if exc.code == "unknown_table" else 409
-            if exc.code in ("bad_players", "bad_bots", "bad_name", "bad_client_seed"):
-                status = 400
-            elif exc.code == "bad_token":
-                status = 403
-            return error_response(status, exc.code, exc.message)
+            return error_response(exc.code, exc.message)
         except _BadBody as exc:
-            return error_response(400, "bad_request", str(exc))
+            return error_response(Code.BAD_REQUEST, str(exc))
 
     async def _route(self, request: HttpRequest) -> HttpResponse:
         path, method = request.path, request.method
@@ -107,11 +96,11 @@ class HttpApi:
             if page is not None:
                 return page
         if method not in ("GET", "HEAD"):
-            return error_response(405, "method_not_allowed", f"{method} is not allowed here")
+            return error_response(Code.METHOD_NOT_ALLOWED, f"{method} is not allowed here")
         found = static_response(self.web_root, path, method)
         if found is not None:
             return found
-        return error_response(404, "not_found", "nothing here")
+        return error_response(Code.NOT_FOUND, "nothing here")
 
     async def _api(self, request: HttpRequest) -> HttpResponse:
         path, method = request.path, request.method
@@ -144,7 +133,7 @@ class HttpApi:
             start = _body(request, StartTable)
             await sup.start(table_id, start.token)
             return json_response({"table": table_id, "started": True})
-        return error_response(404, "not_found", f"no API endpoint {method} {path}")
+        return error_response(Code.NOT_FOUND, f"no API endpoint {method} {path}")
 
 
 def operator_refusal(request: HttpRequest, token: str | None) -> HttpResponse | None:
@@ -154,14 +143,14 @@ def operator_refusal(request: HttpRequest, token: str | None) -> HttpResponse | 
     if token is None:
         if _loopback(request.client):
             return None
-        return error_response(403, "operators_only",
+        return error_response(Code.OPERATORS_ONLY,
                               "set an operator token to read this from another machine")
     given = request.headers.get("authorization", "")
     scheme, _, value = given.partition(" ")
     if scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(),
                                                           token.encode()):
         return None
-    response = error_response(401, "operator_token",
+    response = error_response(Code.OPERATOR_TOKEN,
                               "this needs the operator token: Authorization: Bearer <token>")
     return attrs.evolve(response, headers=(("WWW-Authenticate", 'Bearer realm="quaymoor"'),))
 

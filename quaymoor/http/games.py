@@ -17,7 +17,6 @@ Replays run in a worker thread.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import OrderedDict
 from pathlib import Path
@@ -29,6 +28,8 @@ import trio
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.http.frontdoor import HttpRequest, HttpResponse, static_response
 from quaymoor.http.replay import ReplayError, replay_all, replay_step
+from quaymoor.http.responses import error_response, json_response
+from quaymoor.protocol.codes import Code
 from quaymoor.rules.converter import converter
 from quaymoor.rules.record import GameRecord
 from quaymoor.store.archive import MAX_LIST, ArchiveError, summary_of
@@ -39,15 +40,6 @@ _API = re.compile(r"^/api/games/([0-9a-f]{10})(/replay)?$")
 _UNKNOWN = ("no finished game has that id (a running game's record is published when it "
             "ends)")
 _REPLAYS_KEPT = 16
-
-
-def _json(data: Any, status: int = 200, headers: tuple[tuple[str, str], ...] = ()
-          ) -> HttpResponse:
-    return HttpResponse(status, json.dumps(data).encode(), "application/json", headers)
-
-
-def _error(status: int, code: str, message: str) -> HttpResponse:
-    return _json({"error": {"code": code, "message": message}}, status)
 
 
 class GamesApi:
@@ -66,7 +58,7 @@ class GamesApi:
         if path != "/api/games" and not (record_match or page_match or api_match):
             return None
         if request.method not in ("GET", "HEAD"):
-            return _error(405, "method_not_allowed", f"{request.method} is not allowed here")
+            return error_response(Code.METHOD_NOT_ALLOWED, f"{request.method} is not allowed here")
         try:
             if path == "/api/games":
                 return await self._list(request)
@@ -80,7 +72,7 @@ class GamesApi:
                 return await self._replay(game_id, request)
             return await self._summary(game_id)
         except ArchiveError as exc:
-            return _error(503, "archive_unavailable", str(exc))
+            return error_response(Code.ARCHIVE_UNAVAILABLE, str(exc))
 
     # ------------------------------------------------------------ lookups
 
@@ -98,14 +90,14 @@ class GamesApi:
             record = self.supervisor.records.get(game_id)
             text = None if record is None else await trio.to_thread.run_sync(record.to_json)
         if text is None:
-            return _error(404, "unknown_game", _UNKNOWN)
+            return error_response(Code.UNKNOWN_GAME, _UNKNOWN)
         return HttpResponse(200, text.encode(), "application/json", (
             ("Content-Disposition", f'attachment; filename="quaymoor-{game_id}.json"'),))
 
     async def _page(self, game_id: str, method: str) -> HttpResponse:
         page = static_response(self.web_root, "/game.html", method)
         if page is None:
-            return _error(404, "not_found", "the game page is missing")
+            return error_response(Code.NOT_FOUND, "the game page is missing")
         if await self._record(game_id) is None:
             return attrs.evolve(page, status=404)  # the page itself says there is no game
         return page
@@ -114,9 +106,9 @@ class GamesApi:
         try:
             limit = int(request.query.get("limit", "20"))
         except ValueError:
-            return _error(400, "bad_request", "limit must be a whole number @ ?limit")
+            return error_response(Code.BAD_REQUEST, "limit must be a whole number @ ?limit")
         if not 1 <= limit <= MAX_LIST:
-            return _error(400, "bad_request", f"limit must be 1 to {MAX_LIST} @ ?limit")
+            return error_response(Code.BAD_REQUEST, f"limit must be 1 to {MAX_LIST} @ ?limit")
         archive = self.supervisor.archive
         if archive is not None:
             games = [g.summary() for g in await archive.recent(limit)]
@@ -124,13 +116,13 @@ class GamesApi:
             found = [summary_of(gid, rec) for gid, rec in self.supervisor.records.items()]
             found.sort(key=lambda g: g.ended_at, reverse=True)
             games = [g.summary() for g in found[:limit]]
-        return _json({"games": games})
+        return json_response({"games": games})
 
     async def _summary(self, game_id: str) -> HttpResponse:
         record = await self._record(game_id)
         if record is None:
-            return _error(404, "unknown_game", _UNKNOWN)
-        return _json({
+            return error_response(Code.UNKNOWN_GAME, _UNKNOWN)
+        return json_response({
             "id": game_id,
             "players": record.players,
             "seats": [{"seat": i, "name": s.name, "bot": s.bot}
@@ -151,7 +143,7 @@ class GamesApi:
     async def _replay(self, game_id: str, request: HttpRequest) -> HttpResponse:
         record = await self._record(game_id)
         if record is None:
-            return _error(404, "unknown_game", _UNKNOWN)
+            return error_response(Code.UNKNOWN_GAME, _UNKNOWN)
         step_text = request.query.get("step")
         if step_text is None:
             summary = self._replays.get(game_id)
@@ -161,13 +153,15 @@ class GamesApi:
                 while len(self._replays) > _REPLAYS_KEPT:
                     self._replays.popitem(last=False)
             self._replays.move_to_end(game_id)
-            return _json({"id": game_id, **summary})
+            return json_response({"id": game_id, **summary})
         try:
             step = int(step_text)
         except ValueError:
-            return _error(400, "bad_request", "step must be a whole number @ ?step")
+            return error_response(Code.BAD_REQUEST, "step must be a whole number @ ?step")
         try:
             data = await trio.to_thread.run_sync(replay_step, record, step)
         except ReplayError as exc:
-            return _error(400 if "step must be" in str(exc) else 422, "bad_step", str(exc))
-        return _json({"id": game_id, **data})
+            # A step out of range is the client's; a record that does not replay is 422.
+            status = None if "step must be" in str(exc) else 422
+            return error_response(Code.BAD_STEP, str(exc), status)
+        return json_response({"id": game_id, **data})

@@ -1,4 +1,4 @@
-"""Encoding and strict decoding of wire messages, with errors mapped to codes in one place.
+"""Encoding and strict decoding of wire messages; every refusal is a ``ProtocolError``.
 
 Decoding checks the envelope by hand (a JSON object with a known ``type``) before cattrs
 structures it, so that every failure becomes a ``ProtocolError`` with a stable code and a
@@ -12,38 +12,30 @@ from typing import Any, Final, get_args
 
 from cattrs.strategies import configure_tagged_union
 
-from quaymoor.protocol.messages import ClientMessage, ServerMessage
+from quaymoor.protocol.codes import Code
+from quaymoor.protocol.messages import TAGS, ClientMessage, ServerMessage
 from quaymoor.rules.actions import Action
 from quaymoor.rules.converter import action_from_json, describe_error, make_rules_converter, snake
-from quaymoor.rules.errors import GameOver, IllegalAction, NotYourDecision, RulesError
+
+
+def wire_tag(cl: type) -> str:
+    """A message class's ``type`` tag: ``TAGS``' entry, else its name in snake case."""
+    return TAGS.get(cl) or snake(cl.__name__)
+
 
 _conv = make_rules_converter()
 for _union in (ClientMessage, ServerMessage):
-    configure_tagged_union(
-        _union, _conv, tag_generator=lambda cl: snake(cl.__name__), tag_name="type"
-    )
-CLIENT_TAGS: Final = {snake(cl.__name__): cl for cl in get_args(ClientMessage)}
+    configure_tagged_union(_union, _conv, tag_generator=wire_tag, tag_name="type")
+CLIENT_TAGS: Final = {wire_tag(cl): cl for cl in get_args(ClientMessage)}
 
 
 class ProtocolError(Exception):
     """A message that cannot be accepted. ``code`` is stable; the text says why."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: Code, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-#: Error codes of the rules, on the wire.
-RULES_CODES: Final[dict[type[RulesError], str]] = {
-    IllegalAction: "illegal_action",
-    NotYourDecision: "not_your_decision",
-    GameOver: "game_over",
-}
-
-
-def rules_error_code(exc: RulesError) -> str:
-    return RULES_CODES.get(type(exc), exc.code)
 
 
 def encode(message: ServerMessage) -> str:
@@ -56,31 +48,27 @@ def unstructure_with(value: Any, kind: Any, *, tagged: bool = False) -> Any:
     return _conv.unstructure(value, unstructure_as=ServerMessage if tagged else kind)
 
 
-def unstructure(message: ServerMessage) -> Any:
-    return _conv.unstructure(message, unstructure_as=ServerMessage)
-
-
 def decode_client(text: str | bytes) -> ClientMessage:
     """Decode one client frame. Raises ``ProtocolError`` (bad_json, bad_message,
     unknown_type) and nothing else."""
     if isinstance(text, bytes):
-        raise ProtocolError("bad_message", "binary frames are not accepted: send JSON text")
+        raise ProtocolError(Code.BAD_MESSAGE, "binary frames are not accepted: send JSON text")
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
-        raise ProtocolError("bad_json", f"not valid JSON: {exc}") from None
+        raise ProtocolError(Code.BAD_JSON, f"not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         kind = type(data).__name__
-        raise ProtocolError("bad_message", f"a message must be a JSON object @ $, got {kind}")
+        raise ProtocolError(Code.BAD_MESSAGE, f"a message must be a JSON object @ $, got {kind}")
     tag = data.get("type")
     if not isinstance(tag, str):
-        raise ProtocolError("bad_message", "missing or non-string type @ $.type")
+        raise ProtocolError(Code.BAD_MESSAGE, "missing or non-string type @ $.type")
     if tag not in CLIENT_TAGS:
-        raise ProtocolError("unknown_type", f"unknown message type {tag!r} @ $.type")
+        raise ProtocolError(Code.UNKNOWN_TYPE, f"unknown message type {tag!r} @ $.type")
     try:
         message: ClientMessage = _conv.structure(data, ClientMessage)  # type: ignore[arg-type]
     except Exception as exc:
-        raise ProtocolError("bad_message", describe_error(exc)) from None
+        raise ProtocolError(Code.BAD_MESSAGE, describe_error(exc)) from None
     return message
 
 
@@ -92,4 +80,4 @@ def decode_action(data: dict[str, Any]) -> Action:
         text = describe_error(exc).replace("@ $", "@ $.action")
         if "@ $" not in text:
             text += " @ $.action"
-        raise ProtocolError("bad_action", text) from None
+        raise ProtocolError(Code.BAD_ACTION, text) from None

@@ -1,16 +1,19 @@
 """Wire messages: attrs classes with a ``type`` tag, shape and types only.
 
 Game checks happen in the rules, not here. Client messages are structured strictly
-(``quaymoor.protocol.codec``); server messages are written with the tag.
+(``quaymoor.protocol.codec``); server messages are written with the tag. A message's tag is
+its class name in snake case unless ``TAGS`` names it otherwise.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
+from quaymoor.protocol.codes import Code
 from quaymoor.rules.events import Event
+from quaymoor.rules.record import EndReason
 from quaymoor.rules.views import Result, SeatView
 
 # ---------------------------------------------------------------- client -> server
@@ -98,12 +101,13 @@ class Lobby:
 
 
 @attrs.frozen
-class GameEnded:
-    """The game is over: finished, or ended by a shutdown or a crash. The seed is
-    revealed so anyone can check it against the fingerprint."""
+class EndOfGame:
+    """``game_ended``: the game is over, finished or ended by a shutdown or a crash. The
+    seed is revealed so anyone can check it against the fingerprint. (Not the rules'
+    ``events.GameEnded``, which is one of the game's events.)"""
 
     table: str
-    reason: str  #: "finished", "shutdown" or "crashed"
+    reason: EndReason
     seed: str
     fingerprint: str
     client_seeds: list[str]
@@ -115,7 +119,7 @@ class GameEnded:
 class Error:
     """A refused message: a stable ``code``, and what was wrong and where."""
 
-    code: str
+    code: Code
     message: str
 
 
@@ -124,4 +128,7 @@ class Pong:
     pass
 
 
-ServerMessage = Welcome | Update | Lobby | GameEnded | Error | Pong
+ServerMessage = Welcome | Update | Lobby | EndOfGame | Error | Pong
+
+#: Wire tags that are not the class name in snake case.
+TAGS: Final[dict[type, str]] = {EndOfGame: "game_ended"}

@@ -9,6 +9,7 @@ turned up, in order), which a verifier recomputes from the seed and client seeds
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from typing import Any
 
 import attrs
@@ -24,6 +25,16 @@ from quaymoor.rules.views import Result, final_score
 RECORD_FORMAT = 2
 #: Formats this code reads and verifies (format 1 lacks the optional fields of format 2).
 READABLE_FORMATS = (1, 2)
+
+
+class EndReason(StrEnum):
+    """Why a game ended: the record's ``end_reason`` and the ``game_ended`` message's
+    ``reason``. A record keeps it as a plain string (older records are read as written)."""
+
+    FINISHED = "finished"  #: played to its end
+    SHUTDOWN = "shutdown"  #: the server stopped
+    CRASHED = "crashed"  #: the table's code failed
+    ABANDONED = "abandoned"  #: nobody started the table in time (no game, no record)
 
 
 @attrs.frozen
@@ -60,7 +71,7 @@ class GameRecord:
     actions: list[RecordedAction]
     result: Result | None
     game: str | None = None  #: the id the game was played under (its table's)
-    end_reason: str | None = None  #: "finished", "shutdown" or "crashed"
+    end_reason: str | None = None  #: an ``EndReason``
     ended_at: float | None = None  #: seconds since the epoch
     first_warden: int | None = None  #: the seat the seed made first Warden
     turned_up: list[TurnedUp] | None = None  #: every turn-up of plots, in order

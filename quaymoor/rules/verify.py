@@ -13,6 +13,7 @@ from quaymoor.rules.game import Game
 from quaymoor.rules.record import (
     READABLE_FORMATS,
     RECORD_FORMAT,
+    EndReason,
     GameRecord,
     TurnedUp,
     result_of,
@@ -74,13 +75,13 @@ def verify_record(record: GameRecord) -> Verdict:
     if not game.is_over():
         if record.result is not None:
             return Verdict(False, "the actions end before the game does, but a result is given")
-        if record.end_reason == "finished":
+        if record.end_reason == EndReason.FINISHED:
             return Verdict(False, "end reason: the record says finished, but the actions end "
                                   "before the game does")
         why = f" (ended: {record.end_reason})" if record.end_reason else ""
         return Verdict(True, f"{len(record.actions)} actions replayed; "
                              f"the game was not finished{why}")
-    if record.end_reason not in (None, "finished"):
+    if record.end_reason not in (None, EndReason.FINISHED):
         return Verdict(False, f"end reason: the record says {record.end_reason}, but the game "
                               "was played to its end")
     replayed = result_of(game.state)

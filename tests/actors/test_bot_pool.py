@@ -9,8 +9,9 @@ import pytest
 import trio
 
 from quaymoor.actors.bot_pool import BotPool
+from quaymoor.actors.inbox import TableError
 from quaymoor.actors.supervisor import Supervisor
-from quaymoor.actors.table import TableError, TableState
+from quaymoor.actors.table import TableState
 from quaymoor.config import TableConfig
 from quaymoor.rules.game import Game
 

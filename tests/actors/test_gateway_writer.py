@@ -9,9 +9,9 @@ from typing import cast
 import trio
 from trio_websocket import WebSocketConnection
 
+from quaymoor.actors.connection import Connection
 from quaymoor.actors.gateway import Gateway
 from quaymoor.actors.supervisor import Supervisor
-from quaymoor.actors.table import Connection
 from quaymoor.config import ServerConfig, TableConfig
 
 SEND_TIMEOUT = 30.0

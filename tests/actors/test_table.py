@@ -11,19 +11,13 @@ from typing import Any
 import pytest
 import trio
 
+from quaymoor.actors.connection import Connection
+from quaymoor.actors.inbox import ActFrom, Attach, Detach, Reply, TableError
 from quaymoor.actors.supervisor import Supervisor
-from quaymoor.actors.table import (
-    CLOSE_TABLE_CRASHED,
-    ActFrom,
-    Attach,
-    Connection,
-    Detach,
-    Reply,
-    Table,
-    TableError,
-)
+from quaymoor.actors.table import Table
 from quaymoor.config import TableConfig
 from quaymoor.protocol.codec import decode_action
+from quaymoor.protocol.codes import Close
 from quaymoor.rules.fairness import fingerprint
 
 _ids = itertools.count(1000)
@@ -183,9 +177,8 @@ async def test_reconnect_gets_every_missed_event(
     assert catch_up["since"] == last_version
     assert catch_up["version"] > last_version
     # The events of the catch-up are exactly those logged since last_version.
-    expected = [
-        e for v, evs in table._log if last_version <= v < catch_up["version"] for e in evs
-    ]
+    changes = table.history.changes
+    expected = [e for v, evs in changes if last_version <= v < catch_up["version"] for e in evs]
     assert len(catch_up["events"]) == len(expected) > 0
 
 
@@ -204,7 +197,7 @@ async def test_a_crashing_table_ends_alone(
         frames.append(frame)
     ended = [f for f in frames if f["type"] == "game_ended"]
     assert ended and ended[0]["reason"] == "crashed" and ended[0]["seed"]
-    assert victim.conn.close_code == CLOSE_TABLE_CRASHED
+    assert victim.conn.close_code == Close.TABLE_CRASHED
     assert supervisor.crash_count == 1 and doomed.id in supervisor.records
     assert doomed.id not in supervisor.tables
     result = await player.play_to_end()

@@ -1,0 +1,74 @@
+"""A websocket's attachment to a table, as the table and the gateway share it.
+
+The table fills a connection's ``outbox`` (a small bounded channel, never waiting) and
+sets its close code; the gateway's writer drains the outbox to the socket, counts what it
+wrote, and closes with that code when the outbox closes. ``Receipt`` times one action's
+broadcast: from the gateway reading the action to the last connection's writer handing the
+resulting update to its socket.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import attrs
+import trio
+
+from quaymoor.ops.metrics import Metrics
+from quaymoor.protocol.codes import Close
+
+
+class Receipt:
+    """An action's broadcast, for the action-to-broadcast latency: from the moment the
+    gateway read the action to the moment the last connection's writer handed the
+    resulting update to its socket."""
+
+    __slots__ = ("metrics", "received", "remaining")
+
+    def __init__(self, received: float, metrics: Metrics) -> None:
+        self.received = received
+        self.metrics = metrics
+        self.remaining = 0  #: frames queued and not yet sent
+
+    def sent(self) -> None:
+        """One of the frames was handed to its socket (or will never be: the connection
+        went away); the last one completes the broadcast."""
+        self.remaining -= 1
+        if self.remaining == 0:
+            self.metrics.action_done(trio.current_time() - self.received)
+
+
+@attrs.define(eq=False)
+class Connection:
+    """One websocket's attachment to a table, shared with the gateway."""
+
+    id: int
+    outbox: trio.MemorySendChannel[str]
+    seat: int | None = None
+    close_code: Close = Close.TABLE_CLOSED
+    close_reason: str = "table closed"
+    #: Set when the table drops the connection as too slow: the gateway then gives it only
+    #: a short grace to take what was queued and the close, and lets go of it.
+    dropped: trio.Event = attrs.field(factory=trio.Event)
+    queued: int = 0  #: frames put in the outbox so far
+    written: int = 0  #: frames the gateway's writer has handed to the socket so far
+    #: (the value of ``queued`` once a broadcast's frame is in, its receipt), oldest first
+    receipts: deque[tuple[int, Receipt]] = attrs.field(factory=deque)
+
+    def frame_written(self) -> None:
+        """The writer handed one more frame to the socket."""
+        self.written += 1
+        receipts = self.receipts
+        while receipts and receipts[0][0] <= self.written:
+            receipts.popleft()[1].sent()
+
+    def let_go(self) -> None:
+        """The connection is gone: what it still owed counts as sent."""
+        while self.receipts:
+            self.receipts.popleft()[1].sent()
+
+    def close(self, code: Close, reason: str) -> None:
+        """Close the outbox; the writer sends what is queued, then closes with ``code``."""
+        self.close_code = code
+        self.close_reason = reason
+        self.outbox.close()

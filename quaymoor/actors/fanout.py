@@ -1,0 +1,117 @@
+"""A table's connections and what goes out to them: broadcasts, each seat's own update,
+the catch-up of a connection that comes back, and the drop policy.
+
+Every frame goes into a connection's outbox with ``send_nowait``: the table never waits
+on a socket. A connection whose outbox is full is dropped (close 4003, ``dropped`` set so
+the gateway gives it only a short grace); one whose outbox is closed is let go. Either way
+``on_gone`` tells the table, which forgets the connection. An update is encoded once per
+seat (spectators share one), not once per connection.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import trio
+
+from quaymoor.actors.connection import Connection, Receipt
+from quaymoor.protocol.codec import encode
+from quaymoor.protocol.codes import Close
+from quaymoor.protocol.messages import ServerMessage
+from quaymoor.protocol.view_json import UpdateEncoder
+from quaymoor.rules.events import Event
+
+log = logging.getLogger("quaymoor.table")
+
+
+class History:
+    """Every change's events, keyed by the version it started from, for catch-ups."""
+
+    def __init__(self) -> None:
+        self.changes: list[tuple[int, list[Event]]] = []  #: (version before, events)
+
+    def add(self, since: int, events: list[Event]) -> None:
+        self.changes.append((since, events))
+
+    def since(self, since: int | None, version: int) -> tuple[int, list[Event]]:
+        """What a client that saw ``since`` missed, up to ``version``: (the version it
+        continues from, the events). A version the table never reported gets a snapshot
+        (``version``, no events)."""
+        if since is None or not 0 <= since <= version:
+            return version, []
+        first = next((i for i, (v, _) in enumerate(self.changes) if v >= since), None)
+        if first is not None and self.changes[first][0] == since:
+            return since, [e for _, evs in self.changes[first:] for e in evs]
+        return version, []
+
+
+class Fanout:
+    """The connections of one table, by id."""
+
+    def __init__(self, table_id: str, on_gone: Callable[[Connection], None]) -> None:
+        self.table_id = table_id
+        self.connections: dict[int, Connection] = {}
+        self._on_gone = on_gone
+
+    def __len__(self) -> int:
+        return len(self.connections)
+
+    def add(self, conn: Connection) -> None:
+        self.connections[conn.id] = conn
+
+    def remove(self, conn: Connection) -> bool:
+        """Forget ``conn``; False if it was not attached."""
+        return self.connections.pop(conn.id, None) is not None
+
+    def send(self, conn: Connection, message: ServerMessage) -> None:
+        self.send_text(conn, encode(message))
+
+    def broadcast(self, message: ServerMessage) -> None:
+        text = encode(message)
+        for conn in list(self.connections.values()):
+            self.send_text(conn, text)
+
+    def broadcast_update(
+        self,
+        update: UpdateEncoder,
+        *,
+        receipt: Receipt | None = None,
+        exclude: Connection | None = None,
+    ) -> None:
+        """Each connection gets its seat's update; what seats share is encoded once.
+        ``receipt`` (an action's) waits for every frame queued here."""
+        cache: dict[int | None, str] = {}
+        for conn in list(self.connections.values()):
+            if conn is exclude:
+                continue
+            text = cache.get(conn.seat)
+            if text is None:
+                text = update.for_seat(conn.seat)
+                cache[conn.seat] = text
+            if self.send_text(conn, text) and receipt is not None:
+                receipt.remaining += 1
+                conn.receipts.append((conn.queued, receipt))
+
+    def send_text(self, conn: Connection, text: str) -> bool:
+        """Queue ``text`` for ``conn``; False when the connection is dropped instead."""
+        try:
+            conn.outbox.send_nowait(text)
+            conn.queued += 1
+            return True
+        except trio.WouldBlock:
+            log.info("table %s: connection %d too slow, dropped", self.table_id, conn.id,
+                     extra={"event": "connection_dropped", "table": self.table_id})
+            conn.close_code = Close.TOO_SLOW
+            conn.close_reason = "too slow to keep up: reconnect to continue"
+            conn.dropped.set()
+            self._on_gone(conn)
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            self._on_gone(conn)
+        return False
+
+    def close_all(self, code: Close, reason: str) -> None:
+        """Close every connection with ``code`` (after what is queued) and forget them."""
+        for conn in list(self.connections.values()):
+            conn.close(code, reason)
+        self.connections.clear()

@@ -1,0 +1,155 @@
+"""What reaches a table: the messages of its inbox, and the answers it gives back.
+
+Everything a table hears comes through its inbox, a bounded memory channel of
+``InboxMessage``: lobby requests (``Join``, ``Start``), connections attaching and leaving
+(``Attach``, ``Detach``), their actions (``ActFrom``), its seat workers' reports
+(``TimedOut``, ``BotMove``) and ``Shutdown``. A request carries a ``Reply``, answered
+exactly once: with a value, or with a ``TableError`` whose code goes on the wire.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeAlias
+
+import attrs
+import trio
+
+from quaymoor.actors.connection import Connection
+from quaymoor.protocol.codes import Code
+from quaymoor.rules.actions import Action
+from quaymoor.rules.record import EndReason
+
+
+class TableError(Exception):
+    """A request the table (or the supervisor) refuses; ``code`` goes on the wire."""
+
+    def __init__(self, code: Code, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def table_closed() -> TableError:
+    """The answer to anyone who asks a table that has closed."""
+    return TableError(Code.TABLE_CLOSED, "this table has closed")
+
+
+class Reply:
+    """A one-shot answer from the actor to whoever asked (an HTTP request, a gateway)."""
+
+    def __init__(self) -> None:
+        self._done = trio.Event()
+        self._value: Any = None
+        self._error: TableError | None = None
+
+    def set(self, value: Any) -> None:
+        self._value = value
+        self._done.set()
+
+    def fail(self, error: TableError) -> None:
+        self._error = error
+        self._done.set()
+
+    async def wait(self) -> Any:
+        """Block until answered; raises the ``TableError`` of a refusal."""
+        await self._done.wait()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+@attrs.frozen
+class JoinResult:
+    """The answer to a ``Join``: the seat taken and its secret token."""
+
+    seat: int
+    token: str
+
+
+@attrs.frozen
+class Join:
+    """Take the next free seat (answered with a ``JoinResult``)."""
+
+    name: str
+    client_seed: str | None
+    reply: Reply
+
+
+@attrs.frozen
+class Start:
+    """Start the game; ``token`` must be a seated player's (answered with None)."""
+
+    token: str
+    reply: Reply
+
+
+@attrs.frozen
+class Attach:
+    """Attach a connection as a seat (its token) or a spectator (no token); ``since`` is
+    the last version it saw (answered with the seat, None for a spectator)."""
+
+    connection: Connection
+    token: str | None
+    since: int | None
+    reply: Reply
+
+
+@attrs.frozen
+class Detach:
+    """The connection's socket is gone."""
+
+    connection: Connection
+
+
+@attrs.frozen
+class ActFrom:
+    """An action from an attached connection."""
+
+    connection: Connection
+    action: Action
+    received: float = 0.0  #: trio time the gateway read it (for the latency metric)
+
+
+@attrs.frozen
+class Shutdown:
+    """End the game now (players told, seed revealed, record kept)."""
+
+    reason: EndReason = EndReason.SHUTDOWN
+
+
+@attrs.frozen
+class TimedOut:
+    """From a seat worker: ``seat``'s decision ``decision`` ran out of time."""
+
+    seat: int
+    decision: int
+
+
+@attrs.frozen
+class BotMove:
+    """From a seat worker: the bot playing ``seat`` chose ``action`` at game version
+    ``version``."""
+
+    seat: int
+    action: Action
+    version: int
+
+
+InboxMessage = Join | Start | Attach | Detach | ActFrom | Shutdown | TimedOut | BotMove
+#: A table's inbox, as its senders hold it.
+Inbox: TypeAlias = trio.MemorySendChannel[InboxMessage]
+
+
+def refuse(msg: InboxMessage) -> None:
+    """Answer a message left in the inbox of a table that has stopped: a request is refused
+    with ``table_closed``, a connection's outbox is closed, a report is dropped."""
+    match msg:
+        case Join(reply=reply) | Start(reply=reply):
+            reply.fail(table_closed())
+        case Attach(connection=conn, reply=reply):
+            reply.fail(table_closed())
+            conn.outbox.close()
+        case Detach(connection=conn) | ActFrom(connection=conn):
+            conn.outbox.close()
+        case Shutdown() | TimedOut() | BotMove():
+            pass

@@ -1,0 +1,23 @@
+"""JSON answers of the HTTP side, and its one shape of refusal:
+``{"error": {"code": ..., "message": ...}}`` with the code's HTTP status
+(``protocol.codes.HTTP_STATUS``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from quaymoor.http.frontdoor import HttpResponse
+from quaymoor.protocol.codes import Code, http_status
+
+
+def json_response(
+    data: Any, status: int = 200, headers: tuple[tuple[str, str], ...] = ()
+) -> HttpResponse:
+    return HttpResponse(status, json.dumps(data).encode(), "application/json", headers)
+
+
+def error_response(code: Code, message: str, status: int | None = None) -> HttpResponse:
+    """A refusal with ``code``'s HTTP status, or ``status`` where one code has two."""
+    return json_response({"error": {"code": code, "message": message}},
+                         status if status is not None else http_status(code))
