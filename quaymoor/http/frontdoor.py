@@ -41,6 +41,8 @@ import h11
 import trio
 import trio_websocket
 
+from quaymoor.protocol.codes import Close
+
 log = logging.getLogger("quaymoor.frontdoor")
 
 _CSP = (
@@ -381,14 +383,14 @@ class _Connection:
                 if ws is None:
                     log.info("websocket handshake from %s did not finish", self.client)
                     return
-                code, reason = 1000, None
+                code, reason = Close.NORMAL, None
                 try:
                     await self.door.ws_handler(ws, request)
                 except trio_websocket.ConnectionClosed as exc:
                     log.debug("websocket from %s closed: %s", self.client, exc.reason)
                 except Exception:
                     log.exception("websocket handler failed for %s", self.client)
-                    code, reason = 1011, "internal error"
+                    code, reason = Close.INTERNAL_ERROR, "internal error"
                 with trio.move_on_after(_CLOSE_GRACE):
                     await ws.aclose(code, reason)
             finally:

@@ -89,6 +89,7 @@ class Close(IntEnum):
     """The close codes the server sends (trio-websocket itself closes an oversized
     message with 1009)."""
 
+    NORMAL = 1000  #: the websocket handler returned
     POLICY = 1008  #: no hello in time, a first message that is not a hello, a flood
     INTERNAL_ERROR = 1011  #: the websocket handler raised
     TABLE_CLOSED = 4000  #: the table closed (lingering over, or never started)

@@ -211,7 +211,10 @@ async def test_lobby_refusals_change_nothing(
     with pytest.raises(TableError) as bad_name:
         await supervisor.join(table.id, "   ", None)
     assert bad_name.value.code == "bad_name"
-    a = await supervisor.join(table.id, "Ada", None)
+    with pytest.raises(TableError) as bad_seed:
+        await supervisor.join(table.id, "Ada", "s" * 257)
+    assert bad_seed.value.code == "bad_client_seed"
+    a = await supervisor.join(table.id, "Ada", "s" * 256)  # the fairness module's limit
     with pytest.raises(TableError) as bad_token:
         await supervisor.start(table.id, "not-a-token")
     assert bad_token.value.code == "bad_token"

@@ -1,0 +1,59 @@
+"""The HTTP API's refusals, straight through ``HttpApi`` (no sockets): each ``TableError``
+gets its code's status from ``protocol.codes``, as before the table of codes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import trio
+
+from quaymoor.actors.supervisor import Supervisor
+from quaymoor.config import TableConfig
+from quaymoor.http.api import HttpApi
+from quaymoor.http.frontdoor import HttpRequest
+
+
+@pytest.fixture
+async def api() -> AsyncIterator[HttpApi]:
+    sup = Supervisor(TableConfig(bot_delay=0.0), max_tables=2)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(sup.run)
+        yield HttpApi(sup)
+        nursery.cancel_scope.cancel()
+
+
+async def post(api: HttpApi, path: str, body: dict[str, Any]) -> tuple[int, Any]:
+    response = await api(HttpRequest("POST", path, {}, {}, json.dumps(body).encode(), "::1"))
+    return response.status, json.loads(response.body)
+
+
+def code(answer: tuple[int, Any]) -> tuple[int, str]:
+    return answer[0], answer[1]["error"]["code"]
+
+
+async def test_table_errors_get_their_statuses(api: HttpApi) -> None:
+    assert code(await post(api, "/api/tables", {"players": 9})) == (400, "bad_players")
+    assert code(await post(api, "/api/tables", {"bots": "wise"})) == (400, "bad_bots")
+    assert code(await post(api, "/api/tables", {"colour": 1})) == (400, "bad_request")
+    status, made = await post(api, "/api/tables", {"players": 2})
+    assert status == 201
+    join = f"/api/tables/{made['table']}/join"
+    start = f"/api/tables/{made['table']}/start"
+    assert code(await post(api, "/api/tables/0000000000/join", {"name": "A"})) == (
+        404, "unknown_table")
+    assert code(await post(api, join, {"name": " "})) == (400, "bad_name")
+    assert code(await post(api, join, {"name": "A", "client_seed": "s" * 257})) == (
+        400, "bad_client_seed")
+    status, ada = await post(api, join, {"name": "Ada", "client_seed": "s" * 256})
+    assert status == 200
+    await post(api, join, {"name": "Bede"})
+    assert code(await post(api, join, {"name": "Cuthbert"})) == (409, "table_full")
+    assert code(await post(api, start, {"token": "nope"})) == (403, "bad_token")
+    assert (await post(api, start, {"token": ada["token"]}))[0] == 200
+    assert code(await post(api, start, {"token": ada["token"]})) == (409, "already_started")
+    await post(api, "/api/tables", {"players": 2})
+    assert code(await post(api, "/api/tables", {"players": 2})) == (409, "server_full")
+    assert code(await post(api, "/api/nowhere", {})) == (404, "not_found")
