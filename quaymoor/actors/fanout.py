@@ -54,9 +54,6 @@ class Fanout:
         self.connections: dict[int, Connection] = {}
         self._on_gone = on_gone
 
-    def __len__(self) -> int:
-        return len(self.connections)
-
     def add(self, conn: Connection) -> None:
         self.connections[conn.id] = conn
 
