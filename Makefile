@@ -1,33 +1,62 @@
-# Two commands set everything up: `make run` and `make test`.
-# Both create .venv and install the package with its dependencies on first use.
+# Two commands set everything up: `make run` and `make test`; `make check` is the quick
+# loop while working. Each creates .venv (and node_modules for the JS lint) on first use.
+#
+#   make run          the server on http://127.0.0.1:8000
+#   make test         everything CI runs: lint-python lint-js types test-all
+#   make check        the inner loop (under a minute): lint-python lint-js types test-fast
+#   make lint-python  ruff on quaymoor/ and tests/
+#   make lint-js      node --check on every web/*.js, then ESLint (eslint.config.js)
+#   make types        mypy --strict on quaymoor/ and tests/ (pyproject.toml)
+#   make test-fast    the pure tests: tests/rules and tests/protocol
+#   make test-all     every test, browser tests included (needs chromium)
+#   make chromium     installs Debian's chromium for the browser tests when it is missing
+#   make bench        random games per second for 2-5 players
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+NODE_STAMP := node_modules/.installed-stamp
 
-.PHONY: run test lint typecheck unit browser bench clean
+.PHONY: run test check lint-python lint-js types test-fast test-all chromium bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
+# Exactly the versions in package-lock.json.
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "The JS lint needs node >= 20.19 and npm: run 'sudo apt-get install nodejs npm'."; \
+	  exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
 run: $(STAMP)
 	$(PY) -m quaymoor serve
 
-test: lint typecheck browser unit
+test: lint-python lint-js types test-all
 
-lint: $(STAMP)
+check: lint-python lint-js types test-fast
+
+lint-python: $(STAMP)
 	$(VENV)/bin/ruff check quaymoor tests
 
-typecheck: $(STAMP)
+lint-js: $(NODE_STAMP)
+	@for f in web/*.js; do node --check "$$f" || exit 1; done
+	node_modules/.bin/eslint --max-warnings 0 web eslint.config.js
+
+types: $(STAMP)
 	$(VENV)/bin/mypy
 
-unit: $(STAMP)
+test-fast: $(STAMP)
+	$(VENV)/bin/pytest tests/rules tests/protocol
+
+test-all: $(STAMP) chromium
 	$(VENV)/bin/pytest
 
 # Browser tests drive Debian's chromium (Playwright's own browser download cannot be used).
-browser:
+chromium:
 	@if [ ! -x /usr/bin/chromium ]; then \
 	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
 	    echo "Installing Debian's chromium for the browser tests..."; \
@@ -41,4 +70,4 @@ bench: $(STAMP)
 	$(PY) -m quaymoor bench rules
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -18,7 +18,7 @@ let loading = 0;
 
 async function getJson(url) {
   const res = await fetch(url, { headers: { Accept: "application/json" } });
-  let data = null;
+  let data;
   try { data = await res.json(); } catch { data = null; }
   if (!res.ok) {
     const err = new Error((data && data.error && data.error.message) || `HTTP ${res.status}`);

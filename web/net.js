@@ -23,7 +23,7 @@ export class TableConnection {
     let ws;
     try {
       ws = new WebSocket(`${proto}//${location.host}/ws`);
-    } catch (e) {
+    } catch {
       this.scheduleRetry();
       return;
     }
@@ -81,7 +81,7 @@ export async function api(method, path, body) {
     headers: body === undefined ? {} : { "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  let data = null;
+  let data;
   try { data = await res.json(); } catch { data = null; }
   if (!res.ok) {
     const err = new Error((data && data.error && data.error.message) || `HTTP ${res.status}`);

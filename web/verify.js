@@ -11,7 +11,7 @@ const $ = (id) => document.getElementById(id);
 
 async function getJson(url) {
   const res = await fetch(url, { headers: { Accept: "application/json" } });
-  let data = null;
+  let data;
   try { data = await res.json(); } catch { data = null; }
   return { ok: res.ok, status: res.status, data };
 }

@@ -156,6 +156,7 @@ class Client:
         try:
             text = await self.ws.get_message()
         except ConnectionClosed as exc:
+            assert exc.reason is not None
             self.close_code = exc.reason.code
             return None
         assert isinstance(text, str), "the server sends text frames only"

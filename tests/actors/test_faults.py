@@ -80,6 +80,7 @@ async def vanish(client: Client, *, reset: bool = False) -> None:
     could wait forever, as trio-websocket's reader task may be parked on its full message
     queue, and with the stream closed under it nothing would wake it."""
     stream = client.ws._stream
+    assert isinstance(stream, trio.SocketStream)
     if reset:
         stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     await stream.aclose()

@@ -246,7 +246,7 @@ async def test_illegal_and_out_of_turn_actions_get_errors_and_change_nothing(
     before = table.game.version
     await other.act({"type": "pick_role", "role": "miller"})
     await other.act({"type": "build", "building": "flax_shed"})
-    errors = []
+    errors: list[dict[str, Any]] = []
     while len(errors) < 2:
         frame = await other.next()
         assert frame is not None

@@ -87,6 +87,7 @@ def test_a_decision_is_a_function_of_the_view(players: int) -> None:
         assert view == view_for(other, seat, engine.legal_actions(other, seat),
                                 engine.takeback_actions(other, seat))
         action = bot.choose(view)
+        assert action is not None
         for state in (s.clone(), other):
             assert policy.act(state, seat, engine.legal_actions(state, seat)) == action
         # easy: the same seed gives the same decisions from equal views

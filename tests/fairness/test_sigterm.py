@@ -9,6 +9,7 @@ import json
 import signal
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -91,9 +92,9 @@ async def test_sigterm_archives_every_running_game_and_a_restart_serves_them(
                 assert verdict.ok and "not finished (ended: shutdown)" in verdict.message
                 path = tmp_path / f"{table}.json"
                 path.write_text(text)
-                done = await trio.to_thread.run_sync(lambda p=path: subprocess.run(
-                    [sys.executable, "-m", "quaymoor", "verify", str(p)], cwd=ROOT,
-                    capture_output=True, text=True, timeout=60, check=False))
+                done = await trio.to_thread.run_sync(partial(
+                    subprocess.run, [sys.executable, "-m", "quaymoor", "verify", str(path)],
+                    cwd=ROOT, capture_output=True, text=True, timeout=60, check=False))
                 assert done.returncode == 0, done.stderr
                 page = await http(second.port, "GET", f"/api/games/{table}")
                 assert page.status == 200 and page.body["reason"] == "shutdown"

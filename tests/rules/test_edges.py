@@ -95,7 +95,7 @@ def test_the_last_stone_pit() -> None:
 def test_farmstead_reshuffles_the_discard_pile_when_the_stack_is_empty() -> None:
     s = _bare()
     s.stack = []
-    pile = [W, H, W, A, C, F, A]
+    pile: list[int] = [W, H, W, A, C, F, A]
     s.discard = pile[:]
     s.face_up = [C]
     mat(s, 1, buildings={B.FARMSTEAD: 1})

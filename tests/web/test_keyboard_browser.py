@@ -113,7 +113,8 @@ def test_play_a_whole_game_by_keyboard(browser: Any, server_url: str) -> None:
                     # Esc puts it back, with the focus on the card again
                     page.keyboard.press("Escape")
                     assert page.locator("#lift-panel").count() == 0
-                    assert active(page)["key"] == found["key"]
+                    now = active(page)
+                    assert now is not None and now["key"] == found["key"]
                     page.keyboard.press("Enter")
                     page.wait_for_selector("#lift-panel")
                     escaped = True
