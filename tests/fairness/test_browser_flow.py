@@ -14,7 +14,8 @@ from typing import Any
 
 from quaymoor.rules.record import GameRecord
 from quaymoor.rules.verify import verify_record
-from tests.fairness.conftest import GAMES, Served, game_record
+from tests.fairness.conftest import GAMES, game_record
+from tests.server_process import Served
 
 GAME_TIMEOUT_MS = 40_000
 

@@ -12,7 +12,8 @@ from quaymoor.rules import engine
 from quaymoor.rules.actions import TakePlot
 from quaymoor.rules.data import SETUPS, Good
 from quaymoor.rules.fairness import derive_key, draw_below, fingerprint
-from tests.fairness.conftest import GAMES, Served, game_record
+from tests.fairness.conftest import GAMES, game_record
+from tests.server_process import Served
 
 SEEDS = 200
 CLIENT_SEEDS: list[list[str]] = [[], ["alice", "Bob \U0001f3b2", ""]]

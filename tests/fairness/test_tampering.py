@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from quaymoor.rules.fairness import fingerprint
-from tests.fairness.conftest import Served, game_record
-from tests.server_process import ROOT
+from tests.fairness.conftest import game_record
+from tests.server_process import ROOT, Served
 
 GAME = "a0a0a0a0a4"  #: four players, two client seeds
 

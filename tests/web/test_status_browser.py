@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 from tests.server_process import ROOT, serving
-from tests.web.conftest import skip_reason
+from tests.server_process import browser_skip_reason as skip_reason
 from tests.web.table_page import new_page, play_by_clicking
 from tests.web.table_page import play_now as play_now_in_lobby
 
