@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from quaymoor.config import ServerConfig
+
+_SERVER = ServerConfig()  #: the server under test runs with the default settings
+
 HOST = "127.0.0.1"
 #: Clients of the fan-out steps: spectators of the games, then clients of the raw server.
 #: Enough that the games' updates (about 30 a second per table, paced by players who act
@@ -17,5 +21,6 @@ WARMUP_TABLES = 5
 SETUP_SECONDS = 180.0  #: bound on creating, joining and connecting before the load starts
 HTTP_CONCURRENCY = 16
 CONNECT_CONCURRENCY = 64
-CLIENT_RATE = 18.0  #: the server allows 20 messages/s per connection ...
-CLIENT_BURST = 50  #: ... with a burst of 60
+#: The clients keep a little inside the server's per-connection rate limit.
+CLIENT_RATE = _SERVER.rate_per_second * 0.9
+CLIENT_BURST = _SERVER.rate_burst - 10
