@@ -68,7 +68,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         bench_rules(seconds=3.0 if args.seconds is None else args.seconds)
         return 0
     if args.what == "server":
-        from quaymoor.tools.bench_server import bench_server
+        from quaymoor.tools.server_bench import bench_server
 
         return bench_server(tables=args.tables, players=args.players,
                             client_procs=2 if args.client_procs is None else args.client_procs,
@@ -76,7 +76,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                             think=0.0 if args.think is None else args.think,
                             start_spread=args.start_spread)
     if args.what == "load":
-        from quaymoor.tools.bench_server import bench_load
+        from quaymoor.tools.server_bench import bench_load
 
         return bench_load(tables=args.tables, players=args.players,
                           client_procs=4 if args.client_procs is None else args.client_procs,

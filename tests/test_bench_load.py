@@ -63,7 +63,7 @@ quaymoor_gc_pause_seconds_sum{generation="2"} 0.2
 def test_prometheus_histograms_are_diffed_and_read_as_bucket_bounds() -> None:
     import math
 
-    from quaymoor.tools.bench_server import histogram_diff
+    from quaymoor.tools.server_bench.prometheus import histogram_diff
 
     latency = histogram_diff(BEFORE, AFTER, "quaymoor_action_latency_seconds")[""]
     assert latency.observed == 100
@@ -93,7 +93,8 @@ def test_prometheus_histograms_are_diffed_and_read_as_bucket_bounds() -> None:
 
 
 def test_latency_windows_and_start_delays() -> None:
-    from quaymoor.tools.bench_server import latency_windows, start_delays
+    from quaymoor.tools.server_bench.client_process import start_delays
+    from quaymoor.tools.server_bench.report import latency_windows
 
     go = 100.0
     windows = latency_windows([0.1, 0.2, 0.3, 0.4], [100.5, 109.9, 110.0, 131.0], go)
@@ -105,12 +106,12 @@ def test_latency_windows_and_start_delays() -> None:
 
 
 def test_frame_types_are_found_without_parsing_updates() -> None:
-    from quaymoor.tools.bench_server import _is_type
+    from quaymoor.tools.server_bench.spectator import is_type
 
     ended = '{"table": "ab", "reason": "finished", "result": null, "type": "game_ended"}'
     update = ('{"version": 9, "since": 8, "events": [{"reasons": [], "winners": [0], '
               '"type": "game_ended"}], "view": {}, "clocks": [], "seats": [], '
               '"type": "update"}')
-    assert _is_type(ended, "game_ended")
-    assert not _is_type(update, "game_ended")
-    assert _is_type('{"type": "game_ended", "reason": "finished"}', "game_ended")
+    assert is_type(ended, "game_ended")
+    assert not is_type(update, "game_ended")
+    assert is_type('{"type": "game_ended", "reason": "finished"}', "game_ended")

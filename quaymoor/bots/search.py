@@ -40,8 +40,9 @@ import time
 from collections.abc import Callable, Sequence
 
 from quaymoor.bots.determinize import state_from_view
-from quaymoor.bots.heuristic import Context, HeuristicBot, HeuristicPolicy, mat_value, seal_worth
+from quaymoor.bots.heuristic import HeuristicBot, HeuristicPolicy
 from quaymoor.bots.prng import SplitMix64
+from quaymoor.bots.valuation import Context, mat_value, seal_worth
 from quaymoor.rules import engine
 from quaymoor.rules.actions import Action
 from quaymoor.rules.scoring import scores, winners
