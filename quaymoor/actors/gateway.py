@@ -15,6 +15,7 @@ import contextlib
 import itertools
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
@@ -23,7 +24,6 @@ from quaymoor.actors.connection import Connection
 from quaymoor.actors.inbox import ActFrom, Attach, Detach, Inbox, Reply, TableError
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import ServerConfig
-from quaymoor.http.frontdoor import HttpRequest
 from quaymoor.protocol.codec import ProtocolError, decode_action, decode_client, encode
 from quaymoor.protocol.codes import Close, Code
 from quaymoor.protocol.messages import Act, Error, Hello, Ping, Pong, ServerMessage
@@ -34,6 +34,15 @@ log = logging.getLogger("quaymoor.gateway")
 TABLE_GONE_GRACE = 5.0
 
 _ids = itertools.count(1)
+
+
+class UpgradeRequest(Protocol):
+    """What the gateway may know of the HTTP request that opened a websocket (the front
+    door's ``HttpRequest``); the actors do not import the HTTP layer."""
+
+    @property
+    def client(self) -> str: ...
+
 Send = Callable[[ServerMessage], Awaitable[None]]
 
 
@@ -62,7 +71,7 @@ class Gateway:
         self.config = config
         self._sending: set[_Sending] = set()  #: every connection's writer
 
-    async def handle(self, ws: WebSocketConnection, request: HttpRequest) -> None:
+    async def handle(self, ws: WebSocketConnection, request: UpgradeRequest) -> None:
         """Serve one websocket until it closes. The reader's answers (errors, pongs) and the
         writer's updates may go out at the same time: trio-websocket sends one message at
         a time on its own."""
