@@ -14,7 +14,6 @@ Pure and synchronous: no I/O, no clock, no randomness but the seed's (``fairness
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from types import ModuleType
 
 from quaymoor.rules import bargemaster, chandler, mason, miller, reeve, surveyor
@@ -140,7 +139,7 @@ def legal_actions(s: GameState, seat: int) -> list[Action]:
     if phase is Phase.PICK_ROLE:
         taken = s.role_taken
         acts = [PICK[r] for r in ROLES if taken[r] < 0] if seat == s.turn else []
-    elif phase is Phase.GAME_OVER or not 0 <= seat < s.n:
+    elif phase is Phase.GAME_OVER:
         acts = []
     elif phase in SIMULTANEOUS_PHASES:
         acts = _PHASE_MODULES[phase].legal(s, seat)
@@ -225,13 +224,7 @@ def is_over(s: GameState) -> bool:
     return s.phase is Phase.GAME_OVER
 
 
-def play(s: GameState, moves: Sequence[tuple[int, Action]]) -> None:
-    """Apply a sequence of (seat, action) in order."""
-    for seat, action in moves:
-        apply(s, seat, action)
-
-
 __all__ = [
     "Good", "PlotKind", "PLOT_KINDS", "apply", "deciding", "is_over", "legal_actions",
-    "new_game", "play", "takeback_actions",
+    "new_game", "takeback_actions",
 ]
