@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from quaymoor.rules import actions as a
 from quaymoor.rules.common import deciding, holding_free, price, staffed, street_free
-from quaymoor.rules.data import BUILDINGS, MARKET_HALL_SPACES, Building, Good
+from quaymoor.rules.data import BUILDINGS, HOLDING_SPACES, MARKET_HALL_SPACES, Building, Good
 from quaymoor.rules.state import GameState, Phase
 
 _WHAT = {
@@ -67,12 +67,12 @@ def _specific(s: GameState, seat: int, action: a.Action) -> str | None:
                 return f"the {_name(role)} has already been picked this round"
         case a.TakePlot(good=good):
             if holding_free(p) <= 0:
-                return "your holding is full (12 spaces)"
+                return f"your holding is full ({HOLDING_SPACES} spaces)"
             if good not in s.face_up:
                 return f"there is no face-up {_name(good)} plot"
         case a.TakeStonePit():
             if holding_free(p) <= 0:
-                return "your holding is full (12 spaces)"
+                return f"your holding is full ({HOLDING_SPACES} spaces)"
             if s.stone_pits <= 0:
                 return "no stone pits are left"
             if seat != s.picker and not staffed(p, Building.STONECUTTERS_HUT):
