@@ -21,7 +21,7 @@ from typing import Any
 from quaymoor.protocol.codec import unstructure_with
 from quaymoor.protocol.messages import Clock, SeatPublic, Update
 from quaymoor.rules.actions import Action
-from quaymoor.rules.data import BUILDING_COUNT, MAX_PLAYERS
+from quaymoor.rules.data import BUILDING_COUNT, MAX_PLAYERS, MIN_PLAYERS
 from quaymoor.rules.events import Event
 from quaymoor.rules.game import Game
 from quaymoor.rules.views import KeepChoice, SeatView, compose
@@ -183,7 +183,7 @@ class UpdateEncoder:
 
 
 def _placeholder_view() -> SeatView:
-    game = Game(2, bytes(32), events=False)
+    game = Game(MIN_PLAYERS, bytes(32), events=False)
     return game.view(None)
 
 

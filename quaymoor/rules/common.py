@@ -9,6 +9,7 @@ from quaymoor.rules.data import (
     BUILDINGS,
     HIGH_STREET_SPACES,
     HOLDING_SPACES,
+    MASON_PICKER_DISCOUNT,
     Building,
     PlotKind,
     Role,
@@ -53,8 +54,8 @@ def empty_building_slots(p: PlayerState) -> int:
 
 def _price(cost: int, column: int, pits: int, picker: bool) -> int:
     """The price rule: the cost less 1 per staffed stone pit (up to the building's column)
-    and 1 for the Mason's picker, never below 0."""
-    return max(0, cost - min(pits, column) - (1 if picker else 0))
+    and ``MASON_PICKER_DISCOUNT`` for the Mason's picker, never below 0."""
+    return max(0, cost - min(pits, column) - (MASON_PICKER_DISCOUNT if picker else 0))
 
 
 #: ``_PRICES[picker][pits][b]``: every price ``_price`` gives, worked out once (a holding

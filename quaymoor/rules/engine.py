@@ -20,10 +20,12 @@ from quaymoor.rules import bargemaster, chandler, mason, miller, reeve, surveyor
 from quaymoor.rules.actions import PICK, Action, PickRole
 from quaymoor.rules.common import deciding, emit
 from quaymoor.rules.data import (
+    BARGES,
     BUILDINGS,
     GOODS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    PEDLAR_COINS,
     PLOT_KINDS,
     ROLE_COUNT,
     ROLES,
@@ -107,8 +109,8 @@ def new_game(players: int, key: bytes) -> GameState:
     s.copies = [b.copies_for(players) for b in BUILDINGS]
     s.hall = []
     s.barge_capacity = list(setup.barge_capacities)
-    s.barge_good = [-1, -1, -1]
-    s.barge_load = [0, 0, 0]
+    s.barge_good = [-1] * BARGES
+    s.barge_load = [0] * BARGES
     s.drew_plot = False
     s.made = [0, 0, 0, 0, 0]
     s.made_kinds = [0] * players
@@ -192,7 +194,7 @@ def _pick(s: GameState, seat: int, role: Role) -> None:
     s.picker = seat
     emit(s, RolePicked(seat, role, coins))
     if role is Role.PEDLAR:
-        s.players[seat].coins += 1
+        s.players[seat].coins += PEDLAR_COINS
         emit(s, CoinTaken(seat))
         _finish_role(s)
     elif _ROLE_MODULES[role].start(s):

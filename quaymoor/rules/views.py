@@ -21,7 +21,17 @@ import attrs
 
 from quaymoor.rules.actions import Action
 from quaymoor.rules.common import deciding, prices
-from quaymoor.rules.data import BUILDINGS, GOODS, PLOT_KINDS, ROLES, Building, Good, PlotKind, Role
+from quaymoor.rules.data import (
+    BARGES,
+    BUILDINGS,
+    GOODS,
+    PLOT_KINDS,
+    ROLES,
+    Building,
+    Good,
+    PlotKind,
+    Role,
+)
 from quaymoor.rules.scoring import Score, building_points, score, scores, winners
 from quaymoor.rules.state import GameState, Phase
 
@@ -276,7 +286,7 @@ def _board(s: GameState) -> BoardView:
         barges=[
             BargeView(s.barge_capacity[i], Good(s.barge_good[i]) if s.barge_good[i] >= 0 else None,
                       s.barge_load[i])
-            for i in range(3)
+            for i in range(BARGES)
         ],
         apprentice_barge=s.apprentice_barge,
         supply_apprentices=s.supply_apprentices,
