@@ -10,15 +10,13 @@ import { h, clear, toast } from "./dom.js";
 import { api, TableConnection } from "./net.js";
 import {
   GOODS, PLOT_KINDS, LETTER, actionLabel, phaseText, eventText, seatName, roleName, roleText,
-  building, buildingName, buildingFacts, kindName, plotText, endReasonText,
+  building, buildingName, buildingFacts, kindName, plotText, endReasonText, limit,
 } from "./text.js";
 import { getToken, setToken, dropToken, getVersion, setVersion, getName, setName } from "./store.js";
 import { sound } from "./sound.js";
 import { refreshTip, hideTip } from "./tooltip.js";
 import { newClientSeed, rememberJoin, noteWelcome, noteUpdate } from "./seen.js";
 
-const HOLDING = 12;
-const STREET = 12;
 const URGENT = 10;
 const TICKS_FROM = 5;
 const SECTIONS = { mat: "mat", board: "board", others: "others", log: "logpane" };
@@ -30,6 +28,11 @@ function goodChip(good, count, extra) {
     h("b", { "aria-hidden": "true" }, LETTER[good]),
     count === undefined ? null : h("span", { "aria-hidden": "true" }, `×${count}`),
     extra || null);
+}
+
+/** "3 of 12 spaces used, 9 free" ("3 spaces used" before the rules catalogue has loaded). */
+function spacesUsed(used, total, word) {
+  return total === undefined ? `${used}${word || " spaces"} used` : `${used} of ${total}${word} used, ${total - used} free`;
 }
 
 /** Apprentice pips: filled for each staffed slot, hollow for each empty one. */
@@ -681,7 +684,8 @@ export class TableScreen {
           h("span", {}, `${bg.load}/${bg.capacity}`), slots]));
     });
     const hall = h("div", { class: "hall" });
-    for (let k = 0; k < 4; k++) hall.append(b.hall[k] ? goodChip(b.hall[k]) : h("span", { class: "slot" }));
+    const hallSpaces = Math.max(limit("market_hall_spaces") || 0, b.hall.length);
+    for (let k = 0; k < hallSpaces; k++) hall.append(b.hall[k] ? goodChip(b.hall[k]) : h("span", { class: "slot" }));
     out.append(h("div", { class: "board-section canal" }, h("h3", {}, "The canal"), barges,
       h("div", { class: "row" },
         h("span", { class: "pile" }, `Apprentices: barge ${b.apprentice_barge}, supply ${b.supply_apprentices}`),
@@ -756,8 +760,8 @@ export class TableScreen {
         { tip: info.text || "", tipTitle: buildingFacts(bv.building) }));
     }
     mat.append(h("div", { class: "mat-rows" },
-      h("div", { class: "mat-row" }, h("h3", {}, `Holding: ${used} of ${HOLDING} spaces used, ${HOLDING - used} free`), holding),
-      h("div", { class: "mat-row" }, h("h3", {}, `High street: ${spaces} of ${STREET} used, ${STREET - spaces} free`), street)));
+      h("div", { class: "mat-row" }, h("h3", {}, `Holding: ${spacesUsed(used, limit("holding_spaces"), " spaces")}`), holding),
+      h("div", { class: "mat-row" }, h("h3", {}, `High street: ${spacesUsed(spaces, limit("high_street_spaces"), "")}`), street)));
   }
 
   renderOthers() {

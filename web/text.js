@@ -16,6 +16,10 @@ export function setCatalogue(cat) {
 
 export function getCatalogue() { return catalogue; }
 
+/** A limit of the rules from the catalogue ("holding_spaces", "high_street_spaces",
+ * "market_hall_spaces", ...), or undefined before it has loaded. */
+export const limit = (key) => (catalogue.limits || {})[key];
+
 function titleCase(key) {
   return String(key).split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
 }

@@ -1,10 +1,12 @@
 """Every seat's ``update`` for one change of the game, encoded once and spliced.
 
-The seats of a table see nearly the same view: the board and the other mats are public,
-and only a few parts are a seat's own (its mat with seals and score, prices in the market,
-its legal actions and take-backs, its keep-goods choice). Encoding a whole view per seat
-was most of the server's work per action, so this module encodes the shared view once per
-game version as a template with placeholders, encodes each seat's own parts, and splices.
+The seats of a table see nearly the same view. The rules build it in two parts
+(``rules.views``): the public view, which everyone sees, and each seat's own part (its mat
+with seals and score, its prices in the market, its legal actions and take-backs, its
+keep-goods choice). Encoding a whole view per seat was most of the server's work per
+action, so this module encodes the public view once per game version as a template with
+placeholders where the seat's part goes, encodes each seat's part, and splices them in the
+places where ``views.compose`` puts them. It decides nothing about what a seat may see.
 
 The output is byte for byte what ``codec.encode(Update(...))`` writes for the same message
 (a test checks it over whole games), so clients cannot tell the difference.
@@ -19,20 +21,20 @@ from typing import Any
 from quaymoor.protocol.codec import unstructure_with
 from quaymoor.protocol.messages import Clock, SeatPublic, Update
 from quaymoor.rules.actions import Action
-from quaymoor.rules.common import price
-from quaymoor.rules.data import BUILDINGS
+from quaymoor.rules.data import BUILDING_COUNT, MAX_PLAYERS, MIN_PLAYERS
 from quaymoor.rules.events import Event
 from quaymoor.rules.game import Game
-from quaymoor.rules.scoring import score
-from quaymoor.rules.state import Phase
-from quaymoor.rules.views import KeepChoice, SeatView, view_for
+from quaymoor.rules.views import KeepChoice, SeatView, compose
 
 _MARK = "\u0000slot:{}\u0000"
 _SLOT = re.compile(r'"\\u0000slot:([a-z_0-9]+)\\u0000"')
-_BUILDING_KEYS = tuple(b.key for b in BUILDINGS)
 
 
 def _dumps(value: Any) -> str:
+    if value is None:
+        return "null"
+    if type(value) is int:  # most placeholders hold one
+        return str(value)
     return json.dumps(value)
 
 
@@ -57,72 +59,101 @@ class _Template:
         return "".join(out)
 
 
+class _Slots:
+    """Turns parts of an unstructured view into placeholders, keeping the JSON of each."""
+
+    def __init__(self) -> None:
+        self.held: dict[str, str] = {}
+
+    def cut(self, container: Any, key: Any, name: str) -> None:
+        self.held[name] = _dumps(container[key])
+        container[key] = _MARK.format(name)
+
+
+_SEALS = tuple(f"seals{i}" for i in range(MAX_PLAYERS))
+_SCORE = tuple(f"score{i}" for i in range(MAX_PLAYERS))
+_PRICE = tuple(f"price{b}" for b in range(BUILDING_COUNT))
+
+
 class ViewEncoder:
-    """Encodes ``update`` messages for every seat and spectator of one game."""
+    """Encodes ``update`` messages for every seat and spectator of one game.
+
+    Per game version: the public view (a spectator's) as a template, with placeholders in
+    the places where ``views.compose`` puts a seat's part, and the market as a template
+    of its prices. Per seat: that seat's part, spliced in; the market is encoded once per
+    set of prices (most seats pay the same).
+    """
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self._version = -1
         self._view: _Template | None = None
-        self._public_mats: list[str] = []
-        self._own_mats: list[str] = []
+        self._public: dict[str, str] = {}  #: the spectator's JSON for every placeholder
+        self._market: _Template | None = None
+        self._markets: dict[tuple[int, ...], str] = {}  #: the market's JSON, by prices
 
     def _refresh(self) -> _Template:
         game = self.game
         if self._view is not None and self._version == game.version:
             return self._view
-        s = game.state
-        spectator = unstructure_with(view_for(s, None, [], []), SeatView)
-        mats: list[dict[str, Any]] = spectator["mats"]
-        self._public_mats = [_dumps(m) for m in mats]
-        own = []
-        for i, mat in enumerate(mats):
-            if mat["seals"] is None:
-                mat = {**mat, "seals": s.players[i].seals, "score": score(s.players[i], i).total}
-            own.append(_dumps(mat))
-        self._own_mats = own
-        spectator["seat"] = _MARK.format("seat")
-        spectator["board"]["market"] = _MARK.format("market")
-        spectator["mats"] = [_MARK.format(f"mat{i}") for i in range(len(mats))]
-        spectator["legal"] = _MARK.format("legal")
-        spectator["takebacks"] = _MARK.format("takebacks")
-        spectator["keep"] = _MARK.format("keep")
-        self._view = _Template(_dumps(spectator))
+        view = unstructure_with(compose(game.public_view(), None), SeatView)
+        slots = _Slots()
+        slots.cut(view, "seat", "seat")
+        for i, mat in enumerate(view["mats"]):
+            slots.cut(mat, "seals", _SEALS[i])
+            slots.cut(mat, "score", _SCORE[i])
+        market = view["board"]["market"]
+        slots.cut(view["board"], "market", "market")
+        for name in ("legal", "takebacks", "keep"):
+            slots.cut(view, name, name)
+        for b, building in enumerate(market):
+            building["price"] = _MARK.format(_PRICE[b])
+        self._market = _Template(json.dumps(market))
+        self._markets = {}
+        self._public = slots.held
+        self._view = _Template(json.dumps(view))
         self._version = game.version
         return self._view
 
     def view_json(self, seat: int | None) -> str:
         """The JSON of ``game.view(seat)``."""
         template = self._refresh()
-        game = self.game
-        s = game.state
-        values: dict[str, str] = {}
-        for i in range(s.n):
-            values[f"mat{i}"] = self._own_mats[i] if i == seat else self._public_mats[i]
-        copies = s.copies
         if seat is None:
-            values["seat"] = "null"
-            prices = [b.cost for b in BUILDINGS]
-            values["legal"] = values["takebacks"] = "[]"
-            values["keep"] = "null"
-        else:
-            values["seat"] = str(seat)
-            prices = [price(s, seat, b) for b in range(len(BUILDINGS))]
-            values["legal"] = _actions(game.legal_actions(seat))
-            values["takebacks"] = _actions(game.takeback_actions(seat))
-            keep = None
-            if s.phase is Phase.KEEP_GOODS and not s.decided[seat]:
-                keep = game.view(seat).keep
-            values["keep"] = "null" if keep is None else _dumps(unstructure_with(keep, KeepChoice))
-        values["market"] = "[" + ", ".join(
-            f'{{"building": "{_BUILDING_KEYS[b]}", "copies": {copies[b]}, "price": {prices[b]}}}'
-            for b in range(len(BUILDINGS))
-        ) + "]"
+            return template.fill(self._public)
+        part = self.game.seat_part(seat)
+        values = self._public.copy()
+        values["seat"] = str(part.seat)
+        values[_SEALS[part.seat]] = str(part.seals)
+        values[_SCORE[part.seat]] = str(part.score)
+        values["market"] = self._market_json(part.prices)
+        values["legal"] = _actions(part.legal)
+        values["takebacks"] = _actions(part.takebacks)
+        if part.keep is not None:
+            values["keep"] = json.dumps(unstructure_with(part.keep, KeepChoice))
         return template.fill(values)
+
+    def _market_json(self, prices: tuple[int, ...]) -> str:
+        text = self._markets.get(prices)
+        if text is None:
+            assert self._market is not None
+            text = self._market.fill(dict(zip(_PRICE, map(str, prices), strict=True)))
+            self._markets[prices] = text
+        return text
+
+
+#: Each action's JSON, encoded the first time it is seen (there are a few hundred).
+_ACTION_JSON: dict[Action, str] = {}
 
 
 def _actions(actions: list[Action]) -> str:
-    return _dumps(unstructure_with(actions, list[Action]))
+    """The JSON of a list of actions, as ``json.dumps`` writes it."""
+    out = []
+    for action in actions:
+        text = _ACTION_JSON.get(action)
+        if text is None:
+            text = _ACTION_JSON[action] = json.dumps(unstructure_with(action, Action))
+        out.append(text)
+    return "[" + ", ".join(out) + "]"
 
 
 class UpdateEncoder:
@@ -152,7 +183,7 @@ class UpdateEncoder:
 
 
 def _placeholder_view() -> SeatView:
-    game = Game(2, bytes(32), events=False)
+    game = Game(MIN_PLAYERS, bytes(32), events=False)
     return game.view(None)
 
 

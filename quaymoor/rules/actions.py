@@ -15,7 +15,7 @@ from typing import Final
 
 import attrs
 
-from quaymoor.rules.data import GOODS, PLOT_KINDS, ROLES, Building, Good, PlotKind, Role
+from quaymoor.rules.data import BARGES, GOODS, PLOT_KINDS, ROLES, Building, Good, PlotKind, Role
 
 
 @attrs.frozen(cache_hash=True)
@@ -154,7 +154,7 @@ TAKE_BACK_FROM_BUILDING: Final = tuple(TakeBackFromBuilding(b) for b in Building
 BUILD: Final = tuple(Build(b) for b in Building)
 TAKE_EXTRA_GOOD: Final = tuple(TakeExtraGood(g) for g in GOODS)
 SELL: Final = tuple(Sell(g) for g in GOODS)
-LOAD: Final = tuple(tuple(Load(g, i) for i in range(3)) for g in GOODS)
+LOAD: Final = tuple(tuple(Load(g, i) for i in range(BARGES)) for g in GOODS)
 SHIP_ON_BOATYARD: Final = tuple(ShipOnBoatyard(g) for g in GOODS)
 STORE_GOODS: Final = tuple(StoreGoods(g) for g in GOODS)
 KEEP_GOOD: Final = tuple(KeepGood(g) for g in GOODS)

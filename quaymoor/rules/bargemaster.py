@@ -27,7 +27,16 @@ from quaymoor.rules.actions import (
     StoreGoods,
 )
 from quaymoor.rules.common import award_seals, emit, staffed
-from quaymoor.rules.data import GOODS, Building, Good
+from quaymoor.rules.data import (
+    BARGEMASTER_PICKER_SEALS,
+    BARGES,
+    CELLAR_KINDS,
+    GOODS,
+    GRANARY_KINDS,
+    LOCK_HOUSE_SEALS,
+    Building,
+    Good,
+)
 from quaymoor.rules.events import BargeEmptied, GoodsReturned, Loaded
 from quaymoor.rules.state import GameState, Phase, PlayerState
 
@@ -68,11 +77,13 @@ def _load_options(s: GameState, seat: int) -> list[Action]:
                 acts.append(LOAD[g][i])
             continue
         best = 0
-        for i in range(3):
+        for i in range(BARGES):
             if kind[i] < 0:
                 best = max(best, min(have, cap[i]))
         if best:
-            acts.extend(LOAD[g][i] for i in range(3) if kind[i] < 0 and min(have, cap[i]) == best)
+            acts.extend(
+                LOAD[g][i] for i in range(BARGES) if kind[i] < 0 and min(have, cap[i]) == best
+            )
     if not s.boatyard_used[seat] and staffed(p, Building.BOATYARD):
         acts.extend(SHIP_ON_BOATYARD[g] for g in GOODS if goods[g])
     return acts
@@ -110,15 +121,15 @@ def _load(s: GameState, seat: int, action: Action) -> None:
     seals = count
     if seat == s.picker and not s.seal_bonus_paid:
         s.seal_bonus_paid = True
-        seals += 1
+        seals += BARGEMASTER_PICKER_SEALS
     if staffed(p, Building.LOCK_HOUSE):
-        seals += 1
+        seals += LOCK_HOUSE_SEALS
     emit(s, Loaded(seat, Good(g), count, barge))
     award_seals(s, seat, seals)
 
 
 def _end_loading(s: GameState) -> bool:
-    for i in range(3):
+    for i in range(BARGES):
         if s.barge_load[i] == s.barge_capacity[i]:
             g = s.barge_good[i]
             s.supply_goods[g] += s.barge_load[i]
@@ -136,8 +147,10 @@ def _end_loading(s: GameState) -> bool:
 
 
 def storage(p: PlayerState) -> int:
-    """How many kinds a mat keeps whole: 1 for a staffed Cellar, 2 for a staffed Granary."""
-    return (1 if p.staff[Building.CELLAR] > 0 else 0) + (2 if p.staff[Building.GRANARY] > 0 else 0)
+    """How many kinds a mat keeps whole: ``CELLAR_KINDS`` for a staffed Cellar,
+    ``GRANARY_KINDS`` for a staffed Granary."""
+    cellar = CELLAR_KINDS if p.staff[Building.CELLAR] > 0 else 0
+    return cellar + (GRANARY_KINDS if p.staff[Building.GRANARY] > 0 else 0)
 
 
 def _has_choice(p: PlayerState) -> bool:

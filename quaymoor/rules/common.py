@@ -9,6 +9,7 @@ from quaymoor.rules.data import (
     BUILDINGS,
     HIGH_STREET_SPACES,
     HOLDING_SPACES,
+    MASON_PICKER_DISCOUNT,
     Building,
     PlotKind,
     Role,
@@ -19,8 +20,6 @@ from quaymoor.rules.state import SIMULTANEOUS_PHASES, GameState, Phase, PlayerSt
 
 _SPACES = tuple(b.spaces for b in BUILDINGS)
 _SLOTS = tuple(b.slots for b in BUILDINGS)
-_COST = tuple(b.cost for b in BUILDINGS)
-_COLUMN = tuple(b.column for b in BUILDINGS)
 
 
 def emit(s: GameState, event: Any) -> None:
@@ -53,14 +52,34 @@ def empty_building_slots(p: PlayerState) -> int:
     return sum(_SLOTS[b] - p.staff[b] for b in p.street)
 
 
+def _price(cost: int, column: int, pits: int, picker: bool) -> int:
+    """The price rule: the cost less 1 per staffed stone pit (up to the building's column)
+    and ``MASON_PICKER_DISCOUNT`` for the Mason's picker, never below 0."""
+    return max(0, cost - min(pits, column) - (MASON_PICKER_DISCOUNT if picker else 0))
+
+
+#: ``_PRICES[picker][pits][b]``: every price ``_price`` gives, worked out once (a holding
+#: has at most ``HOLDING_SPACES`` stone pits), so that the Mason's legal actions cost a
+#: lookup per building.
+_PRICES: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(_price(b.cost, b.column, pits, picker) for b in BUILDINGS)
+        for pits in range(HOLDING_SPACES + 1)
+    )
+    for picker in (False, True)
+)
+
+
+def prices(s: GameState, seat: int) -> tuple[int, ...]:
+    """What ``seat`` pays for each building now, by Building: the cost less staffed stone
+    pits (up to the column) and 1 for the Mason's picker, never below 0."""
+    picker = seat == s.picker and s.role == Role.MASON
+    return _PRICES[picker][s.players[seat].worked[PlotKind.STONE_PIT]]
+
+
 def price(s: GameState, seat: int, b: int) -> int:
-    """What ``seat`` pays for building ``b`` now: cost less staffed stone pits (up to the
-    column) and 1 for the Mason's picker, never below 0."""
-    p = s.players[seat]
-    discount = min(p.worked[PlotKind.STONE_PIT], _COLUMN[b])
-    if seat == s.picker and s.role == Role.MASON:
-        discount += 1
-    return max(0, _COST[b] - discount)
+    """What ``seat`` pays for building ``b`` now (see ``prices``)."""
+    return prices(s, seat)[b]
 
 
 def apprentice_from_supply(s: GameState) -> bool:

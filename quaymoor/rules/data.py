@@ -32,6 +32,8 @@ MARKET_PRICE: Final = (0, 1, 2, 3, 4)
 MARKET_HALL_SPACES: Final = 4
 HOLDING_SPACES: Final = 12
 HIGH_STREET_SPACES: Final = 12
+#: Barges on the canal; their capacities by player count are in ``SETUPS``.
+BARGES: Final = 3
 
 
 class PlotKind(IntEnum):
@@ -62,19 +64,27 @@ class Role(IntEnum):
 
 ROLES: Final = tuple(Role)
 
+#: What a role's picker gets besides what everyone gets (rules.md 3; the Chandler's picker
+#: is ``PICKER_SALE_BONUS``).
+REEVE_PICKER_APPRENTICES: Final = 1
+MASON_PICKER_DISCOUNT: Final = 1
+BARGEMASTER_PICKER_SEALS: Final = 1  #: once per Bargemaster
+PEDLAR_COINS: Final = 1
+
 ROLE_TEXT: Final[dict[Role, str]] = {
     Role.SURVEYOR: "Everyone may take a plot for their holding. "
     "The picker may take a stone pit instead.",
     Role.REEVE: "New apprentices arrive, and everyone moves their apprentices. "
-    "The picker gets 1 apprentice first.",
-    Role.MASON: "Everyone may build one building. The picker pays 1 coin less.",
+    f"The picker gets {REEVE_PICKER_APPRENTICES} apprentice first.",
+    Role.MASON: f"Everyone may build one building. The picker pays {MASON_PICKER_DISCOUNT} coin "
+    "less.",
     Role.MILLER: "Everyone makes goods with their working plots and workshops. "
     "The picker makes 1 more good.",
     Role.CHANDLER: "Everyone may sell 1 good to the market hall. "
     "The picker gets 1 more coin for a sale.",
     Role.BARGEMASTER: "Everyone ships goods on the barges for seals. "
-    "The picker gets 1 more seal, once.",
-    Role.PEDLAR: "Only the picker acts. The picker takes 1 coin.",
+    f"The picker gets {BARGEMASTER_PICKER_SEALS} more seal, once.",
+    Role.PEDLAR: f"Only the picker acts. The picker takes {PEDLAR_COINS} coin.",
 }
 
 
@@ -87,7 +97,7 @@ class PlayerCountSetup:
     seals: int
     apprentices: int
     barge_apprentices: int
-    barge_capacities: tuple[int, int, int]
+    barge_capacities: tuple[int, ...]  #: one per barge
     picks_per_round: int
     face_up_plots: int
     plots: tuple[int, int, int, int, int]  # by Good
@@ -106,7 +116,7 @@ def _setup(
         seals=seals,
         apprentices=apprentices,
         barge_apprentices=n,
-        barge_capacities=(n + 1, n + 2, n + 3),
+        barge_capacities=tuple(n + 1 + i for i in range(BARGES)),
         picks_per_round=6 if two else n,
         face_up_plots=n + 1,
         plots=(7, 9, 8, 6, 5) if two else (10, 12, 11, 9, 8),
@@ -297,6 +307,15 @@ STALL_BONUS: Final = 1
 MARKET_CROSS_BONUS: Final = 2
 PICKER_SALE_BONUS: Final = 1
 LARGE_BUILDING_COST: Final = 10
+LOCK_HOUSE_SEALS: Final = 1  #: on each turn the owner loads
+#: Kinds of goods kept whole after shipping, besides the 1 good everyone keeps.
+CELLAR_KINDS: Final = 1
+GRANARY_KINDS: Final = 2
+#: End bonuses of the large buildings (rules.md 4).
+GUILDHALL_SMALL_WORKSHOP_POINTS: Final = 1
+GUILDHALL_LARGE_WORKSHOP_POINTS: Final = 2
+DORMITORY_APPRENTICES_PER_POINT: Final = 3
+TOLL_HOUSE_SEALS_PER_POINT: Final = 4
 
 
 def _plot_text(kind: PlotKind) -> str:
@@ -344,6 +363,14 @@ def rules_catalogue() -> dict[str, Any]:
             }
             for b in BUILDINGS
         ],
+        "limits": {
+            "holding_spaces": HOLDING_SPACES,
+            "high_street_spaces": HIGH_STREET_SPACES,
+            "market_hall_spaces": MARKET_HALL_SPACES,
+            "barges": BARGES,
+            "min_players": MIN_PLAYERS,
+            "max_players": MAX_PLAYERS,
+        },
         "setups": {
             str(n): attrs.asdict(s, value_serializer=lambda _i, _a, v: (
                 v.name.lower() if isinstance(v, Good) else v))

@@ -14,17 +14,18 @@ Pure and synchronous: no I/O, no clock, no randomness but the seed's (``fairness
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from types import ModuleType
 
 from quaymoor.rules import bargemaster, chandler, mason, miller, reeve, surveyor
 from quaymoor.rules.actions import PICK, Action, PickRole
 from quaymoor.rules.common import deciding, emit
 from quaymoor.rules.data import (
+    BARGES,
     BUILDINGS,
     GOODS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    PEDLAR_COINS,
     PLOT_KINDS,
     ROLE_COUNT,
     ROLES,
@@ -108,8 +109,8 @@ def new_game(players: int, key: bytes) -> GameState:
     s.copies = [b.copies_for(players) for b in BUILDINGS]
     s.hall = []
     s.barge_capacity = list(setup.barge_capacities)
-    s.barge_good = [-1, -1, -1]
-    s.barge_load = [0, 0, 0]
+    s.barge_good = [-1] * BARGES
+    s.barge_load = [0] * BARGES
     s.drew_plot = False
     s.made = [0, 0, 0, 0, 0]
     s.made_kinds = [0] * players
@@ -140,7 +141,7 @@ def legal_actions(s: GameState, seat: int) -> list[Action]:
     if phase is Phase.PICK_ROLE:
         taken = s.role_taken
         acts = [PICK[r] for r in ROLES if taken[r] < 0] if seat == s.turn else []
-    elif phase is Phase.GAME_OVER or not 0 <= seat < s.n:
+    elif phase is Phase.GAME_OVER:
         acts = []
     elif phase in SIMULTANEOUS_PHASES:
         acts = _PHASE_MODULES[phase].legal(s, seat)
@@ -193,7 +194,7 @@ def _pick(s: GameState, seat: int, role: Role) -> None:
     s.picker = seat
     emit(s, RolePicked(seat, role, coins))
     if role is Role.PEDLAR:
-        s.players[seat].coins += 1
+        s.players[seat].coins += PEDLAR_COINS
         emit(s, CoinTaken(seat))
         _finish_role(s)
     elif _ROLE_MODULES[role].start(s):
@@ -225,13 +226,7 @@ def is_over(s: GameState) -> bool:
     return s.phase is Phase.GAME_OVER
 
 
-def play(s: GameState, moves: Sequence[tuple[int, Action]]) -> None:
-    """Apply a sequence of (seat, action) in order."""
-    for seat, action in moves:
-        apply(s, seat, action)
-
-
 __all__ = [
     "Good", "PlotKind", "PLOT_KINDS", "apply", "deciding", "is_over", "legal_actions",
-    "new_game", "play", "takeback_actions",
+    "new_game", "takeback_actions",
 ]

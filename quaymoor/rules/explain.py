@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from quaymoor.rules import actions as a
 from quaymoor.rules.common import deciding, holding_free, price, staffed, street_free
-from quaymoor.rules.data import BUILDINGS, MARKET_HALL_SPACES, Building, Good
+from quaymoor.rules.data import (
+    BARGES,
+    BUILDINGS,
+    HOLDING_SPACES,
+    MARKET_HALL_SPACES,
+    Building,
+    Good,
+)
 from quaymoor.rules.state import GameState, Phase
 
 _WHAT = {
@@ -67,12 +74,12 @@ def _specific(s: GameState, seat: int, action: a.Action) -> str | None:
                 return f"the {_name(role)} has already been picked this round"
         case a.TakePlot(good=good):
             if holding_free(p) <= 0:
-                return "your holding is full (12 spaces)"
+                return f"your holding is full ({HOLDING_SPACES} spaces)"
             if good not in s.face_up:
                 return f"there is no face-up {_name(good)} plot"
         case a.TakeStonePit():
             if holding_free(p) <= 0:
-                return "your holding is full (12 spaces)"
+                return f"your holding is full ({HOLDING_SPACES} spaces)"
             if s.stone_pits <= 0:
                 return "no stone pits are left"
             if seat != s.picker and not staffed(p, Building.STONECUTTERS_HUT):
@@ -146,8 +153,9 @@ def _specific(s: GameState, seat: int, action: a.Action) -> str | None:
 
 def _load_reason(s: GameState, seat: int, good: int, barge: int) -> str:
     p = s.players[seat]
-    if not 0 <= barge < 3:
-        return f"there is no barge {barge}; barges are 0, 1 and 2"
+    if not 0 <= barge < BARGES:
+        names = ", ".join(str(i) for i in range(BARGES - 1))
+        return f"there is no barge {barge}; barges are {names} and {BARGES - 1}"
     if not p.goods[good]:
         return f"you have no {_good(good)} to load"
     if good in s.barge_good and s.barge_good[barge] != good:

@@ -15,7 +15,7 @@ from quaymoor.rules.fairness import derive_key, fingerprint, new_seed, seed_from
 from quaymoor.rules.record import GameRecord, RecordedAction, SeatInfo, TurnedUp, result_of
 from quaymoor.rules.scoring import Score, scores
 from quaymoor.rules.state import GameState, Phase
-from quaymoor.rules.views import SeatView, view_for
+from quaymoor.rules.views import PublicView, SeatPart, SeatView, public_view, seat_part, view_for
 
 
 class Game:
@@ -103,6 +103,16 @@ class Game:
         if seat is None:
             return view_for(self.state, None, [], [])
         return view_for(
+            self.state, seat, self.legal_actions(seat), self.takeback_actions(seat)
+        )
+
+    def public_view(self) -> PublicView:
+        """What everyone may see now (a spectator's view, before ``views.compose``)."""
+        return public_view(self.state)
+
+    def seat_part(self, seat: int) -> SeatPart:
+        """What only ``seat`` may see now, besides the public view."""
+        return seat_part(
             self.state, seat, self.legal_actions(seat), self.takeback_actions(seat)
         )
 

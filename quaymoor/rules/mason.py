@@ -9,15 +9,16 @@ from quaymoor.rules.common import (
     begin_turns,
     emit,
     price,
+    prices,
     staffed,
     street_free,
     trigger_end,
 )
-from quaymoor.rules.data import BUILDINGS, Building, PlotKind, Role
+from quaymoor.rules.data import BUILDINGS, Building, Role
 from quaymoor.rules.events import Built, Passed
 from quaymoor.rules.state import GameState, Phase
 
-_MARKET = tuple((b.index, b.cost, b.column, b.spaces) for b in BUILDINGS)
+_SPACES = tuple((b.index, b.spaces) for b in BUILDINGS)
 
 
 def start(s: GameState) -> bool:
@@ -37,13 +38,9 @@ def legal(s: GameState, seat: int) -> list[Action]:
         staff = p.staff
         copies = s.copies
         coins = p.coins
-        pits = p.worked[PlotKind.STONE_PIT]
-        picker = 1 if seat == s.picker else 0
-        for b, cost, column, spaces in _MARKET:
-            # the price as in common.price: cost less staffed pits (up to the column), less 1
-            # for the picker; a building is affordable when that is at most the coins held
-            affordable = cost - (pits if pits < column else column) - picker <= coins
-            if affordable and staff[b] < 0 and copies[b] > 0 and spaces <= free:
+        pay = prices(s, seat)
+        for b, spaces in _SPACES:
+            if pay[b] <= coins and staff[b] < 0 and copies[b] > 0 and spaces <= free:
                 acts.append(BUILD[b])
     acts.append(PASS)
     return acts

@@ -22,7 +22,7 @@ from quaymoor.rules.actions import (
     TakeBackFromPlot,
 )
 from quaymoor.rules.common import building_slots, emit, empty_building_slots, trigger_end
-from quaymoor.rules.data import PLOT_KINDS
+from quaymoor.rules.data import PLOT_KINDS, REEVE_PICKER_APPRENTICES
 from quaymoor.rules.events import (
     ApprenticeBargeRefilled,
     ApprenticesArranged,
@@ -34,10 +34,11 @@ from quaymoor.rules.state import GameState, Phase, PlayerState
 def start(s: GameState) -> bool:
     s.phase = Phase.REEVE
     n = s.n
-    if s.supply_apprentices > 0:
-        s.supply_apprentices -= 1
-        s.players[s.picker].lodge += 1
-        emit(s, ApprenticesArrived(s.picker, 1, from_barge=False))
+    first = min(REEVE_PICKER_APPRENTICES, s.supply_apprentices)
+    if first > 0:
+        s.supply_apprentices -= first
+        s.players[s.picker].lodge += first
+        emit(s, ApprenticesArrived(s.picker, first, from_barge=False))
     arriving = s.apprentice_barge
     s.apprentice_barge = 0
     for i in range(min(arriving, n)):

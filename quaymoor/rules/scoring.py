@@ -7,8 +7,12 @@ import attrs
 
 from quaymoor.rules.data import (
     BUILDINGS,
+    DORMITORY_APPRENTICES_PER_POINT,
+    GUILDHALL_LARGE_WORKSHOP_POINTS,
+    GUILDHALL_SMALL_WORKSHOP_POINTS,
     MANOR_BONUS_BASE,
     MANOR_BONUS_FROM,
+    TOLL_HOUSE_SEALS_PER_POINT,
     Building,
     Category,
 )
@@ -40,14 +44,14 @@ def end_bonus(p: PlayerState, b: Building) -> int:
     if b is Building.GUILDHALL:
         small = sum(1 for x in p.street if BUILDINGS[x].category is Category.SMALL_WORKSHOP)
         large = sum(1 for x in p.street if BUILDINGS[x].category is Category.LARGE_WORKSHOP)
-        return small + 2 * large
+        return small * GUILDHALL_SMALL_WORKSHOP_POINTS + large * GUILDHALL_LARGE_WORKSHOP_POINTS
     if b is Building.MANOR:
         filled = sum(p.plots)
         return MANOR_BONUS_BASE + max(0, filled - MANOR_BONUS_FROM)
     if b is Building.DORMITORY:
-        return apprentices_owned(p) // 3
+        return apprentices_owned(p) // DORMITORY_APPRENTICES_PER_POINT
     if b is Building.TOLL_HOUSE:
-        return p.seals // 4
+        return p.seals // TOLL_HOUSE_SEALS_PER_POINT
     if b is Building.MOOT_HALL:
         return sum(1 for x in p.street if BUILDINGS[x].is_civic)
     raise ValueError(f"{b.name} has no end bonus")

@@ -1,9 +1,18 @@
-"""What one seat (or a spectator) may see of a game (rules.md 5).
+"""What one seat (or a spectator) may see of a game (rules.md 5): decided here, once.
 
 A view is built fresh from the state and holds only public facts plus the seat's own
 secrets: its seals and total. Other seats show building points only; a spectator sees no
 seals at all. The face-down stack is a count, never an order; the seed is not in the state.
 At the end everything is revealed: every seat's seals and score.
+
+How it is built. ``public_view(s)`` is what everyone may see: the board (the market priced
+at the listed costs), every mat as the other seats see it, who decides, and the result at
+the end; it is exactly a spectator's view. ``seat_part(s, seat, legal, takebacks)`` is what
+only ``seat`` may see besides: its own mat with seals and score, the prices it would pay,
+its legal actions and take-backs, and its keep-goods choice. ``compose`` puts the two
+together into a ``SeatView``, and ``view_for`` does all three. The wire
+(``protocol.view_json``) encodes the public part once per version and each seat's part per
+seat, and splices them the way ``compose`` does, so it never decides what is secret.
 """
 
 from __future__ import annotations
@@ -11,8 +20,18 @@ from __future__ import annotations
 import attrs
 
 from quaymoor.rules.actions import Action
-from quaymoor.rules.common import deciding, price
-from quaymoor.rules.data import BUILDINGS, GOODS, PLOT_KINDS, ROLES, Building, Good, PlotKind, Role
+from quaymoor.rules.common import deciding, prices
+from quaymoor.rules.data import (
+    BARGES,
+    BUILDINGS,
+    GOODS,
+    PLOT_KINDS,
+    ROLES,
+    Building,
+    Good,
+    PlotKind,
+    Role,
+)
 from quaymoor.rules.scoring import Score, building_points, score, scores, winners
 from quaymoor.rules.state import GameState, Phase
 
@@ -125,6 +144,31 @@ class SeatView:
     result: Result | None
 
 
+@attrs.frozen
+class PublicView:
+    """What everyone may see now: a spectator's view."""
+
+    players: int
+    version: int
+    board: BoardView  #: the market priced at the listed costs
+    mats: list[PlayerView]  #: seals and score only at the end
+    deciding: list[int]
+    result: Result | None
+
+
+@attrs.frozen
+class SeatPart:
+    """What only ``seat`` may see now, besides the public view."""
+
+    seat: int
+    seals: int  #: its own seals, shown on its mat
+    score: int  #: its own running total, shown on its mat
+    prices: tuple[int, ...]  #: what it would pay for each building now, by Building
+    legal: list[Action]
+    takebacks: list[Action]
+    keep: KeepChoice | None  #: its keep-goods choice so far, while it is choosing
+
+
 def final_score(sc: Score) -> FinalScore:
     return FinalScore(sc.seat, sc.seals, sc.building_points, dict(sc.bonuses), sc.total,
                       sc.tiebreak)
@@ -134,63 +178,94 @@ def view_for(
     s: GameState, seat: int | None, legal: list[Action], takebacks: list[Action]
 ) -> SeatView:
     """The view of ``seat`` (None: a spectator), given its legal actions and take-backs."""
+    part = None if seat is None else seat_part(s, seat, legal, takebacks)
+    return compose(public_view(s), part)
+
+
+def public_view(s: GameState) -> PublicView:
+    """What everyone may see: a spectator's view."""
     over = s.phase is Phase.GAME_OVER
     all_scores = scores(s) if over else None
-    mats = []
-    for i, p in enumerate(s.players):
-        mine = over or i == seat
-        own_score = None
-        if mine:
-            own_score = all_scores[i].total if all_scores else _running_total(s, i)
-        mats.append(PlayerView(
-            seat=i,
-            coins=p.coins,
-            goods={g: p.goods[g] for g in GOODS},
-            plots={k: p.plots[k] for k in PLOT_KINDS},
-            worked={k: p.worked[k] for k in PLOT_KINDS},
-            buildings=[BuildingView(Building(b), p.staff[b]) for b in p.street],
-            lodge=p.lodge,
-            building_points=building_points(p),
-            seals=p.seals if mine else None,
-            score=own_score,
-        ))
-    keep = None
-    if seat is not None and s.phase is Phase.KEEP_GOODS and not s.decided[seat]:
-        kept = s.kept[seat]
-        keep = KeepChoice([Good(g) for g in s.stored[seat]], Good(kept) if kept >= 0 else None)
     result = None
     if all_scores is not None:
         result = Result(
             list(s.end_reasons), [final_score(x) for x in all_scores], list(winners(all_scores))
         )
-    return SeatView(
-        seat=seat,
+    return PublicView(
         players=s.n,
         version=s.version,
-        board=_board(s, seat),
-        mats=mats,
+        board=_board(s),
+        mats=[_mat(s, i, over) for i in range(s.n)],
         deciding=list(deciding(s)),
-        legal=list(legal),
-        takebacks=list(takebacks),
-        keep=keep,
         result=result,
     )
 
 
-def _running_total(s: GameState, seat: int) -> int:
-    return score(s.players[seat], seat).total
+def seat_part(
+    s: GameState, seat: int, legal: list[Action], takebacks: list[Action]
+) -> SeatPart:
+    """What only ``seat`` may see, given its legal actions and take-backs."""
+    keep = None
+    if s.phase is Phase.KEEP_GOODS and not s.decided[seat]:
+        kept = s.kept[seat]
+        keep = KeepChoice([Good(g) for g in s.stored[seat]], Good(kept) if kept >= 0 else None)
+    p = s.players[seat]
+    return SeatPart(
+        seat=seat,
+        seals=p.seals,
+        score=score(p, seat).total,
+        prices=prices(s, seat),
+        legal=list(legal),
+        takebacks=list(takebacks),
+        keep=keep,
+    )
 
 
-def _board(s: GameState, seat: int | None) -> BoardView:
+def compose(public: PublicView, part: SeatPart | None) -> SeatView:
+    """The whole view: the public one with the seat's part in its places (``part`` is None
+    for a spectator): the seat's seals and score on its own mat, its prices in the market,
+    its options. ``protocol.view_json`` splices the encoded parts into the same places."""
+    if part is None:
+        return SeatView(None, public.players, public.version, public.board, list(public.mats),
+                        list(public.deciding), [], [], None, public.result)
+    mats = list(public.mats)
+    mats[part.seat] = attrs.evolve(mats[part.seat], seals=part.seals, score=part.score)
+    market = [MarketBuilding(m.building, m.copies, part.prices[m.building])
+              for m in public.board.market]
+    return SeatView(
+        seat=part.seat,
+        players=public.players,
+        version=public.version,
+        board=attrs.evolve(public.board, market=market),
+        mats=mats,
+        deciding=list(public.deciding),
+        legal=part.legal,
+        takebacks=part.takebacks,
+        keep=part.keep,
+        result=public.result,
+    )
+
+
+def _mat(s: GameState, i: int, over: bool) -> PlayerView:
+    """Seat ``i``'s mat as everyone sees it: seals and score only at the end."""
+    p = s.players[i]
+    return PlayerView(
+        seat=i,
+        coins=p.coins,
+        goods={g: p.goods[g] for g in GOODS},
+        plots={k: p.plots[k] for k in PLOT_KINDS},
+        worked={k: p.worked[k] for k in PLOT_KINDS},
+        buildings=[BuildingView(Building(b), p.staff[b]) for b in p.street],
+        lodge=p.lodge,
+        building_points=building_points(p),
+        seals=p.seals if over else None,
+        score=score(p, i).total if over else None,
+    )
+
+
+def _board(s: GameState) -> BoardView:
     in_role = s.role >= 0
-    market = [
-        MarketBuilding(
-            Building(b.index),
-            s.copies[b.index],
-            price(s, seat, b.index) if seat is not None else b.cost,
-        )
-        for b in BUILDINGS
-    ]
+    market = [MarketBuilding(Building(b.index), s.copies[b.index], b.cost) for b in BUILDINGS]
     return BoardView(
         round=s.round,
         warden=s.warden,
@@ -211,7 +286,7 @@ def _board(s: GameState, seat: int | None) -> BoardView:
         barges=[
             BargeView(s.barge_capacity[i], Good(s.barge_good[i]) if s.barge_good[i] >= 0 else None,
                       s.barge_load[i])
-            for i in range(3)
+            for i in range(BARGES)
         ],
         apprentice_barge=s.apprentice_barge,
         supply_apprentices=s.supply_apprentices,

@@ -38,7 +38,7 @@ from quaymoor.rules.record import GameRecord
 from quaymoor.rules.scoring import score, scores
 from quaymoor.rules.state import GameState, PlayerState
 from quaymoor.rules.verify import verify_record
-from quaymoor.rules.views import view_for
+from quaymoor.rules.views import public_view, view_for
 from quaymoor.tools.selfplay import MAX_DECISIONS
 
 # --------------------------------------------------------------------------- strategies
@@ -401,6 +401,13 @@ def check_noninterference(game: Game) -> None:
     s = game.state
     if game.is_over():
         return
+    everyone = s.clone()
+    everyone.stack.reverse()
+    for i, p in enumerate(everyone.players):
+        p.seals += 3 + i
+    assert converter.unstructure(public_view(s)) == converter.unstructure(
+        public_view(everyone)
+    ), "the public view depends on a secret"
     for viewer in [None, *range(s.n)]:
         other = s.clone()
         other.stack.reverse()
