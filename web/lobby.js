@@ -4,10 +4,18 @@ import { api } from "./net.js";
 import { h, clear, toast } from "./dom.js";
 import { getName, setName, setToken } from "./store.js";
 import { newClientSeed, rememberJoin } from "./seen.js";
+import { limit } from "./text.js";
+
+/** The table sizes the rules allow (from /api/rules); only the default if that failed. */
+function tableSizes(value) {
+  const low = limit("min_players"), high = limit("max_players");
+  if (!low || !high) return [value];
+  return Array.from({ length: high - low + 1 }, (_, i) => low + i);
+}
 
 function playersSelect(id, value = 4) {
   return h("select", { id, name: "players" },
-    [2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === value }, `${n} players`)));
+    tableSizes(value).map((n) => h("option", { value: n, selected: n === value }, `${n} players`)));
 }
 
 const LEVELS = [

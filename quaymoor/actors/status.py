@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from quaymoor.protocol.codes import phase_name
+from quaymoor.rules.converter import wire_name
 
 if TYPE_CHECKING:
     from quaymoor.actors.table import Table
@@ -34,7 +34,7 @@ def summary(table: Table) -> dict[str, Any]:
             for s in table.seats
         ],
         "round": game.round if game else None,
-        "phase": phase_name(game.phase) if game else None,
+        "phase": wire_name(game.phase) if game else None,
         "deciding": deciding,
         "time_left": min(left) if left else None,
         "actions": game.version if game else 0,

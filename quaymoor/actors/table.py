@@ -57,7 +57,6 @@ from quaymoor.rules.events import Event
 from quaymoor.rules.fairness import fingerprint, new_seed, seed_to_hex
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import EndReason, GameRecord, SeatInfo
-from quaymoor.rules.safe_move import safe_action
 from quaymoor.rules.state import Phase
 from quaymoor.rules.views import SeatView
 
@@ -319,7 +318,7 @@ class Table:
         events: list[Event] = []
         simultaneous = game.is_simultaneous()
         while msg.seat in game.deciding():
-            action = safe_action(game.state, msg.seat)
+            action = game.safe_action(msg.seat)
             if action is None:
                 break
             events.extend(game.apply(msg.seat, action, at=time.time()))

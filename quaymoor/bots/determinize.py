@@ -33,8 +33,6 @@ from quaymoor.rules.miller import production
 from quaymoor.rules.state import GameState, Phase, PlayerState
 from quaymoor.rules.views import SeatView
 
-_PHASES = {p.name.lower(): p for p in Phase}
-
 
 def unseen_plots(view: SeatView) -> list[int]:
     """How many plots of each kind (by Good) are in the stack or the discard pile: every
@@ -105,7 +103,7 @@ def state_from_view(view: SeatView, sample: SplitMix64 | None = None) -> GameSta
     for r in board.roles:
         s.role_coins[r.role] = r.coins
         s.role_taken[r.role] = -1 if r.picked_by is None else r.picked_by
-    s.phase = _PHASES[board.phase]
+    s.phase = board.phase
     s.role = -1 if board.role is None else int(board.role)
     s.picker = -1 if board.picker is None else board.picker
     taken = sum(1 for r in board.roles if r.picked_by is not None)

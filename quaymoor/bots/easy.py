@@ -13,11 +13,14 @@ import secrets
 from quaymoor.bots.heuristic import HeuristicBot
 from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules.actions import Action
+from quaymoor.rules.state import Phase
 from quaymoor.rules.views import SeatView
 
 #: Share of decisions, in 1/1000, made at random.
 NOISE_PER_MILLE = 250
-_RANDOM_PHASES = ("pick_role", "surveyor", "mason", "chandler", "bargemaster", "miller")
+_RANDOM_PHASES = frozenset({
+    Phase.PICK_ROLE, Phase.SURVEYOR, Phase.MASON, Phase.CHANDLER, Phase.BARGEMASTER, Phase.MILLER,
+})
 
 
 class EasyBot:

@@ -51,7 +51,7 @@ from quaymoor.rules.views import SeatView
 
 #: Phases where the bot searches; elsewhere the heuristic decides.
 SEARCHED = frozenset({
-    "pick_role", "surveyor", "mason", "miller", "chandler", "bargemaster",
+    Phase.PICK_ROLE, Phase.SURVEYOR, Phase.MASON, Phase.MILLER, Phase.CHANDLER, Phase.BARGEMASTER,
 })
 #: Most candidates searched in one decision (the heuristic's best, plus passing).
 MAX_CANDIDATES = 6

@@ -128,7 +128,7 @@ class GamesApi:
             "seats": [{"seat": i, "name": s.name, "bot": s.bot}
                       for i, s in enumerate(record.seats)],
             "ended_at": record.ended_at,
-            "reason": record.end_reason or ("finished" if record.result else "ended"),
+            "reason": record.reason,
             "algorithm": record.algorithm,
             "fingerprint": record.fingerprint,
             "seed": record.seed,

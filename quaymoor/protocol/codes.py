@@ -16,7 +16,6 @@ from enum import IntEnum, StrEnum
 from typing import Final
 
 from quaymoor.rules.errors import GameOver, NotYourDecision, RulesError
-from quaymoor.rules.state import Phase
 
 
 class Code(StrEnum):
@@ -110,8 +109,3 @@ def rules_code(exc: RulesError) -> Code:
             return Code.GAME_OVER
         case _:
             return Code.ILLEGAL_ACTION
-
-
-def phase_name(phase: Phase) -> str:
-    """A phase on the wire: its lowercase name (``keep_goods``), as the views carry it."""
-    return phase.name.lower()

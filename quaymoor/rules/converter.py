@@ -10,7 +10,7 @@ come out of ``cattrs`` as ``ClassValidationError`` (see ``describe_error``).
 from __future__ import annotations
 
 import re
-from enum import IntEnum
+from enum import Enum, IntEnum
 from typing import Any, Final, TypeVar, get_args, get_origin
 
 import cattrs
@@ -23,6 +23,7 @@ from cattrs.v import format_exception
 from quaymoor.rules.actions import Action
 from quaymoor.rules.data import Building, Good, PlotKind, Role
 from quaymoor.rules.events import Event
+from quaymoor.rules.state import Phase
 
 E = TypeVar("E", bound=IntEnum)
 
@@ -40,8 +41,13 @@ def _strict(kind: type) -> Any:
     return structure
 
 
+def wire_name(member: Enum) -> str:
+    """An enum member on the wire: its lowercase name (``keep_goods``, ``flax``)."""
+    return member.name.lower()
+
+
 def _enum_hooks(conv: cattrs.Converter, enum: type[E]) -> None:
-    names = {m.name.lower(): m for m in enum}
+    names = {wire_name(m): m for m in enum}
 
     def structure(value: Any, _t: type) -> E:
         if not isinstance(value, str) or value not in names:
@@ -49,7 +55,7 @@ def _enum_hooks(conv: cattrs.Converter, enum: type[E]) -> None:
         return names[value]
 
     conv.register_structure_hook(enum, structure)
-    wire = {m: m.name.lower() for m in enum}
+    wire = {m: wire_name(m) for m in enum}
     conv.register_unstructure_hook(enum, wire.__getitem__)
 
 
@@ -103,7 +109,7 @@ def make_rules_converter() -> JsonConverter:
         return float(value)
 
     conv.register_structure_hook(float, structure_float)
-    for enum in (Good, Role, Building, PlotKind):
+    for enum in (Good, Role, Building, PlotKind, Phase):
         _enum_hooks(conv, enum)
     for union, what in ((Action, "action"), (Event, "event")):
         configure_tagged_union(

@@ -13,6 +13,7 @@ from quaymoor.rules.data import Good
 from quaymoor.rules.events import Event, PlotsTurnedUp, PlotTaken
 from quaymoor.rules.fairness import derive_key, fingerprint, new_seed, seed_from_hex
 from quaymoor.rules.record import GameRecord, RecordedAction, SeatInfo, TurnedUp, result_of
+from quaymoor.rules.safe_move import safe_action
 from quaymoor.rules.scoring import Score, scores
 from quaymoor.rules.state import GameState, Phase
 from quaymoor.rules.views import PublicView, SeatPart, SeatView, public_view, seat_part, view_for
@@ -97,6 +98,11 @@ class Game:
                 elif isinstance(ev, PlotTaken) and ev.from_stack:
                     self.turned_up.append(TurnedUp(step, "farmstead", [Good(ev.kind)]))
         return out
+
+    def safe_action(self, seat: int) -> Action | None:
+        """The next action of ``seat``'s safe move (what its timer plays), or None when
+        nothing waits for the seat."""
+        return safe_action(self.state, seat)
 
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may see now; None for a spectator."""

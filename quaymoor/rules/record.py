@@ -96,6 +96,14 @@ class GameRecord:
                    client_seeds, seats, actions, result, game, end_reason, ended_at,
                    first_warden, turned_up)
 
+    @property
+    def reason(self) -> str:
+        """Why the game ended, also for records that do not say (older ones): finished when
+        it has a result, else "ended"."""
+        if self.end_reason:
+            return self.end_reason
+        return EndReason.FINISHED if self.result is not None else "ended"
+
     def to_json(self) -> str:
         return json.dumps(converter.unstructure(self), indent=1)
 

@@ -84,7 +84,7 @@ class BoardView:
     round: int
     warden: int
     #: pick_role, surveyor, reeve, mason, miller, chandler, bargemaster, keep_goods, game_over
-    phase: str
+    phase: Phase  #: on the wire its lowercase name, e.g. "keep_goods"
     role: Role | None  #: being carried out
     picker: int | None
     turn: int | None  #: whose turn in a turn-order phase
@@ -269,7 +269,7 @@ def _board(s: GameState) -> BoardView:
     return BoardView(
         round=s.round,
         warden=s.warden,
-        phase=s.phase.name.lower(),
+        phase=s.phase,
         role=Role(s.role) if in_role else None,
         picker=s.picker if in_role else None,
         turn=s.turn if not (s.phase.simultaneous or s.phase is Phase.GAME_OVER) else None,

@@ -101,7 +101,7 @@ def summary_of(game_id: str, record: GameRecord) -> ArchivedGame:
         id=game_id,
         ended_at=record.ended_at if record.ended_at is not None else 0.0,
         players=record.players,
-        reason=record.end_reason or ("finished" if result is not None else "ended"),
+        reason=record.reason,
         seats=[{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(record.seats)],
         winners=list(result.winners) if result is not None else [],
         totals=[x.total for x in result.scores] if result is not None else [],

@@ -10,6 +10,7 @@ from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules import engine
 from quaymoor.rules.data import GOODS, SETUPS
 from quaymoor.rules.game import Game
+from quaymoor.rules.state import Phase
 from quaymoor.rules.views import view_for
 from quaymoor.tools.selfplay import game_seed
 
@@ -41,7 +42,8 @@ def test_rebuilt_state_gives_the_view_s_legal_actions(players: int) -> None:
             if rng.below(8) == 0:  # now and then a take-back, as people do
                 acts = acts + engine.takeback_actions(s, seat)
             game.apply(seat, acts[rng.below(len(acts))])
-    assert phases >= {"pick_role", "surveyor", "reeve", "mason", "chandler", "bargemaster"}
+    assert phases >= {Phase.PICK_ROLE, Phase.SURVEYOR, Phase.REEVE, Phase.MASON, Phase.CHANDLER,
+                      Phase.BARGEMASTER}
 
 
 def test_samples_are_consistent_with_the_view() -> None:

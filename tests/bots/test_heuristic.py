@@ -12,7 +12,7 @@ from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules import engine
 from quaymoor.rules.actions import Action
 from quaymoor.rules.game import Game
-from quaymoor.rules.state import GameState
+from quaymoor.rules.state import GameState, Phase
 from quaymoor.rules.views import SeatView, view_for
 from tests.bots.conftest import play
 
@@ -50,7 +50,7 @@ def test_without_takebacks_the_bot_only_plays_the_legal_list() -> None:
         nonlocal seen_reeve
         action = bot(view)
         assert action in view.legal
-        seen_reeve |= view.board.phase == "reeve"
+        seen_reeve |= view.board.phase is Phase.REEVE
         return action
 
     play(3, 7, [choose] * 3)
@@ -120,7 +120,6 @@ def test_reeve_moves_an_apprentice_to_production_and_stops() -> None:
     empty: the bot takes apprentices back to staff the pair, then says Done; it takes
     back no more than it must and never goes round in circles."""
     from quaymoor.rules.data import Building, PlotKind, Role
-    from quaymoor.rules.state import Phase
     from quaymoor.rules.views import view_for
     from tests.rules.builders import clear_all, fresh, mat, start_role
 

@@ -12,6 +12,7 @@ from quaymoor.bots.prng import SplitMix64
 from quaymoor.bots.search import SearchBot, decide
 from quaymoor.rules import engine
 from quaymoor.rules.game import Game
+from quaymoor.rules.state import Phase
 from quaymoor.rules.views import SeatView
 from quaymoor.tools.selfplay import game_seed
 from tests.bots.conftest import play
@@ -39,7 +40,8 @@ def _views(players: int, seed: int, count: int) -> list[SeatView]:
     while not game.is_over() and len(out) < count:
         seat = game.deciding()[0]
         view = game.view(seat)
-        if len(view.legal) > 1 and view.board.phase in ("pick_role", "mason", "surveyor"):
+        chosen = (Phase.PICK_ROLE, Phase.MASON, Phase.SURVEYOR)
+        if len(view.legal) > 1 and view.board.phase in chosen:
             out.append(view)
         legal = view.legal
         game.apply(seat, legal[rng.below(len(legal))])

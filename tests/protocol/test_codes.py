@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from quaymoor.protocol.codes import HTTP_STATUS, Close, Code, http_status, phase_name, rules_code
+from quaymoor.protocol.codes import HTTP_STATUS, Close, Code, http_status, rules_code
+from quaymoor.rules.converter import converter, wire_name
 from quaymoor.rules.errors import GameOver, IllegalAction, NotYourDecision, RulesError
 from quaymoor.rules.game import Game
 from quaymoor.rules.state import Phase
@@ -77,7 +78,8 @@ def test_rules_errors_map_to_their_codes(error: RulesError, code: Code) -> None:
     assert rules_code(error) is code
 
 
-def test_the_phase_name_is_the_one_the_views_carry() -> None:
+def test_a_phase_on_the_wire_is_its_lowercase_name() -> None:
     game = Game(2, bytes(32))
-    assert phase_name(game.phase) == game.view(None).board.phase == "pick_role"
-    assert [phase_name(p) for p in Phase][-1] == "game_over"
+    board = converter.unstructure(game.view(None).board)
+    assert board["phase"] == wire_name(game.phase) == "pick_role"
+    assert [wire_name(p) for p in Phase][-1] == "game_over"
