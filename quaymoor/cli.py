@@ -67,22 +67,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         bench_rules(seconds=3.0 if args.seconds is None else args.seconds)
         return 0
-    if args.what == "server":
-        from quaymoor.tools.server_bench import bench_server
+    if args.what in ("server", "load"):
+        from quaymoor.tools.server_bench import bench_load, bench_server
 
-        return bench_server(tables=args.tables, players=args.players,
-                            client_procs=2 if args.client_procs is None else args.client_procs,
-                            seconds=120.0 if args.seconds is None else args.seconds,
-                            think=0.0 if args.think is None else args.think,
-                            start_spread=args.start_spread)
-    if args.what == "load":
-        from quaymoor.tools.server_bench import bench_load
-
-        return bench_load(tables=args.tables, players=args.players,
-                          client_procs=4 if args.client_procs is None else args.client_procs,
-                          seconds=300.0 if args.seconds is None else args.seconds,
-                          think=0.5 if args.think is None else args.think,
-                          start_spread=args.start_spread)
+        # Only the options given: the commands' own defaults are the one home of theirs.
+        given = {k: v for k in ("tables", "players", "client_procs", "seconds", "think",
+                                "start_spread") if (v := getattr(args, k)) is not None}
+        return (bench_server if args.what == "server" else bench_load)(**given)
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
 
