@@ -218,6 +218,10 @@ class Table:
     # ------------------------------------------------------------ connections
 
     def _attach(self, msg: Attach) -> None:
+        """Attach a connection: its welcome, then its catch-up. Only a change of what the
+        seats show (a seat's ``connected`` or ``bot_playing``) goes to the others, as one
+        snapshot each: a spectator's attach changes nothing anyone sees, so it sends
+        nothing to anyone else (a spectator storm must not flood the players)."""
         conn = msg.connection
         seat = None
         if msg.token is not None:
@@ -228,11 +232,14 @@ class Table:
         conn.seat = seat.index if seat else None
         self.fanout.add(conn)
         msg.reply.set(conn.seat)
+        seats_changed = False
         if seat is not None:  # before the welcome, whose seats show this one connected
+            seats_changed = not seat.connected
             seat.connections += 1
             if seat.bot_playing:
                 seat.bot_playing = False
                 seat.missed_timeouts = 0
+                seats_changed = True
                 self.workers[seat.index].stop()
                 self._deciding.discard(seat.index)  # a fresh decision and timer for the player
                 self._sync_seats(acted=None)
@@ -241,21 +248,26 @@ class Table:
             self.seats.public(), self.config.decision_seconds,
         ))
         if self.game is None:
-            self._broadcast_lobby()
+            if seats_changed:
+                self._broadcast_lobby()
+            else:
+                self.fanout.send(conn, self._lobby())
             return
         start, events = self.history.since(msg.since, self.game.version)
         self.fanout.send_text(conn, self._update(start, events).for_seat(conn.seat))
         if self.state in (TableState.FINISHED, TableState.ENDED):
             self.fanout.send(conn, self._ended_message())
-        else:
+        elif seats_changed:
             self._broadcast_seats_changed(exclude=conn)
 
     def _detach(self, conn: Connection) -> None:
         if not self.fanout.remove(conn):
             return
         if conn.seat is not None:
-            self.seats[conn.seat].connections -= 1
-            if self.game is not None and self.state is TableState.PLAYING:
+            seat = self.seats[conn.seat]
+            seat.connections -= 1
+            playing = self.game is not None and self.state is TableState.PLAYING
+            if playing and not seat.connected:  # the seat's last connection went
                 self._broadcast_seats_changed(exclude=None)
         conn.outbox.close()
         conn.let_go()
@@ -448,12 +460,16 @@ class Table:
                                          exclude=exclude)
 
     def _broadcast_seats_changed(self, exclude: Connection | None) -> None:
-        """Who is connected changed: a snapshot update (no events) to the others."""
+        """What a seat shows changed (``connected``, ``bot_playing``): a snapshot update
+        (no events) to the others, the shape every client already handles."""
         assert self.game is not None
         self._broadcast_update(self.game.version, [], exclude=exclude)
 
+    def _lobby(self) -> Lobby:
+        return Lobby(self.id, self.players, self.seats.public())
+
     def _broadcast_lobby(self) -> None:
-        self.fanout.broadcast(Lobby(self.id, self.players, self.seats.public()))
+        self.fanout.broadcast(self._lobby())
 
     # ------------------------------------------------------------ status
 
