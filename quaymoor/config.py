@@ -19,10 +19,34 @@ class TableConfig:
 
 
 @attrs.frozen
+class ClientLimits:
+    """What one client address may hold and do at once (docs/security.md, "Limits").
+
+    The address is the TCP peer's: behind a reverse proxy every client has the proxy's
+    address and these limits are shared by all of them (reading the forwarded address is
+    a later issue's)."""
+
+    #: Tables one address may create (POST /api/tables and play-now) per minute: a token
+    #: bucket of this size that refills evenly over a minute; past it, 429
+    #: ``too_many_new_tables``.
+    tables_per_minute: int = 30
+    #: Tables created by one address that may be waiting or playing at once; past it, 429
+    #: ``too_many_open_tables`` (finished tables lingering for reconnects do not count).
+    open_tables: int = 20
+    #: Websocket connections one address may hold open at once; past it the new one gets
+    #: ``too_many_connections`` and close 4006.
+    websockets: int = 64
+    #: An attached websocket that sends nothing (no act, no ping) this long gets
+    #: ``idle_timeout`` and close 4007. The web client pings every 25 s (web/net.js).
+    idle_seconds: float = 120.0
+
+
+@attrs.frozen
 class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 8000
     table: TableConfig = TableConfig()
+    limits: ClientLimits = ClientLimits()  #: per client address
     max_message_bytes: int = 64 * 1024
     rate_per_second: float = 20.0  #: messages a connection may send per second ...
     rate_burst: int = 60  #: ... with this burst

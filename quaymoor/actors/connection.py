@@ -1,8 +1,10 @@
 """A websocket's attachment to a table, as the table and the gateway share it.
 
 The table fills a connection's ``outbox`` (a small bounded channel, never waiting) and
-sets its close code; the gateway's writer drains the outbox to the socket, counts what it
-wrote, and closes with that code when the outbox closes. ``Receipt`` times one action's
+sets its close code; the gateway's reader puts its own answers (pongs, errors) in the same
+outbox (``queue``), so that a client receives everything after its hello in the order it
+was made, through one path; the gateway's writer drains the outbox to the socket, counts
+what it wrote, and closes with that code when the outbox closes. ``Receipt`` times one action's
 broadcast: from the gateway reading the action to the last connection's writer handing the
 resulting update to its socket.
 """
@@ -66,6 +68,24 @@ class Connection:
         """The connection is gone: what it still owed counts as sent."""
         while self.receipts:
             self.receipts.popleft()[1].sent()
+
+    def queue(self, text: str) -> bool:
+        """Put ``text`` in the outbox after everything already there, never waiting; False
+        when the outbox is full (the client is not reading) or closed."""
+        try:
+            self.outbox.send_nowait(text)
+        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+            return False
+        self.queued += 1
+        return True
+
+    def end(self, code: Close, reason: str) -> None:
+        """The gateway ends the connection: what is queued goes out, then the close with
+        ``code``, within the short grace of a dropped connection. An outbox the table has
+        closed already keeps the table's close code."""
+        if self.outbox.statistics().open_send_channels:
+            self.close(code, reason)
+        self.dropped.set()
 
     def close(self, code: Close, reason: str) -> None:
         """Close the outbox; the writer sends what is queued, then closes with ``code``."""

@@ -4,9 +4,13 @@ A connection's first message is ``hello`` (which table, which seat token, the la
 seen). The gateway then runs a reader (decode and validate each frame, rate-limit, pass
 actions to the table's inbox) and a writer (the connection's outbox to the socket). Bad
 frames get an ``error`` message with a stable code and where it was wrong, and change
-nothing. Close codes (``protocol.codes.Close``): 1008 for a flood or a missing hello, 1009
-for an oversized frame (trio-websocket), 4004 and 4005 for a refused hello, and the table's
-own (4000-4003) when its outbox closes.
+nothing. After the hello everything the connection receives goes through its outbox, the
+reader's own answers (pongs, errors) included: the client gets them in the order they were
+made, after its ``welcome``, and can match each error to what it sent. Close codes
+(``protocol.codes.Close``): 1008 for a flood or a missing hello, 1009 for an oversized
+frame (trio-websocket), 4004 and 4005 for a refused hello, 4006 for an address over its
+websocket limit, 4007 for a connection silent for ``ClientLimits.idle_seconds``, and the
+table's own (4000-4003) when its outbox closes.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
-from collections.abc import Awaitable, Callable
+from collections import Counter
 from typing import Protocol
 
 import trio
@@ -32,6 +36,8 @@ log = logging.getLogger("quaymoor.gateway")
 
 #: Seconds the reader waits for the writer to finish once the table has gone.
 TABLE_GONE_GRACE = 5.0
+#: Seconds past ``drop_grace`` the reader of a connection it ended waits for its writer.
+_CLOSE_GRACE = 2.0
 
 _ids = itertools.count(1)
 
@@ -43,7 +49,6 @@ class UpgradeRequest(Protocol):
     @property
     def client(self) -> str: ...
 
-Send = Callable[[ServerMessage], Awaitable[None]]
 
 
 class RateLimit:
@@ -70,13 +75,29 @@ class Gateway:
         self.supervisor = supervisor
         self.config = config
         self._sending: set[_Sending] = set()  #: every connection's writer
+        self._open: Counter[str] = Counter()  #: open websockets by client address
 
     async def handle(self, ws: WebSocketConnection, request: UpgradeRequest) -> None:
-        """Serve one websocket until it closes. The reader's answers (errors, pongs) and the
-        writer's updates may go out at the same time: trio-websocket sends one message at
-        a time on its own."""
+        """Serve one websocket until it closes. An address that already holds
+        ``ClientLimits.websockets`` connections gets ``too_many_connections`` and close
+        4006 at once."""
+        client = request.client
+        if self._open[client] >= self.config.limits.websockets:
+            log.info("websocket from %s refused: %d open", client, self._open[client])
+            reason = f"at most {self.config.limits.websockets} connections from one address"
+            await ws.send_message(encode(Error(Code.TOO_MANY_CONNECTIONS, reason)))
+            await ws.aclose(Close.TOO_MANY_CONNECTIONS, reason)
+            return
+        self._open[client] += 1
+        try:
+            await self._serve(ws)
+        finally:
+            self._open[client] -= 1
+            if not self._open[client]:
+                del self._open[client]
 
-        async def send(message: ServerMessage) -> None:
+    async def _serve(self, ws: WebSocketConnection) -> None:
+        async def send(message: ServerMessage) -> None:  # before the outbox exists
             await ws.send_message(encode(message))
 
         try:
@@ -103,7 +124,7 @@ class Gateway:
             try:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._writer, ws, inbox_of_conn, conn, nursery)
-                    await self._reader(ws, table.inbox, conn, send)
+                    await self._reader(ws, table.inbox, conn)
                     nursery.cancel_scope.cancel()
             finally:
                 self.supervisor.connections -= 1
@@ -131,24 +152,29 @@ class Gateway:
         await ws.aclose(Close.POLICY, "no hello in time")
         return None
 
-    async def _reader(
-        self,
-        ws: WebSocketConnection,
-        inbox: Inbox,
-        conn: Connection,
-        send: Send,
-    ) -> None:
+    async def _reader(self, ws: WebSocketConnection, inbox: Inbox, conn: Connection) -> None:
+        """Read the client's frames until it closes, or until the gateway ends the
+        connection (a flood, silence for ``idle_seconds``, answers it does not read): then
+        wait for the writer, which sends what is queued and the close, and cancels this
+        task."""
         limit = RateLimit(self.config.rate_per_second, self.config.rate_burst)
+        idle = self.config.limits.idle_seconds
         metrics = self.supervisor.metrics
         while True:
-            try:
-                frame = await ws.get_message()
-                received = trio.current_time()
-                metrics.message_in()
-            except ConnectionClosed:
+            with trio.move_on_after(idle) as quiet:
+                try:
+                    frame = await ws.get_message()
+                except ConnectionClosed:
+                    return
+            if quiet.cancelled_caught:
+                reason = f"nothing received for {idle:g} s: send ping to stay connected"
+                self._answer(conn, Error(Code.IDLE_TIMEOUT, reason))
+                await self._end(conn, Close.IDLE, reason)
                 return
+            received = trio.current_time()
+            metrics.message_in()
             if not limit.allow():
-                await ws.aclose(Close.POLICY, "too many messages: slow down")
+                await self._end(conn, Close.POLICY, "too many messages: slow down")
                 return
             try:
                 message = decode_client(frame)
@@ -162,12 +188,26 @@ class Gateway:
                         # this task: returning now would cut it short.
                         await trio.sleep(TABLE_GONE_GRACE)
                         return
-                elif isinstance(message, Ping):
-                    await send(Pong())
-                else:
+                    continue  # the table answers an act: an update, or an error
+                if not isinstance(message, Ping):
                     raise ProtocolError(Code.ALREADY_ATTACHED, "hello was already sent @ $.type")
+                answer: ServerMessage = Pong()
             except ProtocolError as exc:
-                await send(Error(exc.code, exc.message))
+                answer = Error(exc.code, exc.message)
+            if not self._answer(conn, answer):
+                await self._end(conn, Close.TOO_SLOW, "too slow to keep up: reconnect to continue")
+                return
+
+    def _answer(self, conn: Connection, message: ServerMessage) -> bool:
+        """Queue the reader's answer behind everything queued for ``conn``; False when the
+        client does not read its outbox (or it is closed)."""
+        return conn.queue(encode(message))
+
+    async def _end(self, conn: Connection, code: Close, reason: str) -> None:
+        """End ``conn`` through its writer (what is queued, then the close) and wait for
+        the writer to cancel the caller; return after the writer's grace at the latest."""
+        conn.end(code, reason)
+        await trio.sleep(self.config.drop_grace + _CLOSE_GRACE)
 
     async def _writer(
         self,

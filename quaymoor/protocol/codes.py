@@ -39,6 +39,11 @@ class Code(StrEnum):
     ALREADY_STARTED = "already_started"
     TABLE_FULL = "table_full"
     SERVER_FULL = "server_full"
+    # A client address over one of its limits (``config.ClientLimits``).
+    TOO_MANY_NEW_TABLES = "too_many_new_tables"
+    TOO_MANY_OPEN_TABLES = "too_many_open_tables"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
+    IDLE_TIMEOUT = "idle_timeout"
     # An ``act`` the table or the rules refuse.
     SPECTATOR = "spectator"
     NOT_PLAYING = "not_playing"
@@ -52,6 +57,8 @@ class Code(StrEnum):
     ARCHIVE_UNAVAILABLE = "archive_unavailable"
     NOT_FOUND = "not_found"
     METHOD_NOT_ALLOWED = "method_not_allowed"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+    CROSS_SITE = "cross_site"
     OPERATORS_ONLY = "operators_only"
     OPERATOR_TOKEN = "operator_token"
 
@@ -67,6 +74,7 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.OPERATOR_TOKEN: 401,
     Code.BAD_TOKEN: 403,
     Code.OPERATORS_ONLY: 403,
+    Code.CROSS_SITE: 403,
     Code.UNKNOWN_TABLE: 404,
     Code.UNKNOWN_GAME: 404,
     Code.NOT_FOUND: 404,
@@ -75,6 +83,9 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.TABLE_FULL: 409,
     Code.TABLE_CLOSED: 409,
     Code.SERVER_FULL: 409,
+    Code.UNSUPPORTED_MEDIA_TYPE: 415,
+    Code.TOO_MANY_NEW_TABLES: 429,
+    Code.TOO_MANY_OPEN_TABLES: 429,
     Code.ARCHIVE_UNAVAILABLE: 503,
 }
 
@@ -97,6 +108,8 @@ class Close(IntEnum):
     TOO_SLOW = 4003  #: the connection's outbox was full
     UNKNOWN_TABLE = 4004
     BAD_TOKEN = 4005  #: the hello's token was refused, or the table closed meanwhile
+    TOO_MANY_CONNECTIONS = 4006  #: the client's address holds as many websockets as it may
+    IDLE = 4007  #: nothing received from the client for ``ClientLimits.idle_seconds``
 
 
 def rules_code(exc: RulesError) -> Code:
