@@ -93,7 +93,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         token = args.operator_token or os.environ.get("QUAYMOOR_OPERATOR_TOKEN") or None
         serve(ServerConfig(host=args.host, port=args.port, table=table,
-                           archive_path=str(args.archive), operator_token=token))
+                           archive_path=str(args.archive), operator_token=token,
+                           scheme=args.scheme))
     except ArchiveError as exc:
         print(f"quaymoor serve: {exc}", file=sys.stderr)
         return 2
@@ -127,6 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--operator-token", default=None,
                      help="token for /status.json and /metrics (or QUAYMOOR_OPERATOR_TOKEN); "
                           "without one they answer only on loopback")
+    srv.add_argument("--scheme", choices=("http", "https"), default="http",
+                     help="the scheme browsers reach the server by (https behind a proxy "
+                          "that terminates TLS): a websocket's or POST's Origin must have it")
     srv.set_defaults(func=cmd_serve)
 
     fz = sub.add_parser("fuzz", help="hostile input against a real server, with figures")

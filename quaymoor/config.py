@@ -47,6 +47,9 @@ class ServerConfig:
     port: int = 8000
     table: TableConfig = TableConfig()
     limits: ClientLimits = ClientLimits()  #: per client address
+    #: The scheme browsers reach the server by, which an Origin must have: "http", or
+    #: "https" behind a reverse proxy that terminates TLS (``quaymoor serve --scheme``).
+    scheme: str = "http"
     max_message_bytes: int = 64 * 1024
     rate_per_second: float = 20.0  #: messages a connection may send per second ...
     rate_burst: int = 60  #: ... with this burst

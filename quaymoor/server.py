@@ -7,6 +7,7 @@ crashing, the server still archives every running game on the way out.
 
 from __future__ import annotations
 
+import functools
 import logging
 import signal
 
@@ -16,7 +17,7 @@ from quaymoor.actors.gateway import Gateway
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import ServerConfig
 from quaymoor.http.api import HttpApi
-from quaymoor.http.frontdoor import serve_frontdoor
+from quaymoor.http.frontdoor import same_origin, serve_frontdoor
 from quaymoor.ops.gc_policy import configure_collector, run_full_collections
 from quaymoor.ops.logs import configure_json_logs
 from quaymoor.store.archive import Archive, check_archive
@@ -35,7 +36,9 @@ async def run_server(
     supervisor.metrics.watch(supervisor.summary)
     supervisor.metrics.watch_gc()
     gateway = Gateway(supervisor, config)
-    api = HttpApi(supervisor, operator_token=config.operator_token)
+    origin_ok = functools.partial(same_origin, scheme=config.scheme)
+    api = HttpApi(supervisor, operator_token=config.operator_token, limits=config.limits,
+                  origin_ok=origin_ok)
     async with trio.open_nursery() as nursery:
         if archive is not None:
             await nursery.start(archive.run)
@@ -45,7 +48,8 @@ async def run_server(
         nursery.start_soon(gateway.watch_sends)
         port: int = await nursery.start(lambda task_status: serve_frontdoor(
             api, gateway.handle, host=config.host, port=config.port,
-            max_message_size=config.max_message_bytes, task_status=task_status,
+            origin_ok=origin_ok, max_message_size=config.max_message_bytes,
+            task_status=task_status,
         ))
         task_status.started((port, supervisor))
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:

@@ -3,6 +3,14 @@ finished games' records, and the static web client.
 
 JSON bodies are structured strictly (cattrs, extra keys forbidden); every refusal is
 ``{"error": {"code": ..., "message": ...}}`` with a 4xx status, and changes nothing.
+
+Every ``POST`` changes state, so each must be ``Content-Type: application/json`` (415
+otherwise: a cross-site form or a "simple" ``text/plain`` fetch cannot send that without a
+preflight, which gets no CORS headers) and, when it has an ``Origin``, come from this
+server's origin (403, ``frontdoor.same_origin``). A path the API knows answers another
+method with 405 and ``Allow``. Creating a table (``POST /api/tables``, play-now) is held
+to ``ClientLimits`` per client address (``_TableQuota``): 429 past it, while every other
+address is served as before.
 """
 
 from __future__ import annotations
@@ -10,15 +18,27 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
+import math
 import re
+from collections import Counter
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import attrs
+import trio
 
 from quaymoor.actors.inbox import TableError
 from quaymoor.actors.supervisor import Supervisor
-from quaymoor.http.frontdoor import HttpRequest, HttpResponse, static_response
+from quaymoor.actors.table import Table, TableState
+from quaymoor.config import ClientLimits
+from quaymoor.http.frontdoor import (
+    HttpRequest,
+    HttpResponse,
+    OriginCheck,
+    same_origin,
+    static_response,
+)
 from quaymoor.http.games import GamesApi
 from quaymoor.http.responses import error_response, json_response
 from quaymoor.protocol.codes import Code
@@ -56,17 +76,28 @@ class PlayNow:
 
 
 _TABLE_ROUTE = re.compile(r"^/api/tables/([0-9a-f]{10})/(join|start)$")
+_READ = ("GET", "HEAD")
+#: The methods of each path the API answers (a table's join and start: ``_TABLE_ROUTE``).
+_METHODS: dict[str, tuple[str, ...]] = {
+    "/api/rules": _READ, "/api/tables": (*_READ, "POST"), "/api/play-now": ("POST",),
+    "/status.json": _READ, "/metrics": _READ, "/status": _READ,
+}
+JSON_TYPE = "application/json"
 
 
 class HttpApi:
     def __init__(
         self, supervisor: Supervisor, web_root: Path = WEB_ROOT, *,
         operator_token: str | None = None,
+        limits: ClientLimits | None = None,
+        origin_ok: OriginCheck = same_origin,
     ) -> None:
         self.supervisor = supervisor
         self.operator_token = operator_token
         self.web_root = web_root
         self.games = GamesApi(supervisor, web_root)
+        self.quota = _TableQuota(limits if limits is not None else ClientLimits())
+        self.origin_ok = origin_ok
 
     async def __call__(self, request: HttpRequest) -> HttpResponse:
         try:
@@ -81,9 +112,12 @@ class HttpApi:
         games = await self.games(request)  # finished games: /games/..., /api/games...
         if games is not None:
             return games
+        refused = self._method_refusal(request)
+        if refused is not None:
+            return refused
         if path.startswith("/api/"):
             return await self._api(request)
-        if path in ("/status.json", "/metrics") and method in ("GET", "HEAD"):
+        if path in ("/status.json", "/metrics") and method in _READ:
             refused = operator_refusal(request, self.operator_token)
             if refused is not None:
                 return refused
@@ -91,12 +125,13 @@ class HttpApi:
                 return HttpResponse(200, self.supervisor.metrics.exposition(),
                                     "text/plain; version=0.0.4; charset=utf-8")
             return json_response(self.supervisor.status())
-        if path == "/status" and method in ("GET", "HEAD"):
+        if path == "/status" and method in _READ:
             page = static_response(self.web_root, "/status.html", method)
             if page is not None:
                 return page
-        if method not in ("GET", "HEAD"):
-            return error_response(Code.METHOD_NOT_ALLOWED, f"{method} is not allowed here")
+        if method not in _READ:
+            response = error_response(Code.METHOD_NOT_ALLOWED, f"{method} is not allowed here")
+            return attrs.evolve(response, headers=(("Allow", "GET, HEAD"),))
         found = static_response(self.web_root, path, method)
         if found is not None:
             return found
@@ -105,21 +140,36 @@ class HttpApi:
     async def _api(self, request: HttpRequest) -> HttpResponse:
         path, method = request.path, request.method
         sup = self.supervisor
-        if path == "/api/rules" and method == "GET":
+        if path == "/api/rules" and method in _READ:
             return json_response(rules_catalogue())
-        if path == "/api/tables" and method == "GET":
+        if path == "/api/tables" and method in _READ:
             return json_response({"tables": [
                 {k: t[k] for k in ("id", "players", "bots", "state", "seats", "round", "phase")}
                 for t in (table.summary() for table in sup.tables.values())
             ]})
         if path == "/api/tables" and method == "POST":
             body = _body(request, CreateTable)
-            table = await sup.create_table(body.players, body.bots)
+            made = await self.quota.create(
+                request.client, lambda: sup.create_table(body.players, body.bots))
+            if isinstance(made, HttpResponse):
+                return made
+            table = made
             return json_response(_table_info(table.id, table.players, table.fingerprint), 201)
         if path == "/api/play-now" and method == "POST":
             play = _body(request, PlayNow)
-            table, joined = await sup.play_now(play.players, play.name, play.client_seed,
-                                               play.bots)
+            joined = None
+
+            async def play_now() -> Table:
+                nonlocal joined
+                table, joined = await sup.play_now(play.players, play.name, play.client_seed,
+                                                   play.bots)
+                return table
+
+            made = await self.quota.create(request.client, play_now)
+            if isinstance(made, HttpResponse):
+                return made
+            table = made
+            assert joined is not None
             info = _table_info(table.id, table.players, table.fingerprint)
             return json_response({**info, "seat": joined.seat, "token": joined.token}, 201)
         match = _TABLE_ROUTE.match(path)
@@ -134,6 +184,95 @@ class HttpApi:
             await sup.start(table_id, start.token)
             return json_response({"table": table_id, "started": True})
         return error_response(Code.NOT_FOUND, f"no API endpoint {method} {path}")
+
+
+    def _method_refusal(self, request: HttpRequest) -> HttpResponse | None:
+        """405 with ``Allow`` for a method a known path does not take; for a ``POST``, 415
+        unless it is JSON and 403 from another site's page; None when the request may go
+        on."""
+        path, method = request.path, request.method
+        allowed = _METHODS.get(path) or (("POST",) if _TABLE_ROUTE.match(path) else None)
+        if allowed is not None and method not in allowed:
+            response = error_response(
+                Code.METHOD_NOT_ALLOWED, f"{method} is not allowed on {path}: {', '.join(allowed)}")
+            return attrs.evolve(response, headers=(("Allow", ", ".join(allowed)),))
+        if method != "POST" or not path.startswith("/api/"):
+            return None
+        media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+        if media != JSON_TYPE:
+            given = f"Content-Type {media!r}" if media else "no Content-Type"
+            return error_response(Code.UNSUPPORTED_MEDIA_TYPE,
+                                  f"send the body as {JSON_TYPE} (this request has {given})")
+        if not self.origin_ok(request):
+            return error_response(Code.CROSS_SITE,
+                                  f"a page of another site (Origin {request.headers['origin']!r})"
+                                  " cannot do this")
+        return None
+
+
+class _TableQuota:
+    """Tables per client address (``ClientLimits``): how many it may create per minute (a
+    token bucket of ``tables_per_minute`` that refills evenly over a minute) and how many
+    of those may be waiting or playing at once. The buckets of addresses that have not
+    created a table for a minute are forgotten (they are full again)."""
+
+    def __init__(self, limits: ClientLimits) -> None:
+        self.limits = limits
+        self._buckets: dict[str, tuple[float, float]] = {}  #: address -> (tokens, at)
+        self._open: dict[str, list[Table]] = {}  #: address -> the tables it created
+        self._creating: Counter[str] = Counter()  #: tables being created now, by address
+
+    async def create(
+        self, client: str, create: Callable[[], Awaitable[Table]]
+    ) -> Table | HttpResponse:
+        """``create()``'s table, or a 429 refusal that changes nothing. A creation that
+        fails (a refused body, a full server) gives its token back."""
+        limits = self.limits
+        now = trio.current_time()
+        rate = limits.tables_per_minute / 60.0
+        tokens, at = self._buckets.get(client, (float(limits.tables_per_minute), now))
+        tokens = min(float(limits.tables_per_minute), tokens + (now - at) * rate)
+        if tokens < 1:
+            wait = math.ceil((1 - tokens) / rate)
+            response = error_response(
+                Code.TOO_MANY_NEW_TABLES,
+                f"at most {limits.tables_per_minute} new tables a minute from one address:"
+                f" try again in {wait} s")
+            return attrs.evolve(response, headers=(("Retry-After", str(wait)),))
+        tables = [t for t in self._open.get(client, ())
+                  if t.state in (TableState.WAITING, TableState.PLAYING)]
+        if len(tables) + self._creating[client] >= limits.open_tables:
+            return error_response(
+                Code.TOO_MANY_OPEN_TABLES,
+                f"at most {limits.open_tables} open tables from one address: finish or"
+                " leave one first")
+        self._forget(now)
+        self._buckets[client] = (tokens - 1, now)
+        self._creating[client] += 1
+        try:
+            table = await create()
+        except BaseException:
+            tokens, at = self._buckets.get(client, (0.0, now))
+            self._buckets[client] = (tokens + 1, at)
+            raise
+        finally:
+            self._creating[client] -= 1
+            if not self._creating[client]:
+                del self._creating[client]
+        self._open[client] = [*tables, table]
+        return table
+
+    def _forget(self, now: float) -> None:
+        """Forget the addresses whose bucket is full again and that hold no open table."""
+        if len(self._buckets) < 1024:
+            return
+        refill = 60.0
+        for client, (_, at) in list(self._buckets.items()):
+            if now - at >= refill and not any(
+                    t.state in (TableState.WAITING, TableState.PLAYING)
+                    for t in self._open.get(client, ())):
+                del self._buckets[client]
+                self._open.pop(client, None)
 
 
 def operator_refusal(request: HttpRequest, token: str | None) -> HttpResponse | None:

@@ -9,9 +9,11 @@ closes it, or ``idle_timeout`` passes while a request is awaited or read (a canc
 Websocket handoff: while a request head is read, the connection keeps its own copy of
 every byte fed to h11 since that request began. For a ``GET`` on ``ws_path`` with
 ``Upgrade: websocket``, h11 has consumed the head and holds what followed it in
-``conn.trailing_data``; ``_ReplayStream`` returns head + trailing data before reading the
-socket again, so ``trio_websocket.wrap_server_stream`` sees the bytes exactly as the
-client sent them and does the handshake and framing itself (nothing is re-parsed here).
+``conn.trailing_data``; ``_ReplayStream`` returns the head, then (once the handshake's
+answer has been sent) the trailing data, before reading the socket again, so
+``trio_websocket.wrap_server_stream`` sees the bytes as the client sent them, a frame sent
+in the same segment as the upgrade included, and does the handshake and framing itself
+(nothing is re-parsed here).
 ``ws_handler`` then runs; the websocket is closed when it returns (1011 if it raised).
 
 Refused: a head over ``max_header_bytes`` (431); a malformed request (400); a body over
@@ -100,9 +102,11 @@ WebSocketHandler = Callable[[trio_websocket.WebSocketConnection, HttpRequest], A
 OriginCheck = Callable[[HttpRequest], bool]
 
 
-def same_origin(request: HttpRequest) -> bool:
-    """True without an Origin header (non-browser clients) or when the Origin's host and
-    port equal the Host header's (a missing port counts as the Origin scheme's default)."""
+def same_origin(request: HttpRequest, scheme: str = "http") -> bool:
+    """True without an Origin header (non-browser clients) or when the Origin is this
+    server's as the server sees it: its scheme is ``scheme`` (``ServerConfig.scheme``:
+    http, or https when a proxy in front terminates TLS) and its host and port equal the
+    Host header's (a missing port counts as that scheme's default on both sides)."""
     origin = request.headers.get("origin")
     if origin is None:
         return True
@@ -111,9 +115,9 @@ def same_origin(request: HttpRequest) -> bool:
         return False
     try:
         theirs, ours = urlsplit(origin), urlsplit(f"//{host}")
-        if theirs.scheme not in ("http", "https") or not theirs.hostname:
+        if theirs.scheme != scheme or not theirs.hostname:
             return False
-        default = 443 if theirs.scheme == "https" else 80
+        default = 443 if scheme == "https" else 80
         return (theirs.hostname, theirs.port or default) == (ours.hostname, ours.port or default)
     except ValueError:
         return False
@@ -220,13 +224,22 @@ class _Door:
 
 
 class _ReplayStream(trio.abc.Stream):
-    """A socket stream that first returns ``prefix``, bytes already read from it."""
+    """A socket stream that first returns ``head``, bytes already read from it, and then
+    ``after`` (what the client sent behind the head, such as a first websocket frame) once
+    something has been sent back: wsproto's server forgets the bytes that come in the same
+    read as the handshake request, so they are held back until the handshake's answer has
+    gone out."""
 
-    def __init__(self, prefix: bytes, inner: trio.SocketStream) -> None:
-        self._prefix = prefix
+    def __init__(self, head: bytes, after: bytes, inner: trio.SocketStream) -> None:
+        self._prefix = head
+        self._after = after
         self._inner = inner
+        self._answered = trio.Event()
 
     async def receive_some(self, max_bytes: int | None = None) -> bytes | bytearray:
+        if not self._prefix and self._after:
+            await self._answered.wait()
+            self._prefix, self._after = self._after, b""
         if not self._prefix:
             return await self._inner.receive_some(max_bytes)
         await trio.lowlevel.checkpoint()
@@ -236,12 +249,14 @@ class _ReplayStream(trio.abc.Stream):
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         await self._inner.send_all(data)
+        self._answered.set()
 
     async def wait_send_all_might_not_block(self) -> None:
         await self._inner.wait_send_all_might_not_block()
 
     async def aclose(self) -> None:
-        self._prefix = b""
+        self._prefix = self._after = b""
+        self._answered.set()
         await self._inner.aclose()
 
 
@@ -370,7 +385,7 @@ class _Connection:
     async def _hand_over(self, request: HttpRequest) -> None:
         trailing = self.conn.trailing_data[0]
         head = bytes(self.raw[: len(self.raw) - len(trailing)])
-        stream = _ReplayStream(head + trailing, self.stream)
+        stream = _ReplayStream(head, trailing, self.stream)
         async with trio.open_nursery() as nursery:
             try:
                 ws: trio_websocket.WebSocketConnection | None = None

@@ -26,7 +26,8 @@ async def api() -> AsyncIterator[HttpApi]:
 
 
 async def post(api: HttpApi, path: str, body: dict[str, Any]) -> tuple[int, Any]:
-    response = await api(HttpRequest("POST", path, {}, {}, json.dumps(body).encode(), "::1"))
+    response = await api(HttpRequest("POST", path, {}, {"content-type": "application/json"},
+                                     json.dumps(body).encode(), "::1"))
     return response.status, json.loads(response.body)
 
 

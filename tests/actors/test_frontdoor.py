@@ -175,7 +175,7 @@ def test_same_origin() -> None:
     assert same_origin(req(host="quay:8000"))
     assert same_origin(req(host="quay:8000", origin="http://quay:8000"))
     assert same_origin(req(host="Quay", origin="http://quay"))
-    assert same_origin(req(host="quay", origin="https://quay:443"))
+    assert same_origin(req(host="quay", origin="https://quay:443"), scheme="https")
     assert not same_origin(req(host="quay:8000", origin="http://evil.example"))
     assert not same_origin(req(host="quay:8000", origin="http://quay:9000"))
     assert not same_origin(req(host="quay", origin="null"))

@@ -39,7 +39,7 @@ async def get(port: int, path: str, auth: str | None = None,
     if auth is not None:
         head.append(f"Authorization: {auth}")
     if body is not None:
-        head.append(f"Content-Length: {len(body)}")
+        head += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
     stream = await trio.open_tcp_stream("127.0.0.1", port)
     async with stream:
         await stream.send_all(("\r\n".join(head) + "\r\n\r\n").encode() + (body or b""))

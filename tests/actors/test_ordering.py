@@ -6,6 +6,7 @@ client sent (pongs, errors) in the order it sent them. Over real sockets, under
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import trio
 
@@ -23,10 +24,10 @@ async def test_welcome_comes_first_then_every_answer_in_order() -> None:
                 token = info["token"] if attempt % 2 else None  # the seat, and spectators
                 async with connect(port) as client:
                     hello = {"type": "hello", "table": info["table"], "token": token}
-                    for frame in (json.dumps(hello), '{"type": "ping"}', "not json{",
+                    for text in (json.dumps(hello), '{"type": "ping"}', "not json{",
                                   '{"type": "ping"}', '{"type": "hello", "table": "x"}'):
-                        await client.ws.send_message(frame)  # all at once, unread
-                    answers = []
+                        await client.ws.send_message(text)  # all at once, unread
+                    answers: list[dict[str, Any]] = []
                     while len(answers) < 4:
                         frame = await client.next()
                         assert frame is not None, f"closed ({client.close_code})"
