@@ -50,7 +50,6 @@ class UpgradeRequest(Protocol):
     def client(self) -> str: ...
 
 
-
 class RateLimit:
     """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
 
