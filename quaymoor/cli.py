@@ -85,7 +85,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from quaymoor.config import ServerConfig, TableConfig
+    from quaymoor.config import ClientLimits, ServerConfig, TableConfig
     from quaymoor.server import serve
     from quaymoor.store.archive import ArchiveError
 
@@ -94,7 +94,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         token = args.operator_token or os.environ.get("QUAYMOOR_OPERATOR_TOKEN") or None
         serve(ServerConfig(host=args.host, port=args.port, table=table,
                            archive_path=str(args.archive), operator_token=token,
-                           scheme=args.scheme))
+                           scheme=args.scheme,
+                           limits=ClientLimits.per_address_off() if args.no_address_limits
+                           else ClientLimits()))
     except ArchiveError as exc:
         print(f"quaymoor serve: {exc}", file=sys.stderr)
         return 2
@@ -128,6 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--operator-token", default=None,
                      help="token for /status.json and /metrics (or QUAYMOOR_OPERATOR_TOKEN); "
                           "without one they answer only on loopback")
+    srv.add_argument("--no-address-limits", action="store_true",
+                     help="no per-address caps on tables and websockets (for load tests "
+                          "whose clients share one address); the idle timeout stays")
     srv.add_argument("--scheme", choices=("http", "https"), default="http",
                      help="the scheme browsers reach the server by (https behind a proxy "
                           "that terminates TLS): a websocket's or POST's Origin must have it")

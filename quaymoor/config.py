@@ -40,6 +40,12 @@ class ClientLimits:
     #: ``idle_timeout`` and close 4007. The web client pings every 25 s (web/net.js).
     idle_seconds: float = 120.0
 
+    @classmethod
+    def per_address_off(cls) -> ClientLimits:
+        """No per-address caps (the idle timeout stays): for a load test whose clients
+        all come from one machine (``quaymoor serve --no-address-limits``)."""
+        return cls(tables_per_minute=1 << 40, open_tables=1 << 40, websockets=1 << 40)
+
 
 @attrs.frozen
 class ServerConfig:

@@ -78,10 +78,11 @@ def rig(client_procs: int) -> Iterator[Rig]:
 
 def _start_server(archive: str) -> tuple[subprocess.Popen[str], int, Any]:
     """``quaymoor serve`` on a free port, bots without delay, timers out of the way, its
-    archive at ``archive``: (process, port, its log file)."""
+    archive at ``archive``, no per-address caps (every client is on this machine):
+    (process, port, its log file)."""
     return start_process(
         [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--bot-delay", "0",
-         "--decision-seconds", "600", "--archive", archive],
+         "--decision-seconds", "600", "--archive", archive, "--no-address-limits"],
         r"serving on http://[\d.]+:(\d+)/")
 
 
