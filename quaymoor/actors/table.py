@@ -122,6 +122,9 @@ class Table:
         self._closing = False
         #: The receipt of the action being handled, given to the frames of its broadcast.
         self._receipt: Receipt | None = None
+        #: The message being handled: if the table stops in the middle (a crash, a
+        #: cancellation), ``refuse_pending`` answers it too.
+        self._handling: InboxMessage | None = None
         self.timeouts = 0
         self.bot_moves = 0
 
@@ -149,7 +152,11 @@ class Table:
 
     def refuse_pending(self) -> None:
         """After the table stops: close its inbox and answer every request still queued,
-        so that nobody waits for a table that is gone."""
+        so that nobody waits for a table that is gone. The message the table was handling
+        when it stopped is answered too (unless it already was)."""
+        if self._handling is not None:
+            refuse(self._handling)
+            self._handling = None
         while True:
             try:
                 msg = self._inbox_recv.receive_nowait()
@@ -159,6 +166,11 @@ class Table:
         self._inbox_recv.close()
 
     async def _handle(self, msg: InboxMessage) -> None:
+        self._handling = msg
+        self._dispatch(msg)
+        self._handling = None  # not in a finally: a raise leaves it for refuse_pending
+
+    def _dispatch(self, msg: InboxMessage) -> None:
         match msg:
             case ActFrom(connection=conn, action=action, received=received):
                 if received:
@@ -316,8 +328,12 @@ class Table:
         seat = self.seats[msg.seat]
         since = game.version
         events: list[Event] = []
+        # The timeout answers the one decision that ran out: one action, or in a
+        # simultaneous phase the seat's whole part of that phase. Once the phase has
+        # moved on, a decision of the seat is a new one with its own timer.
+        phase = game.phase
         simultaneous = game.is_simultaneous()
-        while msg.seat in game.deciding():
+        while msg.seat in game.deciding() and game.phase is phase:
             action = game.safe_action(msg.seat)
             if action is None:
                 break
