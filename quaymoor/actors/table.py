@@ -125,6 +125,8 @@ class Table:
         #: The message being handled: if the table stops in the middle (a crash, a
         #: cancellation), ``refuse_pending`` answers it too.
         self._handling: InboxMessage | None = None
+        self._broadcasting = False  #: an update is going out to every connection now
+        self._snapshot_after = False  #: a seats-changed snapshot waits for that broadcast
         self.timeouts = 0
         self.bot_moves = 0
 
@@ -275,6 +277,8 @@ class Table:
     # ------------------------------------------------------------ play
 
     def _act(self, conn: Connection, action: Action) -> None:
+        if self.fanout.connections.get(conn.id) is not conn:
+            return  # a connection the table has let go (dropped, detached): nobody to answer
         if self.game is None or self.state is not TableState.PLAYING:
             self.fanout.send(conn, Error(Code.NOT_PLAYING, "the game is not being played now"))
             return
@@ -459,9 +463,23 @@ class Table:
     def _broadcast_update(
         self, since: int, events: list[Event], *, exclude: Connection | None = None
     ) -> None:
-        if self.fanout.connections:
+        if not self.fanout.connections:
+            return
+        if self._broadcasting:
+            # A seat's connection dropped in the middle of this broadcast (the fan-out's
+            # on_gone, then _detach): the others get the snapshot after the broadcast's
+            # own frame, never before it (that would be a gap in their chain of versions).
+            self._snapshot_after = True
+            return
+        self._broadcasting = True
+        try:
             self.fanout.broadcast_update(self._update(since, events), receipt=self._receipt,
                                          exclude=exclude)
+        finally:
+            self._broadcasting = False
+        if self._snapshot_after:
+            self._snapshot_after = False
+            self._broadcast_seats_changed(exclude=None)
 
     def _broadcast_seats_changed(self, exclude: Connection | None) -> None:
         """Who is connected changed: a snapshot update (no events) to the others."""
