@@ -12,12 +12,15 @@ from typing import Any
 import pytest
 import trio
 
-from quaymoor.actors.inbox import Attach, Reply, TableError
+from quaymoor.actors.connection import Connection
+from quaymoor.actors.inbox import ActFrom, Attach, Detach, InboxMessage, Reply, TableError
+from quaymoor.actors.seat import SeatWorker
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import TableState
 from quaymoor.http.api import HttpApi
 from quaymoor.http.frontdoor import HttpRequest
 from quaymoor.protocol.codec import ProtocolError, decode_client
+from quaymoor.protocol.codes import Close
 from quaymoor.rules.actions import Action
 from quaymoor.rules.events import Event
 from quaymoor.rules.state import Phase
@@ -238,3 +241,74 @@ async def test_a_timeout_answers_only_the_decision_that_ran_out(
         if seat in last:
             assert when - last[seat] >= 90 - 0.01, (seat, when, last[seat])
         last[seat] = when
+
+
+# ---------------------------------------------------------------- what the property test found
+
+
+async def test_a_drop_in_the_middle_of_a_broadcast_leaves_no_gap_for_the_others(
+    supervisor: Supervisor, autojump_clock: trio.testing.MockClock
+) -> None:
+    """A seat's connection that never reads is dropped while an update goes out; the
+    snapshot its leaving causes reaches the others after that update, not before it."""
+    table, joined = await supervisor.play_now(2, "Ada", None)
+    send, _unread = trio.open_memory_channel[str](3)
+    slow = Connection(999_001, send)  # first in the table's connections
+    reply = Reply()
+    await supervisor.ask(table, Attach(slow, joined.token, None, reply), reply)
+    watcher = Client(table, None)
+    await watcher.attach()
+    await trio.sleep(200)  # the bot and the timer move: the slow one is dropped
+    assert slow.close_code == Close.TOO_SLOW
+    previous = None
+    while watcher.recv.statistics().current_buffer_used:
+        frame = await watcher.next()
+        assert frame is not None
+        if frame["type"] == "update":
+            if previous is not None:
+                assert frame["since"] == previous, (frame["since"], frame["version"], previous)
+            previous = frame["version"]
+    assert previous is not None and previous >= 2
+
+
+async def test_an_act_from_a_connection_the_table_let_go_changes_nothing(
+    supervisor: Supervisor, autojump_clock: trio.testing.MockClock
+) -> None:
+    table, joined = await supervisor.play_now(2, "Ada", None)
+    game = table.game
+    assert game is not None
+    ada = Client(table, joined.token)
+    await ada.attach()
+    await table.inbox.send(Detach(ada.conn))
+    while 0 not in game.deciding():
+        await trio.sleep(0.1)
+    before = game.version
+    await table.inbox.send(ActFrom(ada.conn, game.legal_actions(0)[0]))
+    await trio.sleep(0.01)
+    assert game.version == before
+
+
+async def test_a_worker_cancelled_with_its_table_ignores_a_last_timer_or_bot() -> None:
+    worker = SeatWorker(0, trio.open_memory_channel[InboxMessage](1)[0])
+    async with trio.open_nursery() as nursery:
+        await nursery.start(worker.run)
+        nursery.cancel_scope.cancel()
+        with trio.CancelScope(shield=True):
+            await trio.sleep(0)  # the worker's own nursery closes to new tasks
+            await trio.sleep(0)
+        worker.start_timer(1, 90.0)  # the table handling a message in that same tick
+        assert worker.deadline is None
+
+
+@pytest.mark.xfail(reason="Seats.join encodes the client seed: a lone surrogate raises in "
+                          "the table (seed handling belongs to the client-seed change)",
+                   strict=False)
+async def test_a_lone_surrogate_client_seed_is_refused(
+    supervisor: Supervisor, autojump_clock: trio.testing.MockClock
+) -> None:
+    table = await supervisor.create_table(2)
+    with trio.fail_after(2):
+        with pytest.raises(TableError) as refused:
+            await supervisor.join(table.id, "Ada", "\udc80")
+    assert refused.value.code == "bad_client_seed"
+    assert supervisor.crash_count == 0
