@@ -168,11 +168,7 @@ class Table:
         self._inbox_recv.close()
 
     async def _handle(self, msg: InboxMessage) -> None:
-        self._handling = msg
-        self._dispatch(msg)
-        self._handling = None  # not in a finally: a raise leaves it for refuse_pending
-
-    def _dispatch(self, msg: InboxMessage) -> None:
+        self._handling = msg  # a raise leaves it set, for refuse_pending to answer
         match msg:
             case ActFrom(connection=conn, action=action, received=received):
                 if received:
@@ -197,6 +193,7 @@ class Table:
                 self._end(reason, Close.SHUTDOWN)
             case _:
                 _unknown(self.id, msg)
+        self._handling = None
 
     # ------------------------------------------------------------ lobby
 
