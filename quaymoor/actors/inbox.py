@@ -42,13 +42,21 @@ class Reply:
         self._value: Any = None
         self._error: TableError | None = None
 
+    @property
+    def answered(self) -> bool:
+        return self._done.is_set()
+
     def set(self, value: Any) -> None:
-        self._value = value
-        self._done.set()
+        """Answer with ``value``; a reply already answered keeps its first answer."""
+        if not self.answered:
+            self._value = value
+            self._done.set()
 
     def fail(self, error: TableError) -> None:
-        self._error = error
-        self._done.set()
+        """Refuse with ``error``; a reply already answered keeps its first answer."""
+        if not self.answered:
+            self._error = error
+            self._done.set()
 
     async def wait(self) -> Any:
         """Block until answered; raises the ``TableError`` of a refusal."""
@@ -141,8 +149,9 @@ Inbox: TypeAlias = trio.MemorySendChannel[InboxMessage]
 
 
 def refuse(msg: InboxMessage) -> None:
-    """Answer a message left in the inbox of a table that has stopped: a request is refused
-    with ``table_closed``, a connection's outbox is closed, a report is dropped."""
+    """Answer a message left in the inbox of a table that has stopped, or the one it was
+    handling when it stopped: a request not yet answered is refused with ``table_closed``,
+    a connection's outbox is closed, a report is dropped."""
     match msg:
         case Join(reply=reply) | Start(reply=reply):
             reply.fail(table_closed())

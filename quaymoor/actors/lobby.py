@@ -80,10 +80,14 @@ class Seats:
         raise TableError(Code.TABLE_FULL, "every seat is taken: watch instead")
 
     def seat_for_token(self, token: str) -> Seat | None:
-        """The seat holding ``token``, compared in constant time."""
+        """The seat holding ``token``, compared in constant time; None for any other text
+        (a stranger's: non-ASCII, lone surrogates, NUL and all)."""
+        # compare_digest refuses a str with non-ASCII characters, so compare bytes; a lone
+        # surrogate cannot be UTF-8, "surrogatepass" still gives it bytes that match nothing.
+        given = token.encode("utf-8", "surrogatepass")
         found = None
         for seat in self.all:
-            if seat.token is not None and hmac.compare_digest(seat.token, token):
+            if seat.token is not None and hmac.compare_digest(seat.token.encode(), given):
                 found = seat
         return found
 

@@ -42,7 +42,10 @@ class SeatWorker:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             task_status.started()
-            await trio.sleep_forever()
+            try:
+                await trio.sleep_forever()
+            finally:  # cancelled: the nursery takes no new task from here on
+                self._nursery = None
 
     def stop(self) -> None:
         """Cancel the running timer or bot move, if any."""
@@ -53,17 +56,19 @@ class SeatWorker:
 
     def start_timer(self, decision: int, seconds: float) -> None:
         self.stop()
+        if self._nursery is None:
+            return  # the worker has stopped (the table is being cancelled)
         scope = trio.CancelScope()
         self._scope = scope
         self.deadline = trio.current_time() + seconds
-        assert self._nursery is not None
         self._nursery.start_soon(self._timer, scope, decision, seconds)
 
     def start_bot(self, view: SeatView, choose: Chooser, delay: float) -> None:
         self.stop()
+        if self._nursery is None:
+            return  # the worker has stopped (the table is being cancelled)
         scope = trio.CancelScope()
         self._scope = scope
-        assert self._nursery is not None
         self._nursery.start_soon(self._bot, scope, view, choose, delay)
 
     async def _timer(self, scope: trio.CancelScope, decision: int, seconds: float) -> None:

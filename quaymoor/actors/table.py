@@ -122,6 +122,11 @@ class Table:
         self._closing = False
         #: The receipt of the action being handled, given to the frames of its broadcast.
         self._receipt: Receipt | None = None
+        #: The message being handled: if the table stops in the middle (a crash, a
+        #: cancellation), ``refuse_pending`` answers it too.
+        self._handling: InboxMessage | None = None
+        self._broadcasting = False  #: an update is going out to every connection now
+        self._snapshot_after = False  #: a seats-changed snapshot waits for that broadcast
         self.timeouts = 0
         self.bot_moves = 0
 
@@ -149,7 +154,11 @@ class Table:
 
     def refuse_pending(self) -> None:
         """After the table stops: close its inbox and answer every request still queued,
-        so that nobody waits for a table that is gone."""
+        so that nobody waits for a table that is gone. The message the table was handling
+        when it stopped is answered too (unless it already was)."""
+        if self._handling is not None:
+            refuse(self._handling)
+            self._handling = None
         while True:
             try:
                 msg = self._inbox_recv.receive_nowait()
@@ -159,6 +168,7 @@ class Table:
         self._inbox_recv.close()
 
     async def _handle(self, msg: InboxMessage) -> None:
+        self._handling = msg  # a raise leaves it set, for refuse_pending to answer
         match msg:
             case ActFrom(connection=conn, action=action, received=received):
                 if received:
@@ -183,6 +193,7 @@ class Table:
                 self._end(reason, Close.SHUTDOWN)
             case _:
                 _unknown(self.id, msg)
+        self._handling = None
 
     # ------------------------------------------------------------ lobby
 
@@ -275,6 +286,8 @@ class Table:
     # ------------------------------------------------------------ play
 
     def _act(self, conn: Connection, action: Action) -> None:
+        if self.fanout.connections.get(conn.id) is not conn:
+            return  # a connection the table has let go (dropped, detached): nobody to answer
         if self.game is None or self.state is not TableState.PLAYING:
             self.fanout.send(conn, Error(Code.NOT_PLAYING, "the game is not being played now"))
             return
@@ -328,8 +341,12 @@ class Table:
         seat = self.seats[msg.seat]
         since = game.version
         events: list[Event] = []
+        # The timeout answers the one decision that ran out: one action, or in a
+        # simultaneous phase the seat's whole part of that phase. Once the phase has
+        # moved on, a decision of the seat is a new one with its own timer.
+        phase = game.phase
         simultaneous = game.is_simultaneous()
-        while msg.seat in game.deciding():
+        while msg.seat in game.deciding() and game.phase is phase:
             action = game.safe_action(msg.seat)
             if action is None:
                 break
@@ -455,9 +472,23 @@ class Table:
     def _broadcast_update(
         self, since: int, events: list[Event], *, exclude: Connection | None = None
     ) -> None:
-        if self.fanout.connections:
+        if not self.fanout.connections:
+            return
+        if self._broadcasting:
+            # A seat's connection dropped in the middle of this broadcast (the fan-out's
+            # on_gone, then _detach): the others get the snapshot after the broadcast's
+            # own frame, never before it (that would be a gap in their chain of versions).
+            self._snapshot_after = True
+            return
+        self._broadcasting = True
+        try:
             self.fanout.broadcast_update(self._update(since, events), receipt=self._receipt,
                                          exclude=exclude)
+        finally:
+            self._broadcasting = False
+        if self._snapshot_after:
+            self._snapshot_after = False
+            self._broadcast_seats_changed(exclude=None)
 
     def _broadcast_seats_changed(self, exclude: Connection | None) -> None:
         """What a seat shows changed (``connected``, ``bot_playing``): a snapshot update

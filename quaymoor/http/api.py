@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-import json
 import math
 import re
 from collections import Counter
@@ -40,6 +39,7 @@ from quaymoor.http.frontdoor import (
 )
 from quaymoor.http.games import GamesApi
 from quaymoor.http.responses import error_response, json_response
+from quaymoor.protocol.codec import ProtocolError, parse_json
 from quaymoor.protocol.codes import Code
 from quaymoor.rules.converter import describe_error, make_rules_converter
 from quaymoor.rules.data import rules_catalogue
@@ -325,9 +325,10 @@ class _BadBody(Exception):
 
 def _body(request: HttpRequest, kind: type[T]) -> T:
     try:
-        data = json.loads(request.body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as exc:
-        raise _BadBody(f"the body is not JSON: {exc}") from None
+        data = parse_json(request.body or b"{}")
+    except ProtocolError as exc:
+        raise _BadBody(f"the body is not JSON: {exc.message.removeprefix('not valid JSON: ')}"
+                       ) from None
     if not isinstance(data, dict):
         raise _BadBody("the body must be a JSON object @ $")
     try:

@@ -8,6 +8,7 @@ message saying what was wrong and where (``expected int @ $.since``).
 from __future__ import annotations
 
 import json
+import math
 from typing import Any, Final, get_args
 
 from cattrs.strategies import configure_tagged_union
@@ -48,15 +49,41 @@ def unstructure_with(value: Any, kind: Any, *, tagged: bool = False) -> Any:
     return _conv.unstructure(value, unstructure_as=ServerMessage if tagged else kind)
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:20]}{'...' if len(text) > 20 else ''} is too large")
+    return value
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:  # over Python's limit on the digits of an int read from text
+        raise ValueError(f"an integer of {len(text)} digits is too long") from None
+
+
+def parse_json(text: str | bytes) -> Any:
+    """Parse JSON text strictly. Raises ``ProtocolError`` (bad_json) and nothing else: for
+    text that is not JSON, not UTF-8, nested too deeply, an integer over Python's digit
+    limit, a float that overflows (``1e999``), or ``NaN`` / ``Infinity``."""
+    try:
+        return json.loads(text, parse_int=_int, parse_float=_finite_float,
+                          parse_constant=_refuse_constant)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError too
+        raise ProtocolError(Code.BAD_JSON, f"not valid JSON: {exc}") from None
+
+
 def decode_client(text: str | bytes) -> ClientMessage:
     """Decode one client frame. Raises ``ProtocolError`` (bad_json, bad_message,
     unknown_type) and nothing else."""
     if isinstance(text, bytes):
         raise ProtocolError(Code.BAD_MESSAGE, "binary frames are not accepted: send JSON text")
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise ProtocolError(Code.BAD_JSON, f"not valid JSON: {exc}") from None
+    data = parse_json(text)
     if not isinstance(data, dict):
         kind = type(data).__name__
         raise ProtocolError(Code.BAD_MESSAGE, f"a message must be a JSON object @ $, got {kind}")
