@@ -40,7 +40,8 @@ async def supervisor() -> AsyncIterator[Supervisor]:
 
 
 async def post(api: HttpApi, path: str, body: bytes) -> tuple[int, Any]:
-    response = await api(HttpRequest("POST", path, {}, {}, body, "::1"))
+    headers = {"content-type": "application/json"}
+    response = await api(HttpRequest("POST", path, {}, headers, body, "::1"))
     return response.status, json.loads(response.body)
 
 
