@@ -254,7 +254,7 @@ export async function expectedTurnUps(key, players, actions, { faceUp, finished 
       goods.push(g);
     }
     out.push({ step, source, goods, reshuffled: reshuffles > before, open });
-    return goods;
+    return goods.slice(); // the face-up row, which takes shrink (not the turn-up's list)
   }
 
   let row = await turnUp(0, "setup", faceUp);
