@@ -51,9 +51,6 @@ def verify_record(record: GameRecord) -> Verdict:
         )
     if len(record.seats) != record.players:
         return Verdict(False, f"{len(record.seats)} seats listed for {record.players} players")
-    bound = _check_seat_seeds(record)
-    if bound is not None:
-        return bound
     try:
         game = Game(record.players, seed, record.client_seeds,
                     events=record.turned_up is not None)
@@ -62,6 +59,9 @@ def verify_record(record: GameRecord) -> Verdict:
     drawn = _check_draws(record, game)
     if drawn is not None:
         return drawn
+    bound = _check_seat_seeds(record)  # after the draws: they name a changed client seed
+    if bound is not None:
+        return bound
     for i, step in enumerate(record.actions):
         if game.is_over():
             return Verdict(False, f"action {i + 1}: the game was already over")
