@@ -52,19 +52,19 @@ export function renderLobby(app, go) {
   });
   const playNowPlayers = playersSelect("playnow-players", 4);
   const playNowBots = botsSelect("playnow-bots");
-  const playNow = h("button", { class: "big primary", id: "play-now", type: "submit" },
+  const playNowButton = h("button", { class: "big primary", id: "play-now", type: "submit" },
     "Play now against bots");
 
   const form = h("form", { class: "card playnow", onsubmit: async (ev) => {
     ev.preventDefault();
-    playNow.disabled = true;
+    playNowButton.disabled = true;
     const nm = name.value.trim() || "Player";
     setName(nm);
     try {
       go(await playNow({ name: nm, players: Number(playNowPlayers.value), bots: playNowBots.value }));
     } catch (e) {
       toast(`Could not start a game: ${e.message}`);
-      playNow.disabled = false;
+      playNowButton.disabled = false;
     }
   } },
   h("h1", {}, "Quaymoor"),
@@ -72,7 +72,7 @@ export function renderLobby(app, go) {
   h("label", { for: "name" }, "Your name"), name,
   h("label", { for: "playnow-players" }, "Players at the table"), playNowPlayers,
   h("label", { for: "playnow-bots" }, "Bots"), playNowBots,
-  playNow);
+  playNowButton);
 
   const createPlayers = playersSelect("create-players", 4);
   const createBots = botsSelect("create-bots");
