@@ -281,7 +281,8 @@ export class TableScreen {
     const s = this.startSeeds;
     if (!s) return;
     this.startSeeds = null;
-    const who = s.seeds.map((x, i) => `${seatName(this.seats, i, this.seat)}: ${x === null ? "none" : x}`);
+    const short = (x) => (x.length > 16 ? `${x.slice(0, 12)}…` : x); // in full on the end screen
+    const who = s.seeds.map((x, i) => `${seatName(this.seats, i, this.seat)}: ${x === null ? "none" : short(x)}`);
     const lines = [`Client seeds at the start — ${who.join("; ")}.`];
     if (s.ok === true) lines.push("✔ Your client seed is listed at your seat.");
     if (s.ok === false) {
