@@ -4,11 +4,10 @@
 import { api } from "./net.js";
 import { toast } from "./dom.js";
 import { setCatalogue } from "./text.js";
-import { renderLobby } from "./lobby.js";
+import { playNow, renderLobby } from "./lobby.js";
 import { TableScreen } from "./table.js";
-import { getName, setToken } from "./store.js";
+import { getName } from "./store.js";
 import { installTooltips } from "./tooltip.js";
-import { newClientSeed, rememberJoin } from "./seen.js";
 
 const app = document.getElementById("app");
 let screen = null;
@@ -38,11 +37,7 @@ function go(table) {
 
 async function playAgain(players) {
   try {
-    const clientSeed = newClientSeed();
-    const r = await api("POST", "/api/play-now", { name: getName() || "Player", players: players || 4, client_seed: clientSeed });
-    rememberJoin(r.table, { fingerprint: r.fingerprint, clientSeed });
-    setToken(r.table, r.token);
-    go(r.table);
+    go(await playNow({ name: getName() || "Player", players: players || 4 }));
   } catch (e) {
     toast(`Could not start a new game: ${e.message}`);
   }

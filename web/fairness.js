@@ -205,25 +205,35 @@ export async function initialStack(key, players) {
   return shuffled(key, LABEL_PLOTS, stackPlots(players));
 }
 
+const SOURCE_ORDER = { setup: 0, farmstead: 1, surveyor: 2 };
+
 /**
- * Replay the plot draws of a game from the key and compare them with the public record of
- * what was turned up. `turnedUp` lists, in order, {step, source, goods}: "setup" (the
- * face-up plots at the start: players + 1 of them), "surveyor" (the new face-up plots
- * after a Surveyor phase) and "farmstead" (one plot drawn by a Farmstead). Which plots
- * were taken from the face-up row is public too: `taken` lists {step, good} for every
- * face-up plot a seat took (stone pits are no plots), so that the discard pile, and every
- * reshuffle of it, follows. Only the key decides the order; every expected group is drawn
- * from the stack rebuilt here, never read from the server.
+ * Every turn-up of plots a game makes, worked out here from the key and the record's
+ * actions alone: no list from the server is read. This is the rules' plot flow and nothing
+ * more (docs/fairness.md, "How the game uses it"):
  *
- * Returns one entry per turn-up: {index, step, source, expected, shown, ok, reshuffled}.
+ * - the setup turns up `faceUp` plots (the /api/rules setup's `face_up_plots`) from the top;
+ * - a `draw_plot` action (a staffed Farmstead) draws one plot, at that action's step;
+ * - a Surveyor phase runs from a `pick_role` of the surveyor to the next `pick_role` (every
+ *   action in between is the Surveyor's: a `take_plot`, `take_stone_pit`, `draw_plot` or
+ *   `pass`); at its end, the step of its last action, the face-up plots nobody took
+ *   (`take_plot`) go to the discard pile and `faceUp` new ones are turned up;
+ * - when the stack runs out, the discard pile, in canonical order, is shuffled with label
+ *   `plots-reshuffle-k` into the new stack.
+ *
+ * The last Surveyor phase of a record with no `pick_role` after it ended with the game
+ * when the game was played to its end (`finished`); in a game ended early (a shutdown, a
+ * crash) it may or may not have ended, so that turn-up is marked `open` (it is checked if
+ * the record shows it, and not missed if it does not).
+ *
+ * Returns, in order, {step, source, goods, reshuffled, open}.
  */
-export async function checkPlotDraws(key, players, turnedUp, taken) {
+export async function expectedTurnUps(key, players, actions, { faceUp, finished }) {
+  if (!Number.isInteger(faceUp) || faceUp < 1) throw new Error(`the face-up count must be a whole number, not ${faceUp}`);
   let stack = await initialStack(key, players);
   let discard = [];
-  let faceUp = [];
   let reshuffles = 0;
-  let takenAt = 0;
-  const results = [];
+  const out = [];
 
   async function draw() {
     if (!stack.length) {
@@ -235,71 +245,84 @@ export async function checkPlotDraws(key, players, turnedUp, taken) {
     return stack.shift();
   }
 
-  function takeUpTo(step) {
-    // plots taken from the face-up row up to and including this step
-    while (takenAt < taken.length && taken[takenAt].step <= step) {
-      const g = taken[takenAt].good;
-      const i = faceUp.indexOf(g);
-      if (i >= 0) faceUp.splice(i, 1);
-      takenAt += 1;
+  async function turnUp(step, source, count, open = false) {
+    const before = reshuffles;
+    const goods = [];
+    for (let k = 0; k < count; k++) {
+      const g = await draw();
+      if (g === null) break;
+      goods.push(g);
     }
+    out.push({ step, source, goods, reshuffled: reshuffles > before, open });
+    return goods.slice(); // the face-up row, which takes shrink (not the turn-up's list)
   }
 
-  for (let index = 0; index < turnedUp.length; index++) {
-    const t = turnedUp[index];
-    const before = reshuffles;
-    const expected = [];
-    if (t.source === "setup") {
-      for (let k = 0; k < players + 1; k++) {
-        const g = await draw();
-        if (g === null) break;
-        expected.push(g);
-      }
-      faceUp = expected.slice();
-    } else if (t.source === "farmstead") {
-      takeUpTo(t.step - 1);
-      const g = await draw();
-      if (g !== null) expected.push(g);
-    } else {
-      takeUpTo(t.step);
-      discard.push(...faceUp);
-      faceUp = [];
-      for (let k = 0; k < players + 1; k++) {
-        const g = await draw();
-        if (g === null) break;
-        expected.push(g);
-      }
-      faceUp = expected.slice();
+  let row = await turnUp(0, "setup", faceUp);
+  let surveying = false;
+  const types = actions.map((a) => (a && a.action ? a.action : {}));
+  for (let i = 0; i < types.length; i++) {
+    const action = types[i];
+    const step = i + 1;
+    if (action.type === "pick_role") surveying = action.role === "surveyor";
+    if (!surveying) continue;
+    if (action.type === "take_plot") {
+      const at = row.indexOf(action.good);
+      if (at >= 0) row.splice(at, 1);
+    } else if (action.type === "draw_plot") {
+      await turnUp(step, "farmstead", 1);
     }
-    const shown = t.goods.slice();
-    const ok = expected.length === shown.length && expected.every((g, i) => g === shown[i]);
-    results.push({ index, step: t.step, source: t.source, expected, shown, ok, reshuffled: reshuffles > before });
+    const next = types[i + 1];
+    const last = next === undefined;
+    if ((next && next.type === "pick_role") || last) {
+      discard.push(...row);
+      row = await turnUp(step, "surveyor", faceUp, last && !finished);
+      surveying = false;
+    }
   }
-  return results;
+  return out;
+}
+
+function sameGoods(a, b) {
+  return a.length === b.length && a.every((g, i) => g === b[i]);
 }
 
 /**
- * The plots taken from the face-up row, {step, good}, from a replay's per-step events
- * (plot_taken events that are not from the stack and not stone pits).
+ * The turn-ups a record shows against the ones worked out (`expectedTurnUps`), matched by
+ * step and source in order. Returns one row per turn-up, in order: {index, step, source,
+ * expected, shown, status}, where status is "ok", "changed" (other plots), "missing" (the
+ * game turned it up, the record leaves it out), "extra" (the record shows a turn-up the
+ * game never made) or "open" (a last turn-up that may not have happened, not shown).
  */
-export function takenFromEvents(steps) {
-  const out = [];
-  for (const s of steps) {
-    for (const e of s.events || []) {
-      if (e.type === "plot_taken" && !e.from_stack && e.kind !== "stone_pit") out.push({ step: s.step, good: e.kind });
+export function compareTurnUps(expected, shown) {
+  const rows = [];
+  let i = 0;
+  let j = 0;
+  const order = (t) => [t.step, SOURCE_ORDER[t.source] ?? 9];
+  while (i < expected.length || j < shown.length) {
+    const e = expected[i];
+    const t = shown[j];
+    let cmp;
+    if (!e) cmp = 1;
+    else if (!t) cmp = -1;
+    else {
+      const [a, b] = [order(e), order(t)];
+      cmp = a[0] - b[0] || a[1] - b[1];
+    }
+    const index = rows.length;
+    if (cmp === 0) {
+      const goods = Array.isArray(t.goods) ? t.goods : [];
+      rows.push({ index, step: e.step, source: e.source, expected: e.goods, shown: goods,
+        status: sameGoods(e.goods, goods) ? "ok" : "changed", reshuffled: e.reshuffled });
+      i++; j++;
+    } else if (cmp < 0) {
+      rows.push({ index, step: e.step, source: e.source, expected: e.goods, shown: null,
+        status: e.open ? "open" : "missing", reshuffled: e.reshuffled });
+      i++;
+    } else {
+      rows.push({ index, step: t.step, source: t.source, expected: null,
+        shown: Array.isArray(t.goods) ? t.goods : [], status: "extra", reshuffled: false });
+      j++;
     }
   }
-  return out;
-}
-
-/** The turn-ups, {step, source, goods}, from a replay's per-step events. */
-export function turnedUpFromEvents(initialFaceUp, steps) {
-  const out = [{ step: 0, source: "setup", goods: initialFaceUp.slice() }];
-  for (const s of steps) {
-    for (const e of s.events || []) {
-      if (e.type === "plots_turned_up") out.push({ step: s.step, source: "surveyor", goods: e.goods.slice() });
-      else if (e.type === "plot_taken" && e.from_stack) out.push({ step: s.step, source: "farmstead", goods: [e.kind] });
-    }
-  }
-  return out;
+  return rows;
 }

@@ -56,7 +56,9 @@ function renderResult() {
   const fair = clear($("fair"));
   fair.append(h("dt", {}, "Fingerprint (shown at the start)"), h("dd", { class: "mono", id: "fingerprint" }, info.fingerprint),
     h("dt", {}, "Seed (revealed)"), h("dd", { class: "mono", id: "seed" }, info.seed),
-    h("dt", {}, "Client seeds"), h("dd", { class: "mono" }, JSON.stringify(info.client_seeds)),
+    h("dt", {}, "Client seeds"), h("dd", { class: "mono", id: "client-seeds" }, Array.isArray(info.seat_seeds)
+      ? info.seat_seeds.map((s, i) => `${(info.seats[i] && info.seats[i].name) || `Seat ${i + 1}`}: ${s === null ? "none" : JSON.stringify(s)}`).join(", ")
+      : JSON.stringify(info.client_seeds)),
     h("dt", {}, "Algorithm"), h("dd", { class: "mono" }, info.algorithm));
   clear($("links")).append(
     h("a", { class: "button primary", href: info.verify_url, id: "verify-link" }, "Verify this game"),

@@ -3,7 +3,7 @@
 import { api } from "./net.js";
 import { h, clear, toast } from "./dom.js";
 import { getName, setName, setToken } from "./store.js";
-import { newClientSeed, rememberJoin } from "./seen.js";
+import { sendClientSeed, showFingerprint } from "./seen.js";
 import { limit } from "./text.js";
 
 /** The table sizes the rules allow (from /api/rules); only the default if that failed. */
@@ -30,6 +30,20 @@ function botsSelect(id) {
     LEVELS.map(([value, label]) => h("option", { value, selected: value === saved }, label)));
 }
 
+/**
+ * Play now against bots, in the order that keeps the server honest: the table and our
+ * seat (the answer carries the fingerprint), the fingerprint shown, our client seed, the
+ * start. Returns the table's id.
+ */
+export async function playNow({ name, players, bots }) {
+  const r = await api("POST", "/api/play-now", { name, players, bots });
+  setToken(r.table, r.token);
+  await showFingerprint(r.table, r.fingerprint);
+  await sendClientSeed(r.table, { token: r.token, seat: r.seat });
+  await api("POST", `/api/tables/${r.table}/start`, { token: r.token });
+  return r.table;
+}
+
 export function renderLobby(app, go) {
   clear(app);
   const name = h("input", {
@@ -38,23 +52,19 @@ export function renderLobby(app, go) {
   });
   const playNowPlayers = playersSelect("playnow-players", 4);
   const playNowBots = botsSelect("playnow-bots");
-  const playNow = h("button", { class: "big primary", id: "play-now", type: "submit" },
+  const playNowButton = h("button", { class: "big primary", id: "play-now", type: "submit" },
     "Play now against bots");
 
   const form = h("form", { class: "card playnow", onsubmit: async (ev) => {
     ev.preventDefault();
-    playNow.disabled = true;
+    playNowButton.disabled = true;
     const nm = name.value.trim() || "Player";
     setName(nm);
     try {
-      const clientSeed = newClientSeed(); // our own randomness, mixed into the game's key
-      const r = await api("POST", "/api/play-now", { name: nm, players: Number(playNowPlayers.value), client_seed: clientSeed, bots: playNowBots.value });
-      rememberJoin(r.table, { fingerprint: r.fingerprint, clientSeed });
-      setToken(r.table, r.token);
-      go(r.table);
+      go(await playNow({ name: nm, players: Number(playNowPlayers.value), bots: playNowBots.value }));
     } catch (e) {
       toast(`Could not start a game: ${e.message}`);
-      playNow.disabled = false;
+      playNowButton.disabled = false;
     }
   } },
   h("h1", {}, "Quaymoor"),
@@ -62,7 +72,7 @@ export function renderLobby(app, go) {
   h("label", { for: "name" }, "Your name"), name,
   h("label", { for: "playnow-players" }, "Players at the table"), playNowPlayers,
   h("label", { for: "playnow-bots" }, "Bots"), playNowBots,
-  playNow);
+  playNowButton);
 
   const createPlayers = playersSelect("create-players", 4);
   const createBots = botsSelect("create-bots");
@@ -75,10 +85,11 @@ export function renderLobby(app, go) {
     setName(nm);
     try {
       const t = await api("POST", "/api/tables", { players: Number(createPlayers.value), bots: createBots.value });
-      const clientSeed = newClientSeed();
-      const j = await api("POST", `/api/tables/${t.table}/join`, { name: nm, client_seed: clientSeed });
-      rememberJoin(t.table, { fingerprint: t.fingerprint, clientSeed });
+      const j = await api("POST", `/api/tables/${t.table}/join`, { name: nm });
+      if (j.fingerprint !== t.fingerprint) throw new Error("the server answered the join with another fingerprint");
       setToken(t.table, j.token);
+      await showFingerprint(t.table, j.fingerprint);
+      await sendClientSeed(t.table, { token: j.token, seat: j.seat });
       go(t.table);
     } catch (e) {
       toast(`Could not create a table: ${e.message}`);

@@ -1,12 +1,20 @@
 // What this browser itself saw of each game, kept in localStorage for the verify page: the
-// fingerprint shown at the start, its own client seed, the first Warden, and every plot it
-// saw turned up. The verify page compares these with the revealed seed and the record, so
-// a server that changed anything after the start would be caught by the player's browser.
+// fingerprint shown before its seed went out, its own client seed and seat, the client seeds
+// listed per seat at the start, the first Warden, and every plot it saw turned up. The
+// verify page compares these with the revealed seed and the record, so a server that
+// changed anything after the start would be caught by the player's browser.
+//
+// The order that keeps the server honest is kept here too: `sendClientSeed` refuses to send
+// a seed for a table unless `showFingerprint` has first stored the fingerprint and shown it
+// on the page. The server has then committed to its seed before it learns ours.
 //
 // One entry per table, `quaymoor.fair.<table>`:
-//   {fingerprint, client_seed, first_warden, upto, turned_up: [{from, to, source, goods}], at}
+//   {fingerprint, shown, client_seed, seat, start_seeds, first_warden, upto,
+//    turned_up: [{from, to, source, goods}], at}
 // A turn-up seen in an update that moved the game from version `from` to `to` happened at
 // some step in (from, to]; the setup's is {from: 0, to: 0, source: "setup"}.
+
+import { api } from "./net.js";
 
 const PREFIX = "quaymoor.fair.";
 const INDEX = "quaymoor.fair.index";
@@ -43,13 +51,71 @@ function entryFor(table) {
   return e && typeof e === "object" ? e : { turned_up: [], upto: null };
 }
 
-/** At creating or joining a table: the fingerprint it was announced with, our client seed. */
-export function rememberJoin(table, { fingerprint, clientSeed }) {
-  if (!table) return;
+/** The fingerprint in the top bar (empty text: none). */
+export function displayFingerprint(fp) {
+  const el = document.getElementById("fingerprint");
+  if (el) {
+    el.textContent = fp ? `Seed fingerprint: ${fp}` : "";
+    el.title = fp ? `SHA-256 of the secret seed: ${fp}` : "";
+  }
+}
+
+const painted = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+
+/**
+ * Show the table's fingerprint (from the answer that seated us) and keep it: once the page
+ * has painted it, this browser may send its client seed. A fingerprint other than one this
+ * browser saw for the table before is refused (throws).
+ */
+export async function showFingerprint(table, fingerprint) {
+  if (!/^[0-9a-f]{64}$/.test(String(fingerprint))) throw new Error("the server sent no fingerprint");
   const e = entryFor(table);
-  if (fingerprint && !e.fingerprint) e.fingerprint = fingerprint;
-  if (clientSeed && !e.client_seed) e.client_seed = clientSeed;
+  if (e.fingerprint && e.fingerprint !== fingerprint) {
+    throw new Error(`the server showed this browser another fingerprint for this table before (${e.fingerprint})`);
+  }
+  displayFingerprint(fingerprint);
+  await painted();
+  e.fingerprint = fingerprint;
+  e.shown = true;
   save(table, e);
+}
+
+/**
+ * Send our client seed for `seat` (its `token`), a fresh random one kept here first.
+ * Refuses (throws, sends nothing) unless `showFingerprint` has shown the table's
+ * fingerprint: the seed must never reach the server before its commitment.
+ */
+export async function sendClientSeed(table, { token, seat }) {
+  const e = entryFor(table);
+  if (!e.shown || !e.fingerprint) {
+    throw new Error("refusing to send a client seed before this browser has shown the table's fingerprint");
+  }
+  if (e.client_seed && e.seat === seat && e.seed_sent) return e.client_seed;
+  e.client_seed = newClientSeed();
+  e.seat = seat;
+  save(table, e);
+  await api("POST", `/api/tables/${table}/seed`, { token, client_seed: e.client_seed });
+  e.seed_sent = true;
+  save(table, e);
+  return e.client_seed;
+}
+
+/**
+ * The client seeds the server listed per seat at the start (game_started, or a welcome
+ * once started). The first list seen is kept. Returns {mine, listed, ok}: our own seed and
+ * what is listed at our seat; ok is null when we gave no seed here.
+ */
+export function noteStart(table, seat, clientSeeds) {
+  const e = entryFor(table);
+  if (!Array.isArray(clientSeeds)) return { mine: null, listed: null, ok: null, first: false };
+  const first = !Array.isArray(e.start_seeds);
+  if (first) {
+    e.start_seeds = clientSeeds.slice();
+    save(table, e);
+  }
+  const mine = e.client_seed && e.seed_sent && seat !== null && seat === e.seat ? e.client_seed : null;
+  const listed = seat === null || seat === undefined ? null : clientSeeds[seat] ?? null;
+  return { mine, listed, ok: mine === null ? null : listed === mine, first };
 }
 
 /** The welcome: the fingerprint shown at the start (the first one seen is kept). */

@@ -15,7 +15,9 @@ import {
 import { getToken, setToken, dropToken, getVersion, setVersion, getName, setName } from "./store.js";
 import { sound } from "./sound.js";
 import { refreshTip, hideTip } from "./tooltip.js";
-import { newClientSeed, rememberJoin, noteWelcome, noteUpdate } from "./seen.js";
+import {
+  displayFingerprint, noteStart, noteUpdate, noteWelcome, sendClientSeed, showFingerprint,
+} from "./seen.js";
 
 const URGENT = 10;
 const TICKS_FROM = 5;
@@ -208,8 +210,12 @@ export class TableScreen {
         this.seats = m.seats;
         this.el.mat.dataset.seat = m.seat === null ? "" : String(m.seat);
         noteWelcome(this.tableId, m); // what this browser saw, for the verify page
-        setFingerprint(m.fingerprint);
-        if (!m.started) this.renderPre();
+        displayFingerprint(m.fingerprint);
+        if (m.started) this.onStartSeeds(m.client_seeds);
+        else this.renderPre();
+        break;
+      case "game_started":
+        this.onStartSeeds(m.client_seeds);
         break;
       case "lobby":
         this.lobby = m;
@@ -225,7 +231,7 @@ export class TableScreen {
         this.ended = m;
         this.pending = false;
         this.lifted = null;
-        setFingerprint(m.fingerprint);
+        displayFingerprint(m.fingerprint);
         this.render();
         this.el.log.scrollTop = this.el.log.scrollHeight;
         if (isPhone()) window.scrollTo({ top: 0 });
@@ -261,11 +267,37 @@ export class TableScreen {
     if (this.view) this.render();
   }
 
+  /**
+   * The client seeds per seat at the start: kept for the verify page, and our own checked
+   * at our seat (logged once the seats' names are known, at the next update).
+   */
+  onStartSeeds(seeds) {
+    const seen = noteStart(this.tableId, this.seat, seeds);
+    if (!seen.first && seen.ok !== false) return;
+    this.startSeeds = { seeds, ...seen };
+  }
+
+  logStartSeeds() {
+    const s = this.startSeeds;
+    if (!s) return;
+    this.startSeeds = null;
+    const short = (x) => (x.length > 16 ? `${x.slice(0, 12)}…` : x); // in full on the end screen
+    const who = s.seeds.map((x, i) => `${seatName(this.seats, i, this.seat)}: ${x === null ? "none" : short(x)}`);
+    const lines = [`Client seeds at the start — ${who.join("; ")}.`];
+    if (s.ok === true) lines.push("✔ Your client seed is listed at your seat.");
+    if (s.ok === false) {
+      lines.push(`✘ Your client seed ${s.mine} is NOT listed at your seat (the server lists ${s.listed === null ? "none" : s.listed}).`);
+      toast("The server did not list your client seed at your seat: this game's draws may not include your randomness. Verify will fail.");
+    }
+    this.addLog(lines);
+  }
+
   onUpdate(m) {
     noteUpdate(this.tableId, m);
     this.el.pre.hidden = true;
     this.layout.classList.remove("waiting");
     this.seats = m.seats;
+    this.logStartSeeds();
     this.view = m.view;
     if (!m.view.result) this.sawLive = true;
     this.clocks = m.clocks || [];
@@ -425,11 +457,11 @@ export class TableScreen {
         const nm = name.value.trim() || "Player";
         setName(nm);
         try {
-          const clientSeed = newClientSeed();
-          const r = await api("POST", `/api/tables/${this.tableId}/join`, { name: nm, client_seed: clientSeed });
-          rememberJoin(this.tableId, { clientSeed });
+          const r = await api("POST", `/api/tables/${this.tableId}/join`, { name: nm });
           setToken(this.tableId, r.token);
           this.token = r.token;
+          await showFingerprint(this.tableId, r.fingerprint); // before our seed goes out
+          await sendClientSeed(this.tableId, { token: r.token, seat: r.seat });
           this.conn.close();
           this.conn = new TableConnection(this.tableId, () => this.helloArgs(),
             { onMessage: (x) => this.onMessage(x), onState: (s) => this.onConnState(s) });
@@ -819,9 +851,13 @@ export class TableScreen {
       if (!bonuses) end.append(h("p", { class: "small" }, "No large building earned an end bonus."));
     }
     const verify = h("span", { id: "verify", class: "verify", role: "status" });
+    const seeds = Array.isArray(e.client_seeds) ? e.client_seeds : [];
     end.append(h("dl", { class: "fair" },
       h("dt", {}, "Fingerprint"), h("dd", { id: "end-fingerprint" }, e.fingerprint),
-      h("dt", {}, "Seed"), h("dd", { id: "seed" }, e.seed)),
+      h("dt", {}, "Seed"), h("dd", { id: "seed" }, e.seed),
+      h("dt", {}, "Client seeds"), h("dd", {}, h("ul", { class: "seat-seeds", id: "end-seeds" },
+        seeds.map((x, i) => h("li", { "data-seat": i }, `${seatName(this.seats, i, this.seat)}: `,
+          x === null ? h("i", {}, "none") : h("span", { class: "mono" }, x)))))),
     h("div", { class: "row" },
       h("button", { type: "button", onclick: () => verifySeed(e.seed, e.fingerprint, verify) }, "Verify the seed"), verify),
     h("div", { class: "row" },
@@ -859,12 +895,4 @@ function setBanner(text) {
   if (!el) return;
   el.textContent = text || "";
   el.hidden = !text;
-}
-
-function setFingerprint(fp) {
-  const el = document.getElementById("fingerprint");
-  if (el) {
-    el.textContent = fp ? `Seed fingerprint: ${fp}` : "";
-    el.title = fp ? `SHA-256 of the secret seed: ${fp}` : "";
-  }
 }

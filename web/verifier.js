@@ -1,15 +1,17 @@
-// The checks of the verify page, as a pure function of a game record, the server's replay of
-// the game (optional) and what this browser saw of it (optional). Everything random is
-// recomputed here from the revealed seed and the client seeds (fairness.js, WebCrypto);
-// the server's replay is used only for what every seat saw anyway (the plots turned up and
-// taken, the actions and the result of the rules), never for an order of draws.
+// The checks of the verify page, as a pure function of a game record, the rules catalogue's
+// setups (/api/rules), the server's replay of the game (optional) and what this browser saw
+// of it (optional). Everything random is recomputed here from the revealed seed and the
+// client seeds (fairness.js, WebCrypto): the first Warden, and every plot turned up, worked
+// out from the seed and the record's actions alone (fairness.js expectedTurnUps), so that a
+// list of turn-ups with one missing, added or changed fails and is named. The server's
+// replay is used only for the rules (the actions and the result), never for a draw.
 //
 // A check is {id, label, status: "pass"|"fail"|"skip", computed, game, seen, note}:
 // `computed` is what this browser worked out, `game` what the record (or the game on the
 // server) shows, `seen` what this browser saw during the game.
 
 import {
-  ALGORITHM, checkPlotDraws, deriveKey, fingerprint, firstWarden, takenFromEvents,
+  ALGORITHM, compareTurnUps, deriveKey, expectedTurnUps, fingerprint, firstWarden,
 } from "./fairness.js";
 
 const show = (goods) => (goods && goods.length ? goods.join(", ") : "nothing");
@@ -25,22 +27,15 @@ function recordedWarden(record) {
   return record.actions && record.actions.length ? record.actions[0].seat : null;
 }
 
-/** Turn-ups from the record (format 2), else from the replay. */
-function publicTurnUps(record, replay) {
+/** Turn-ups the game shows: the record's (format 2 on), else the server's replay's. */
+function shownTurnUps(record, replay) {
   if (Array.isArray(record.turned_up)) return { list: record.turned_up, from: "the record" };
   if (replay && Array.isArray(replay.turned_up)) return { list: replay.turned_up, from: "the game's replay" };
   return { list: null, from: null };
 }
 
-/** Plots taken from the face-up row: from the replay's events, else the record's actions. */
-function publicTaken(record, replay) {
-  if (replay && Array.isArray(replay.actions)) return takenFromEvents(replay.actions);
-  const out = [];
-  (record.actions || []).forEach((s, i) => {
-    if (s.action && s.action.type === "take_plot") out.push({ step: i + 1, good: s.action.good });
-  });
-  return out;
-}
+const seedText = (s) => (s === null || s === undefined ? "none" : JSON.stringify(s));
+const seatSeedsText = (list) => list.map((s, i) => `seat ${i}: ${seedText(s)}`).join(", ");
 
 /** Match what this browser saw to the public turn-ups, in order (a seen turn-up happened at
  * a step in (from, to]). Returns the seen entry per public index, and the unmatched ones. */
@@ -66,13 +61,26 @@ function sameGoods(a, b) {
 }
 
 const SOURCES = { setup: "at the setup", surveyor: "after the Surveyor", farmstead: "drawn by a Farmstead" };
+const ROW_NOTES = {
+  changed: "the seed gives other plots here",
+  missing: "the game turned these up, the list leaves them out",
+  extra: "the game never turned up plots here",
+  open: "the game ended during or right after this Surveyor phase: these may never have been turned up",
+};
+
+function describeRow(r) {
+  const where = `#${r.index + 1} ${SOURCES[r.source] || r.source}${r.step ? ` (action ${r.step})` : ""}`;
+  if (r.status === "missing") return `${where}: ${show(r.expected)} missing from the list`;
+  if (r.status === "extra") return `${where}: ${show(r.shown)} shown, never turned up`;
+  return `${where}: ${show(r.shown)} shown, the seed gives ${show(r.expected)}`;
+}
 
 /**
  * All the checks, in order: algorithm, fingerprint, client seeds (do the seed and client
  * seeds give this game's draws?), first Warden, every turn-up of plots, what this browser
  * saw, every action (by the rules, on the server) and the final scores.
  */
-export async function verifyRecord(record, { replay = null, seen = null } = {}) {
+export async function verifyRecord(record, { replay = null, seen = null, setups = null } = {}) {
   const checks = [];
   checks.push(check("algorithm", "Algorithm", record.algorithm === ALGORITHM,
     { computed: ALGORITHM, game: String(record.algorithm) }));
@@ -96,15 +104,37 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
       { computed: "", game: String(record.fingerprint), seen: seen.fingerprint,
         note: ok ? "" : "the server showed this browser another fingerprint" }));
   }
+  const bound = Array.isArray(record.seat_seeds) ? record.seat_seeds : null;
   if (seen && seen.client_seed) {
-    const ok = (record.client_seeds || []).includes(seen.client_seed);
-    checks.push(check("seen-client-seed", "This browser's client seed was mixed into the key", ok,
-      { game: JSON.stringify(record.client_seeds || []), seen: seen.client_seed,
-        note: ok ? "" : "the record's client seeds leave out this browser's" }));
+    const mySeat = Number.isInteger(seen.seat) ? seen.seat : null;
+    const ok = bound && mySeat !== null
+      ? bound[mySeat] === seen.client_seed
+      : (record.client_seeds || []).includes(seen.client_seed);
+    checks.push(check("seen-client-seed", bound && mySeat !== null
+      ? `This browser's client seed is at its seat (seat ${mySeat}) and in the key`
+      : "This browser's client seed was mixed into the key", ok,
+    { game: bound ? seatSeedsText(bound) : JSON.stringify(record.client_seeds || []), seen: seen.client_seed,
+      note: ok ? "" : "the record leaves out this browser's client seed, or puts it at another seat" }));
+  }
+  if (seen && Array.isArray(seen.start_seeds)) {
+    const listed = bound || [];
+    const seats = Math.max(listed.length, seen.start_seeds.length);
+    const differ = [];
+    for (let i = 0; i < seats; i++) {
+      const a = listed[i] === undefined ? null : listed[i];
+      const b = seen.start_seeds[i] === undefined ? null : seen.start_seeds[i];
+      if (a !== b) differ.push(`seat ${i}: the record has ${seedText(a)}, the start showed ${seedText(b)}`);
+    }
+    const ok = bound !== null && differ.length === 0;
+    checks.push(check("seen-start-seeds", "The client seeds this browser saw listed at the start", ok, {
+      game: bound ? seatSeedsText(bound) : "no seeds bound to seats", seen: seatSeedsText(seen.start_seeds),
+      note: ok ? "" : bound ? `a seed this browser did not see at the start: ${differ.join("; ")}` : "the record does not say which seat gave which seed",
+    }));
   }
 
   // the draws, recomputed from the seed and client seeds
   const draws = [];
+  let turnUps = null;
   const players = record.players;
   const shownWarden = recordedWarden(record);
   if (key) {
@@ -116,28 +146,47 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
       seen: seenWarden === null ? "" : `seat ${seenWarden}`,
       drawOk: shownWarden === null || shownWarden === warden,
     }));
-    const pub = publicTurnUps(record, replay);
-    if (pub.list) {
-      const results = await checkPlotDraws(key, players, pub.list, publicTaken(record, replay));
-      const matched = matchSeen(seen && seen.turned_up, pub.list);
-      for (const r of results) {
-        const s = matched.byIndex.get(r.index);
-        const seenOk = !s || sameGoods(s.goods, r.shown) && sameGoods(s.goods, r.expected);
+    const faceUp = setups && setups[String(players)] ? setups[String(players)].face_up_plots : null;
+    const shown = shownTurnUps(record, replay);
+    if (!Number.isInteger(faceUp)) {
+      turnUps = check("turn-ups", "Every plot turned up, worked out from the seed and the actions", null,
+        { note: "the rules catalogue (/api/rules) did not load: it says how many plots are face up" });
+    } else {
+      const expected = await expectedTurnUps(key, players, record.actions || [],
+        { faceUp, finished: !!record.result });
+      const rows = shown.list ? compareTurnUps(expected, shown.list) : expected.map((e, index) => ({
+        index, step: e.step, source: e.source, expected: e.goods, shown: null, status: "unshown", reshuffled: e.reshuffled,
+      }));
+      const matched = matchSeen(seen && seen.turned_up, expected);
+      const wrong = rows.filter((r) => r.status === "changed" || r.status === "missing" || r.status === "extra");
+      const counts = `${expected.filter((e) => !e.open).length} worked out`;
+      turnUps = check("turn-ups", "Every plot turned up, worked out from the seed and the actions",
+        shown.list ? wrong.length === 0 : null, {
+          computed: counts, game: shown.list ? `${shown.list.length} in ${shown.from}` : "",
+          note: !shown.list ? "this record does not list the plots turned up, and the game is not on this server"
+            : wrong.length ? `${wrong.length} wrong, first ${describeRow(wrong[0])}` : "",
+        });
+      for (const r of rows) {
+        const e = r.expected ? expected.find((x) => x.step === r.step && x.source === r.source) : null;
+        const s = e ? matched.byIndex.get(expected.indexOf(e)) : null;
+        const seenOk = !s || (r.expected && sameGoods(s.goods, r.expected));
+        const ok = r.status === "ok" || r.status === "open" ? seenOk : r.status === "unshown" ? (s ? seenOk : null) : false;
         draws.push(check(`plots-${r.index + 1}`,
           `Plots turned up #${r.index + 1} ${SOURCES[r.source] || r.source}${r.step ? ` (action ${r.step})` : ""}${r.reshuffled ? ", after a reshuffle" : ""}`,
-          r.ok && seenOk, { computed: show(r.expected), game: show(r.shown), seen: s ? show(s.goods) : "", drawOk: r.ok }));
+          ok, {
+            computed: r.expected ? show(r.expected) : "no turn-up here", game: r.shown ? show(r.shown) : "not shown",
+            seen: s ? show(s.goods) : "", drawOk: r.status === "changed" ? false : null,
+            note: ROW_NOTES[r.status] || "",
+          }));
       }
       if (seen && Array.isArray(seen.turned_up) && seen.turned_up.length) {
         const n = seen.turned_up.length;
         const ok = matched.unmatched.length === 0;
         draws.push(check("seen-plots", "Every turn-up this browser saw is in the game", ok, {
-          game: `${pub.list.length} turn-ups`, seen: `${n} seen, ${n - matched.unmatched.length} found`,
+          game: `${expected.length} turn-ups`, seen: `${n} seen, ${n - matched.unmatched.length} found`,
           note: ok ? "" : `not in the game: ${matched.unmatched.map((u) => `${show(u.goods)} (${u.source}, actions ${u.from}-${u.to})`).join("; ")}`,
         }));
       }
-    } else {
-      draws.push(check("plots", "Plots turned up", null,
-        { note: "this record does not list the plots turned up, and the game is not on this server" }));
     }
   }
   if (key && fpOk) {
@@ -151,6 +200,15 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
     checks.push(check("client-seeds", "The seed and client seeds give this game's draws", null,
       { note: "needs a seed that matches the fingerprint" }));
   }
+  if (bound) {
+    const keyed = bound.filter((x) => x !== null);
+    const ok = bound.length === players && JSON.stringify(keyed) === JSON.stringify(record.client_seeds || []);
+    checks.push(check("seat-seeds", "Each client seed is bound to the seat that gave it", ok, {
+      computed: JSON.stringify(keyed), game: seatSeedsText(bound),
+      note: ok ? "the key takes the seats' seeds in seat order" : `the key's client seeds ${JSON.stringify(record.client_seeds || [])} are not the seats' seeds in seat order (${bound.length} listed for ${players} seats)`,
+    }));
+  }
+  if (turnUps) checks.push(turnUps);
   checks.push(...draws);
 
   // the rules, replayed by the server, against this record

@@ -1,6 +1,7 @@
 // The verify page: /verify.html?game=<id>, or a pasted record. The checks themselves are in
-// verifier.js; this page fetches the record and the server's replay, adds what this browser
-// saw (seen.js), and shows every check passed or failed with the values side by side.
+// verifier.js; this page fetches the record, the rules' setups (how many plots lie face up)
+// and the server's replay, adds what this browser saw (seen.js), and shows every check
+// passed or failed with the values side by side.
 
 import { h, clear } from "./dom.js";
 import { verifyRecord } from "./verifier.js";
@@ -42,6 +43,9 @@ function render(record, checks, { id, source }) {
   fact(dl, "Seed", String(record.seed), "v-seed");
   fact(dl, "Fingerprint", String(record.fingerprint), "v-fingerprint");
   fact(dl, "Client seeds", JSON.stringify(record.client_seeds || []), "v-client-seeds");
+  if (Array.isArray(record.seat_seeds)) {
+    fact(dl, "Seeds by seat", record.seat_seeds.map((s, i) => `${(record.seats && record.seats[i] && record.seats[i].name) || `Seat ${i + 1}`}: ${s === null ? "none" : JSON.stringify(s)}`).join(", "), "v-seat-seeds");
+  }
   if (record.end_reason) fact(dl, "Ended", record.end_reason);
 
   const body = clear($("checks").querySelector("tbody"));
@@ -77,8 +81,10 @@ async function run(record, { id, source }) {
     if (r.ok) replay = r.data;
   }
   const seen = id ? seenFor(id) : null;
+  const rules = await getJson("/api/rules");
+  const setups = rules.ok && rules.data ? rules.data.setups : null;
   try {
-    const checks = await verifyRecord(record, { replay, seen });
+    const checks = await verifyRecord(record, { replay, seen, setups });
     render(record, checks, { id, source });
   } catch (err) {
     setVerdict(`Could not check: ${err.message}`, "bad");

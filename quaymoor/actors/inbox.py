@@ -1,7 +1,7 @@
 """What reaches a table: the messages of its inbox, and the answers it gives back.
 
 Everything a table hears comes through its inbox, a bounded memory channel of
-``InboxMessage``: lobby requests (``Join``, ``Start``), connections attaching and leaving
+``InboxMessage``: lobby requests (``Join``, ``Seed``, ``Start``), connections attaching and leaving
 (``Attach``, ``Detach``), their actions (``ActFrom``), its seat workers' reports
 (``TimedOut``, ``BotMove``) and ``Shutdown``. A request carries a ``Reply``, answered
 exactly once: with a value, or with a ``TableError`` whose code goes on the wire.
@@ -79,7 +79,16 @@ class Join:
     """Take the next free seat (answered with a ``JoinResult``)."""
 
     name: str
-    client_seed: str | None
+    reply: Reply
+
+
+@attrs.frozen
+class Seed:
+    """A seated player's client seed, as the client sent it (the lobby checks it), once
+    per seat and before the start (answered with None)."""
+
+    token: str
+    client_seed: object
     reply: Reply
 
 
@@ -143,7 +152,7 @@ class BotMove:
     version: int
 
 
-InboxMessage = Join | Start | Attach | Detach | ActFrom | Shutdown | TimedOut | BotMove
+InboxMessage = Join | Seed | Start | Attach | Detach | ActFrom | Shutdown | TimedOut | BotMove
 #: A table's inbox, as its senders hold it.
 Inbox: TypeAlias = trio.MemorySendChannel[InboxMessage]
 
@@ -153,7 +162,7 @@ def refuse(msg: InboxMessage) -> None:
     handling when it stopped: a request not yet answered is refused with ``table_closed``,
     a connection's outbox is closed, a report is dropped."""
     match msg:
-        case Join(reply=reply) | Start(reply=reply):
+        case Join(reply=reply) | Seed(reply=reply) | Start(reply=reply):
             reply.fail(table_closed())
         case Attach(connection=conn, reply=reply):
             reply.fail(table_closed())

@@ -1,7 +1,9 @@
 """A table's chairs: who sits where, their secret tokens and client seeds, the bots'
 names. The lobby's logic, without the actor around it: ``join`` checks a request and
-takes the next free chair, ``fill_with_bots`` seats bots at the start, ``seat_for_token``
-finds a player's chair. Refusals raise ``TableError``; nothing changes when they do.
+takes the next free chair, ``give_seed`` takes a seated player's client seed (once, after
+the join's answer showed the fingerprint), ``fill_with_bots`` seats bots at the start,
+``seat_for_token`` finds a player's chair. Refusals raise ``TableError``; nothing changes
+when they do.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import attrs
 from quaymoor.actors.inbox import JoinResult, TableError
 from quaymoor.protocol.codes import Code
 from quaymoor.protocol.messages import SeatPublic
-from quaymoor.rules.fairness import MAX_CLIENT_SEED_BYTES
+from quaymoor.rules.fairness import ClientSeedError, check_client_seed
 
 BOT_NAMES = ("Ada", "Bede", "Cuthbert", "Dunstan", "Edith", "Frideswide", "Godric", "Hilda")
 MAX_NAME = 24
@@ -62,22 +64,34 @@ class Seats:
     def public(self) -> list[SeatPublic]:
         return [s.public() for s in self.all]
 
-    def join(self, name: str, client_seed: str | None) -> JoinResult:
+    def join(self, name: str) -> JoinResult:
         """Seat ``name`` in the first empty chair. Raises ``TableError`` (bad_name,
-        bad_client_seed, table_full)."""
+        table_full). The seat's client seed comes later (``give_seed``)."""
         name = " ".join(name.split())[:MAX_NAME]
         if not name:
             raise TableError(Code.BAD_NAME, "a name is needed @ $.name")
-        if client_seed is not None and len(client_seed.encode()) > MAX_CLIENT_SEED_BYTES:
-            raise TableError(Code.BAD_CLIENT_SEED,
-                             f"client_seed is over {MAX_CLIENT_SEED_BYTES} bytes @ $.client_seed")
         for seat in self.all:
             if seat.name is None:
                 seat.name = name
                 seat.token = secrets.token_urlsafe(24)
-                seat.client_seed = client_seed
                 return JoinResult(seat.index, seat.token)
         raise TableError(Code.TABLE_FULL, "every seat is taken: watch instead")
+
+    def give_seed(self, token: str, client_seed: object) -> Seat:
+        """Take the client seed of the seat holding ``token``, as the client sent it.
+        Raises ``TableError``: bad_token, already_seeded (a seat gives one seed),
+        bad_client_seed (``fairness.check_client_seed``: not a string, empty, not valid
+        Unicode, over the limit)."""
+        seat = self.seat_for_token(token)
+        if seat is None:
+            raise TableError(Code.BAD_TOKEN, "only a seated player may give a client seed")
+        if seat.client_seed is not None:
+            raise TableError(Code.ALREADY_SEEDED, "this seat has given its client seed already")
+        try:
+            seat.client_seed = check_client_seed(client_seed)
+        except ClientSeedError as exc:
+            raise TableError(Code.BAD_CLIENT_SEED, f"{exc} @ $.client_seed") from None
+        return seat
 
     def seat_for_token(self, token: str) -> Seat | None:
         """The seat holding ``token``, compared in constant time; None for any other text
@@ -103,6 +117,11 @@ class Seats:
                 filled.append(seat.index)
         return filled
 
+    def seat_seeds(self) -> list[str | None]:
+        """Per seat, the client seed it gave (None: a bot, or a player who gave none)."""
+        return [s.client_seed for s in self.all]
+
     def client_seeds(self) -> list[str]:
-        """The players' client seeds, in seat order."""
-        return [s.client_seed for s in self.all if s.client_seed]
+        """The seeds that go into the game key: the seats' seeds, in seat order, leaving
+        out the seats that gave none (``docs/fairness.md``)."""
+        return [s for s in self.seat_seeds() if s is not None]

@@ -28,6 +28,7 @@ from quaymoor.actors.inbox import (
     Join,
     JoinResult,
     Reply,
+    Seed,
     Shutdown,
     Start,
     TableError,
@@ -162,23 +163,32 @@ class Supervisor:
             raise table_closed() from None
         return await reply.wait()
 
-    async def join(self, table_id: str, name: str, client_seed: str | None) -> JoinResult:
+    async def join(self, table_id: str, name: str) -> JoinResult:
+        """Seat ``name`` at the table (no client seed yet: the answer shows the
+        fingerprint first, then the seat gives its seed with ``seed``)."""
         reply = Reply()
-        result = await self.ask(self.get(table_id), Join(name, client_seed, reply), reply)
+        result = await self.ask(self.get(table_id), Join(name, reply), reply)
         assert isinstance(result, JoinResult)
         return result
+
+    async def seed(self, table_id: str, token: str, client_seed: object) -> None:
+        """The client seed of the seat holding ``token``, as the client sent it (the
+        table checks it): once per seat, before the start."""
+        reply = Reply()
+        await self.ask(self.get(table_id), Seed(token, client_seed, reply), reply)
 
     async def start(self, table_id: str, token: str) -> None:
         reply = Reply()
         await self.ask(self.get(table_id), Start(token, reply), reply)
 
     async def play_now(
-        self, players: int, name: str, client_seed: str | None, bots: str = "normal"
+        self, players: int, name: str, bots: str = "normal"
     ) -> tuple[Table, JoinResult]:
-        """A table with the player in seat 0 and bots in every other chair, started."""
+        """A table with the player in seat 0, not started: the player sees the
+        fingerprint, gives a client seed (``seed``) and starts it (``start``); bots take
+        every other chair then."""
         table = await self.create_table(players, bots)
-        joined = await self.join(table.id, name, client_seed)
-        await self.start(table.id, joined.token)
+        joined = await self.join(table.id, name)
         return table, joined
 
     async def shutdown(self, reason: EndReason = EndReason.SHUTDOWN) -> None:

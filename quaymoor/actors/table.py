@@ -25,6 +25,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any, Never, NoReturn
 
+import attrs
 import trio
 
 from quaymoor.actors import status
@@ -37,6 +38,7 @@ from quaymoor.actors.inbox import (
     Detach,
     InboxMessage,
     Join,
+    Seed,
     Shutdown,
     Start,
     TableError,
@@ -49,7 +51,7 @@ from quaymoor.bots.random_bot import RandomBot
 from quaymoor.config import TableConfig
 from quaymoor.ops.metrics import Metrics
 from quaymoor.protocol.codes import Close, Code, rules_code
-from quaymoor.protocol.messages import EndOfGame, Error, Lobby, Welcome
+from quaymoor.protocol.messages import EndOfGame, Error, GameStarted, Lobby, Welcome
 from quaymoor.protocol.view_json import UpdateEncoder, ViewEncoder
 from quaymoor.rules.actions import Action
 from quaymoor.rules.errors import RulesError
@@ -187,6 +189,8 @@ class Table:
                 self._detach(conn)
             case Join():
                 self._join(msg)
+            case Seed():
+                self._seed(msg)
             case Start():
                 self._start(msg)
             case Shutdown(reason=reason):
@@ -202,12 +206,26 @@ class Table:
             msg.reply.fail(TableError(Code.ALREADY_STARTED, "the game has started: watch instead"))
             return
         try:
-            joined = self.seats.join(msg.name, msg.client_seed)
+            joined = self.seats.join(msg.name)
         except TableError as exc:
             msg.reply.fail(exc)
             return
         msg.reply.set(joined)
         self._broadcast_lobby()
+
+    def _seed(self, msg: Seed) -> None:
+        """A seat's client seed: after its join's answer showed the fingerprint, before
+        the start, once."""
+        if self.state is not TableState.WAITING:
+            msg.reply.fail(TableError(Code.ALREADY_STARTED,
+                                      "the game has started: client seeds go in before it"))
+            return
+        try:
+            self.seats.give_seed(msg.token, msg.client_seed)
+        except TableError as exc:
+            msg.reply.fail(exc)
+            return
+        msg.reply.set(None)
 
     def _start(self, msg: Start) -> None:
         if self.state is not TableState.WAITING:
@@ -224,6 +242,7 @@ class Table:
         log.info("table %s started: %d players, %d bots", self.id, self.players,
                  len(self._bots), extra={"event": "table_started", "table": self.id})
         msg.reply.set(None)
+        self.fanout.broadcast(GameStarted(self.id, self.seats.seat_seeds()))
         self._after_change(acted=None, since=0, events=[])
 
     # ------------------------------------------------------------ connections
@@ -257,6 +276,7 @@ class Table:
         self.fanout.send(conn, Welcome(
             self.id, conn.seat, self.players, self.fingerprint, self.game is not None,
             self.seats.public(), self.config.decision_seconds,
+            client_seeds=self.seats.seat_seeds() if self.game is not None else None,
         ))
         if self.game is None:
             if seats_changed:
@@ -448,8 +468,9 @@ class Table:
         if self.game is None:
             return None
         seats = [SeatInfo(s.name or f"Seat {s.index + 1}", s.bot) for s in self.seats]
-        return self.game.record(seats, game=self.id, end_reason=self.end_reason,
-                                ended_at=time.time())
+        record = self.game.record(seats, game=self.id, end_reason=self.end_reason,
+                                  ended_at=time.time())
+        return attrs.evolve(record, seat_seeds=self.seats.seat_seeds())
 
     def _ended_message(self) -> EndOfGame:
         assert self.game is not None
@@ -457,7 +478,7 @@ class Table:
         result = self.game.view(None).result if over else None
         return EndOfGame(
             self.id, self.end_reason or EndReason.FINISHED, seed_to_hex(self.seed),
-            self.fingerprint, list(self.game.client_seeds), result, f"/games/{self.id}.json",
+            self.fingerprint, self.seats.seat_seeds(), result, f"/games/{self.id}.json",
         )
 
     # ------------------------------------------------------------ fan-out

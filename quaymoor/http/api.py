@@ -55,10 +55,14 @@ class CreateTable:
     bots: str = "normal"  #: easy, normal or hard: who takes the empty chairs
 
 
+#: A ``client_seed`` where none may be: the seed goes in only after the fingerprint.
+_NO_SEED: Any = object()
+
+
 @attrs.frozen
 class JoinTable:
     name: str
-    client_seed: str | None = None
+    client_seed: Any = _NO_SEED  #: refused: ``_seed_comes_later``
 
 
 @attrs.frozen
@@ -67,16 +71,22 @@ class StartTable:
 
 
 @attrs.frozen
+class SeedTable:
+    token: str
+    client_seed: Any  #: checked by the table (``fairness.check_client_seed``)
+
+
+@attrs.frozen
 class PlayNow:
     name: str = "Player"
     players: int = 4
-    client_seed: str | None = None
     bots: str = "normal"
+    client_seed: Any = _NO_SEED  #: refused: ``_seed_comes_later``
 
 
-_TABLE_ROUTE = re.compile(r"^/api/tables/([0-9a-f]{10})/(join|start)$")
+_TABLE_ROUTE = re.compile(r"^/api/tables/([0-9a-f]{10})/(join|seed|start)$")
 _READ = ("GET", "HEAD")
-#: The methods of each path the API answers (a table's join and start: ``_TABLE_ROUTE``).
+#: The methods of each path the API answers (a table's join, seed and start: ``_TABLE_ROUTE``).
 _METHODS: dict[str, tuple[str, ...]] = {
     "/api/rules": _READ, "/api/tables": (*_READ, "POST"), "/api/play-now": ("POST",),
     "/status.json": _READ, "/metrics": _READ, "/status": _READ,
@@ -167,12 +177,12 @@ class HttpApi:
             return json_response(_table_info(table.id, table.players, table.fingerprint), 201)
         if path == "/api/play-now" and method == "POST":
             play = _body(request, PlayNow)
+            _seed_comes_later(play.client_seed)
             joined = None
 
             async def play_now() -> Table:
                 nonlocal joined
-                table, joined = await sup.play_now(play.players, play.name, play.client_seed,
-                                                   play.bots)
+                table, joined = await sup.play_now(play.players, play.name, play.bots)
                 return table
 
             made = await self.quota.create(request.client, play_now)
@@ -187,9 +197,15 @@ class HttpApi:
             table_id, verb = match.groups()
             if verb == "join":
                 join = _body(request, JoinTable)
-                result = await sup.join(table_id, join.name, join.client_seed)
+                _seed_comes_later(join.client_seed, table_id)
+                fingerprint = sup.get(table_id).fingerprint
+                result = await sup.join(table_id, join.name)
                 return json_response({"table": table_id, "seat": result.seat,
-                                      "token": result.token})
+                                      "token": result.token, "fingerprint": fingerprint})
+            if verb == "seed":
+                given = _body(request, SeedTable)
+                await sup.seed(table_id, given.token, given.client_seed)
+                return json_response({"table": table_id, "seeded": True})
             start = _body(request, StartTable)
             await sup.start(table_id, start.token)
             return json_response({"table": table_id, "started": True})
@@ -321,6 +337,15 @@ def _table_info(table_id: str, players: int, fingerprint: str) -> dict[str, Any]
 
 class _BadBody(Exception):
     pass
+
+
+def _seed_comes_later(client_seed: Any, table_id: str = "<id>") -> None:
+    """Refuse a client seed sent with a join or play-now: the seat's seed goes in only
+    after the answer has shown the fingerprint, so the server cannot choose its seed
+    knowing the client's."""
+    if client_seed is not _NO_SEED:
+        raise _BadBody("the client seed is sent after the fingerprint, with POST "
+                       f"/api/tables/{table_id}/seed @ $.client_seed")
 
 
 def _body(request: HttpRequest, kind: type[T]) -> T:

@@ -133,6 +133,7 @@ class GamesApi:
             "fingerprint": record.fingerprint,
             "seed": record.seed,
             "client_seeds": record.client_seeds,
+            "seat_seeds": record.seat_seeds,
             "first_warden": record.first_warden,
             "steps": len(record.actions),
             "result": converter.unstructure(record.result) if record.result else None,

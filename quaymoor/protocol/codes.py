@@ -36,6 +36,7 @@ class Code(StrEnum):
     BAD_BOTS = "bad_bots"
     BAD_NAME = "bad_name"
     BAD_CLIENT_SEED = "bad_client_seed"
+    ALREADY_SEEDED = "already_seeded"
     ALREADY_STARTED = "already_started"
     TABLE_FULL = "table_full"
     SERVER_FULL = "server_full"
@@ -80,6 +81,7 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.NOT_FOUND: 404,
     Code.METHOD_NOT_ALLOWED: 405,
     Code.ALREADY_STARTED: 409,
+    Code.ALREADY_SEEDED: 409,
     Code.TABLE_FULL: 409,
     Code.TABLE_CLOSED: 409,
     Code.SERVER_FULL: 409,

@@ -23,7 +23,7 @@ from quaymoor.rules.views import Result, SeatView
 class Hello:
     """First message on a connection: attach to a table as a seat (with its token) or as
     a spectator (no token). ``since``: the last version this client saw, to get what it
-    missed; ``client_seed``: unused here (joining sends it)."""
+    missed. (A seat's client seed is not sent here: ``POST /api/tables/<id>/seed``.)"""
 
     table: str
     token: str | None = None
@@ -76,6 +76,19 @@ class Welcome:
     started: bool
     seats: list[SeatPublic]
     decision_seconds: float
+    #: Once started: per seat, the client seed it gave (None: a bot or no seed); the
+    #: game key is made from these (``docs/fairness.md``). None before the start.
+    client_seeds: list[str | None] | None = None
+
+
+@attrs.frozen
+class GameStarted:
+    """The game has started (sent to every connection attached then, before the first
+    update): per seat, the client seed that went into the game key (None: a bot, or a
+    player who gave none). A client checks that its own seed is at its seat."""
+
+    table: str
+    client_seeds: list[str | None]
 
 
 @attrs.frozen
@@ -110,7 +123,7 @@ class EndOfGame:
     reason: EndReason
     seed: str
     fingerprint: str
-    client_seeds: list[str]
+    client_seeds: list[str | None]  #: per seat, as in ``game_started``
     result: Result | None
     record_url: str
 
@@ -128,7 +141,7 @@ class Pong:
     pass
 
 
-ServerMessage = Welcome | Update | Lobby | EndOfGame | Error | Pong
+ServerMessage = Welcome | GameStarted | Update | Lobby | EndOfGame | Error | Pong
 
 #: Wire tags that are not the class name in snake case.
 TAGS: Final[dict[type, str]] = {EndOfGame: "game_ended"}

@@ -22,11 +22,13 @@ from typing import Final, TypeVar
 
 __all__ = [
     "ALGORITHM",
+    "ClientSeedError",
     "SEED_BYTES",
     "MAX_CLIENT_SEED_BYTES",
     "LABEL_FIRST_WARDEN",
     "LABEL_PLOTS",
     "DrawStream",
+    "check_client_seed",
     "derive_key",
     "draw_below",
     "fingerprint",
@@ -60,6 +62,32 @@ _SAMPLE_RANGE: Final = 1 << 32
 def _check_seed(seed: bytes) -> None:
     if len(seed) != SEED_BYTES:
         raise ValueError(f"a seed must be exactly {SEED_BYTES} bytes, got {len(seed)}")
+
+
+class ClientSeedError(ValueError):
+    """A client seed that cannot go into a game key: not a string, empty, not valid
+    Unicode (a lone surrogate such as ``"\\ud800"``) or over the limit."""
+
+
+def check_client_seed(value: object) -> str:
+    """``value`` as a client seed, or ``ClientSeedError`` saying what is wrong with it.
+
+    A client seed is a non-empty string of at most :data:`MAX_CLIENT_SEED_BYTES` UTF-8
+    bytes. Nothing is dropped or replaced: a seed that is not good is refused.
+    """
+    if not isinstance(value, str):
+        raise ClientSeedError(f"a client seed is a string, not {type(value).__name__}")
+    if not value:
+        raise ClientSeedError("a client seed may not be empty")
+    try:
+        encoded = value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ClientSeedError("a client seed must be valid Unicode (it has a lone "
+                              "surrogate, which UTF-8 cannot encode)") from None
+    if len(encoded) > MAX_CLIENT_SEED_BYTES:
+        raise ClientSeedError(f"a client seed is at most {MAX_CLIENT_SEED_BYTES} UTF-8 "
+                              f"bytes; this one is {len(encoded)}")
+    return value
 
 
 def new_seed() -> bytes:

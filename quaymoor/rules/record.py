@@ -4,7 +4,13 @@ final state; ``verify_record`` checks one and names the first discrepancy.
 
 Format 2 adds, all optional so that format-1 records still read: the game's id, why and
 when it ended, and the public results of the seed's draws (the first Warden and every plot
-turned up, in order), which a verifier recomputes from the seed and client seeds alone."""
+turned up, in order), which a verifier recomputes from the seed and client seeds alone.
+
+Format 3 binds the client seeds to the seats: ``seat_seeds`` lists, per seat, the client
+seed it gave (None: a bot, or a player who gave none). ``client_seeds`` stays what the
+key is made from, and in a format-3 record with ``seat_seeds`` it must be exactly the
+non-null ``seat_seeds`` in seat order (``verify_record`` checks it). ``seat_seeds`` is
+None in a record that binds no seed to a seat (self-play, and formats 1 and 2)."""
 
 from __future__ import annotations
 
@@ -22,9 +28,10 @@ from quaymoor.rules.scoring import scores, winners
 from quaymoor.rules.state import GameState
 from quaymoor.rules.views import Result, final_score
 
-RECORD_FORMAT = 2
-#: Formats this code reads and verifies (format 1 lacks the optional fields of format 2).
-READABLE_FORMATS = (1, 2)
+RECORD_FORMAT = 3
+#: Formats this code reads and verifies (format 1 lacks the optional fields of format 2,
+#: formats 1 and 2 lack ``seat_seeds``).
+READABLE_FORMATS = (1, 2, 3)
 
 
 class EndReason(StrEnum):
@@ -75,6 +82,8 @@ class GameRecord:
     ended_at: float | None = None  #: seconds since the epoch
     first_warden: int | None = None  #: the seat the seed made first Warden
     turned_up: list[TurnedUp] | None = None  #: every turn-up of plots, in order
+    #: per seat, the client seed it gave (None: none); None: not bound to seats
+    seat_seeds: list[str | None] | None = None
 
     @classmethod
     def create(
@@ -91,10 +100,11 @@ class GameRecord:
         ended_at: float | None = None,
         first_warden: int | None = None,
         turned_up: list[TurnedUp] | None = None,
+        seat_seeds: list[str | None] | None = None,
     ) -> GameRecord:
         return cls(RECORD_FORMAT, ALGORITHM, players, seed_to_hex(seed), fingerprint(seed),
                    client_seeds, seats, actions, result, game, end_reason, ended_at,
-                   first_warden, turned_up)
+                   first_warden, turned_up, seat_seeds)
 
     @property
     def reason(self) -> str:

@@ -1,6 +1,10 @@
-"""Verify a game record: fingerprint, replay of every action, final result.
+"""Verify a game record: fingerprint, the client seeds' seats, replay of every action,
+every plot turned up, final result.
 
 The full check behind ``quaymoor verify``: it trusts nothing in the record but the rules.
+The plots turned up are not read from the record: the replay turns them up itself (from
+the seed, the client seeds and the actions) and the record's list must be exactly that
+one, turn-up for turn-up; a missing, extra or changed turn-up is named.
 """
 
 from __future__ import annotations
@@ -55,6 +59,9 @@ def verify_record(record: GameRecord) -> Verdict:
     drawn = _check_draws(record, game)
     if drawn is not None:
         return drawn
+    bound = _check_seat_seeds(record)  # after the draws: they name a changed client seed
+    if bound is not None:
+        return bound
     for i, step in enumerate(record.actions):
         if game.is_over():
             return Verdict(False, f"action {i + 1}: the game was already over")
@@ -63,15 +70,9 @@ def verify_record(record: GameRecord) -> Verdict:
         except RulesError as exc:
             return Verdict(False, f"action {i + 1} (seat {step.seat}, {step.action!r}): {exc}")
     if record.turned_up is not None and game.turned_up is not None:
-        pairs = zip(game.turned_up, record.turned_up, strict=False)
-        for k, (ours, shown) in enumerate(pairs):
-            if ours != shown:
-                return Verdict(False, f"plots turned up #{k + 1}: the replay gives "
-                                      f"{_turn_up(ours)}, the record shows {_turn_up(shown)}")
-        if len(game.turned_up) != len(record.turned_up):
-            return Verdict(False, f"plots turned up: the replay turns up plots "
-                                  f"{len(game.turned_up)} times, the record shows "
-                                  f"{len(record.turned_up)}")
+        differs = _compare_turn_ups(game.turned_up, record.turned_up)
+        if differs is not None:
+            return differs
     if not game.is_over():
         if record.result is not None:
             return Verdict(False, "the actions end before the game does, but a result is given")
@@ -127,6 +128,52 @@ def _check_draws(record: GameRecord, game: Game) -> Verdict | None:
             return Verdict(False, f"plots turned up at the setup: the seed and client seeds "
                                   f"{record.client_seeds!r} give {_turn_up(mine)}, the record "
                                   f"shows {_turn_up(theirs)} ({_KEY_HINT})")
+    return None
+
+
+def _check_seat_seeds(record: GameRecord) -> Verdict | None:
+    """Format 3: the seeds bound to seats, one per seat, are exactly the key's client
+    seeds (the non-null ones, in seat order)."""
+    bound = record.seat_seeds
+    if bound is None:
+        return None
+    if record.format < 3:
+        return Verdict(False, f"seat_seeds: a format-{record.format} record has none")
+    if len(bound) != record.players:
+        return Verdict(False, f"seat_seeds: {len(bound)} listed for {record.players} seats")
+    keyed = [s for s in bound if s is not None]
+    if keyed != record.client_seeds:
+        return Verdict(False, f"client seeds: the seats gave {bound!r}, so the key is made "
+                              f"from {keyed!r}, but the record's client_seeds are "
+                              f"{record.client_seeds!r}")
+    return None
+
+
+def _compare_turn_ups(replayed: list[TurnedUp], shown: list[TurnedUp]) -> Verdict | None:
+    """The record's turn-ups against the replay's, in order; names the first one missing
+    from the record, added to it, or changed in it."""
+    for k, (ours, theirs) in enumerate(zip(replayed, shown, strict=False)):
+        if ours == theirs:
+            continue
+        if (ours.step, ours.source) != (theirs.step, theirs.source):
+            if theirs in replayed[k + 1:]:
+                return Verdict(False, f"plots turned up #{k + 1}: the replay turns up "
+                                      f"{_turn_up(ours)}, missing from the record")
+            return Verdict(False, f"plots turned up #{k + 1}: the record shows "
+                                  f"{_turn_up(theirs)}, which the replay never turns up "
+                                  f"(it turns up {_turn_up(ours)})")
+        return Verdict(False, f"plots turned up #{k + 1}: the replay gives {_turn_up(ours)}, "
+                              f"the record shows {_turn_up(theirs)}")
+    if len(replayed) > len(shown):
+        k = len(shown)
+        return Verdict(False, f"plots turned up #{k + 1}: the replay turns up "
+                              f"{_turn_up(replayed[k])}, missing from the record (it lists "
+                              f"{len(shown)} turn-ups, the replay {len(replayed)})")
+    if len(shown) > len(replayed):
+        k = len(replayed)
+        return Verdict(False, f"plots turned up #{k + 1}: the record shows "
+                              f"{_turn_up(shown[k])}, which the replay never turns up (it "
+                              f"lists {len(shown)} turn-ups, the replay {len(replayed)})")
     return None
 
 

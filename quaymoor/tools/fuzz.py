@@ -116,8 +116,10 @@ class Fuzz:
     async def run(self, examples: int) -> None:
         made = await self.api("POST", "/api/play-now", {"name": "Target", "players": 3})
         self.table, self.token = made["table"], made["token"]
+        await self.api("POST", f"/api/tables/{self.table}/start", {"token": self.token})
         other = await self.api("POST", "/api/play-now", {"name": "Other", "players": 2})
         self.other_token = other["token"]
+        await self.api("POST", f"/api/tables/{other['table']}/start", {"token": self.other_token})
         before = await self.version()
         me = {"type": "hello", "table": self.table, "token": self.token}
 

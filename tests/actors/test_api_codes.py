@@ -46,10 +46,18 @@ async def test_table_errors_get_their_statuses(api: HttpApi) -> None:
     assert code(await post(api, "/api/tables/0000000000/join", {"name": "A"})) == (
         404, "unknown_table")
     assert code(await post(api, join, {"name": " "})) == (400, "bad_name")
-    assert code(await post(api, join, {"name": "A", "client_seed": "s" * 257})) == (
-        400, "bad_client_seed")
-    status, ada = await post(api, join, {"name": "Ada", "client_seed": "s" * 256})
+    assert code(await post(api, join, {"name": "A", "client_seed": "s"})) == (
+        400, "bad_request")  # the seed comes after the fingerprint
+    status, ada = await post(api, join, {"name": "Ada"})
     assert status == 200
+    seed = f"/api/tables/{made['table']}/seed"
+    assert code(await post(api, seed, {"token": ada["token"], "client_seed": "s" * 257})) == (
+        400, "bad_client_seed")
+    assert code(await post(api, seed, {"token": "nope", "client_seed": "s"})) == (
+        403, "bad_token")
+    assert (await post(api, seed, {"token": ada["token"], "client_seed": "s" * 256}))[0] == 200
+    assert code(await post(api, seed, {"token": ada["token"], "client_seed": "s"})) == (
+        409, "already_seeded")
     await post(api, join, {"name": "Bede"})
     assert code(await post(api, join, {"name": "Cuthbert"})) == (409, "table_full")
     assert code(await post(api, start, {"token": "nope"})) == (403, "bad_token")

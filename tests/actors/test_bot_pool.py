@@ -31,7 +31,7 @@ async def test_hard_bots_play_a_whole_game_through_worker_processes(
 ) -> None:
     with trio.fail_after(240):
         table = await supervisor.create_table(3, "hard")
-        host = await supervisor.join(table.id, "Host", None)
+        host = await supervisor.join(table.id, "Host")
         await supervisor.start(table.id, host.token)
         assert [s.bot for s in table.seats] == [False, True, True]
         # The host never connects: its timer plays safe moves, then a bot plays for it.

@@ -101,9 +101,15 @@ async def start(port: int, table: str, token: str) -> None:
 
 
 async def play_now(port: int, players: int = 2, name: str = "Ada") -> dict[str, Any]:
+    """Play now as the browser does it: the table and seat (with the fingerprint), the
+    seat's client seed, then the start."""
     reply = await http(port, "POST", "/api/play-now", {"name": name, "players": players})
     assert reply.status == 201, reply
     info: dict[str, Any] = reply.body
+    seeded = await http(port, "POST", f"/api/tables/{info['table']}/seed",
+                        {"token": info["token"], "client_seed": f"{name}'s dice"})
+    assert seeded.status == 200, seeded
+    await start(port, info["table"], info["token"])
     return info
 
 

@@ -53,7 +53,7 @@ async def test_a_hostile_token_is_refused_with_bad_token_and_changes_nothing(
     supervisor: Supervisor, autojump_clock: trio.testing.MockClock, token: str
 ) -> None:
     table = await supervisor.create_table(2)
-    joined = await supervisor.join(table.id, "Ada", None)
+    joined = await supervisor.join(table.id, "Ada")
     with trio.fail_after(2):
         with pytest.raises(TableError) as start:
             await supervisor.start(table.id, token)
@@ -78,7 +78,7 @@ async def test_a_hostile_token_over_http_start_is_bad_token(
 ) -> None:
     api = HttpApi(supervisor)
     table = await supervisor.create_table(2)
-    await supervisor.join(table.id, "Ada", None)
+    await supervisor.join(table.id, "Ada")
     for token in ("ñ", "\udc80"):
         with trio.fail_after(2):
             status, body = await post(api, f"/api/tables/{table.id}/start",
@@ -101,7 +101,7 @@ async def test_a_crash_while_handling_a_start_still_answers_it(
         await nursery.start(sup.run)
         table = await sup.create_table(2)
         table._bot_factory = broken_bot  # the start seats a bot: the table raises
-        joined = await sup.join(table.id, "Ada", None)
+        joined = await sup.join(table.id, "Ada")
         api = HttpApi(sup)
         with trio.fail_after(2):
             status, body = await post(api, f"/api/tables/{table.id}/start",
@@ -115,7 +115,8 @@ async def test_a_crash_while_handling_an_attach_still_answers_it(
     supervisor: Supervisor, autojump_clock: trio.testing.MockClock,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    table, joined = await supervisor.play_now(2, "Ada", None)
+    table, joined = await supervisor.play_now(2, "Ada")
+    await supervisor.start(table.id, joined.token)
 
     def boom(msg: Attach) -> None:
         raise RuntimeError("attach is broken")
@@ -138,7 +139,7 @@ async def test_requests_queued_behind_a_crash_are_answered(
     await table.inbox.send(object())  # type: ignore[arg-type]  # not an inbox message
     with trio.fail_after(2):
         with pytest.raises(TableError) as closed:
-            await supervisor.join(table.id, "Ada", None)
+            await supervisor.join(table.id, "Ada")
     assert closed.value.code in ("table_closed", "unknown_table")
 
 
@@ -207,8 +208,8 @@ async def test_a_timeout_answers_only_the_decision_that_ran_out(
     timer's. One timeout plays one action, or in a simultaneous phase the seat's part of
     that one phase; the seat's next decision waits its own 90 s."""
     table = await supervisor.create_table(2)
-    a = await supervisor.join(table.id, "Ada", None)
-    b = await supervisor.join(table.id, "Bede", None)
+    a = await supervisor.join(table.id, "Ada")
+    b = await supervisor.join(table.id, "Bede")
     await supervisor.start(table.id, a.token)
     ada, bede = Client(table, a.token), Client(table, b.token)
     await ada.attach()
@@ -252,7 +253,8 @@ async def test_a_drop_in_the_middle_of_a_broadcast_leaves_no_gap_for_the_others(
 ) -> None:
     """A seat's connection that never reads is dropped while an update goes out; the
     snapshot its leaving causes reaches the others after that update, not before it."""
-    table, joined = await supervisor.play_now(2, "Ada", None)
+    table, joined = await supervisor.play_now(2, "Ada")
+    await supervisor.start(table.id, joined.token)
     send, _unread = trio.open_memory_channel[str](3)
     slow = Connection(999_001, send)  # first in the table's connections
     reply = Reply()
@@ -275,7 +277,8 @@ async def test_a_drop_in_the_middle_of_a_broadcast_leaves_no_gap_for_the_others(
 async def test_an_act_from_a_connection_the_table_let_go_changes_nothing(
     supervisor: Supervisor, autojump_clock: trio.testing.MockClock
 ) -> None:
-    table, joined = await supervisor.play_now(2, "Ada", None)
+    table, joined = await supervisor.play_now(2, "Ada")
+    await supervisor.start(table.id, joined.token)
     game = table.game
     assert game is not None
     ada = Client(table, joined.token)
@@ -301,15 +304,13 @@ async def test_a_worker_cancelled_with_its_table_ignores_a_last_timer_or_bot() -
         assert worker.deadline is None
 
 
-@pytest.mark.xfail(reason="Seats.join encodes the client seed: a lone surrogate raises in "
-                          "the table (seed handling belongs to the client-seed change)",
-                   strict=False)
 async def test_a_lone_surrogate_client_seed_is_refused(
     supervisor: Supervisor, autojump_clock: trio.testing.MockClock
 ) -> None:
     table = await supervisor.create_table(2)
+    joined = await supervisor.join(table.id, "Ada")
     with trio.fail_after(2):
         with pytest.raises(TableError) as refused:
-            await supervisor.join(table.id, "Ada", "\udc80")
+            await supervisor.seed(table.id, joined.token, "\udc80")
     assert refused.value.code == "bad_client_seed"
     assert supervisor.crash_count == 0

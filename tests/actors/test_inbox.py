@@ -21,6 +21,7 @@ from quaymoor.actors.inbox import (
     InboxMessage,
     Join,
     Reply,
+    Seed,
     Shutdown,
     Start,
     TableError,
@@ -64,10 +65,11 @@ def _connection() -> tuple[Connection, trio.MemoryReceiveChannel[str]]:
 
 
 async def test_refuse_answers_every_request_and_closes_every_connection() -> None:
-    replies = [Reply() for _ in range(3)]
+    replies = [Reply() for _ in range(4)]
     conns = [_connection() for _ in range(3)]
     messages: list[InboxMessage] = [
-        Join("Ada", None, replies[0]),
+        Join("Ada", replies[0]),
+        Seed("token", "my dice", replies[3]),
         Start("token", replies[1]),
         Attach(conns[0][0], None, None, replies[2]),
         Detach(conns[1][0]),
@@ -88,13 +90,39 @@ async def test_refuse_answers_every_request_and_closes_every_connection() -> Non
             await recv.receive()
 
 
-def test_a_client_seed_over_the_limit_is_refused() -> None:
+@pytest.mark.parametrize(("given", "why"), [
+    ("x" * (MAX_CLIENT_SEED_BYTES + 1), f"at most {MAX_CLIENT_SEED_BYTES} UTF-8 bytes"),
+    ("é" * (MAX_CLIENT_SEED_BYTES // 2 + 1), f"at most {MAX_CLIENT_SEED_BYTES} UTF-8 bytes"),
+    ("", "may not be empty"),
+    ("\ud800", "valid Unicode"),
+    ("ok \udfff", "valid Unicode"),
+    (42, "a string, not int"),
+    (None, "a string, not NoneType"),
+    (["a"], "a string, not list"),
+])
+def test_a_client_seed_that_cannot_go_into_the_key_is_refused(given: object, why: str) -> None:
     seats = Seats(3)
-    assert MAX_CLIENT_SEED_BYTES == 256
-    seats.join("Ada", "é" * (MAX_CLIENT_SEED_BYTES // 2))  # exactly the limit, in UTF-8
+    ada = seats.join("Ada")
     with pytest.raises(TableError) as refused:
-        seats.join("Bede", "x" * (MAX_CLIENT_SEED_BYTES + 1))
+        seats.give_seed(ada.token, given)
     assert refused.value.code is Code.BAD_CLIENT_SEED
-    assert f"over {MAX_CLIENT_SEED_BYTES} bytes" in refused.value.message
-    assert seats[1].name is None  # nothing changed
+    assert why in refused.value.message and refused.value.message.endswith("@ $.client_seed")
+    assert seats.seat_seeds() == [None, None, None]  # nothing changed
+    seats.give_seed(ada.token, "é" * (MAX_CLIENT_SEED_BYTES // 2))  # exactly the limit
     assert seats.client_seeds() == ["é" * 128]
+
+
+def test_seeds_are_bound_to_seats_and_the_key_takes_them_in_seat_order() -> None:
+    seats = Seats(4)
+    tokens = [seats.join(name).token for name in ("Ada", "Bede", "Cuthbert")]
+    seats.give_seed(tokens[2], "third")
+    seats.give_seed(tokens[0], "first")
+    with pytest.raises(TableError) as twice:
+        seats.give_seed(tokens[0], "again")
+    assert twice.value.code is Code.ALREADY_SEEDED
+    with pytest.raises(TableError) as stranger:
+        seats.give_seed("not-a-token", "mine")
+    assert stranger.value.code is Code.BAD_TOKEN
+    seats.fill_with_bots()
+    assert seats.seat_seeds() == ["first", None, "third", None]
+    assert seats.client_seeds() == ["first", "third"]

@@ -58,7 +58,11 @@ async def test_with_a_token_both_need_it_and_show_no_hidden_information() -> Non
             status, _, text = await get(port, "/api/play-now", body=json.dumps(
                 {"name": "Op", "players": 3}).encode())
             assert status == 201
-            seat_token = json.loads(text)["token"]
+            made = json.loads(text)
+            seat_token = made["token"]
+            status, _, _ = await get(port, f"/api/tables/{made['table']}/start",
+                                     body=json.dumps({"token": seat_token}).encode())
+            assert status == 200  # play-now seats; the player starts
             await trio.sleep(1.0)  # bots play a little
             for path in ("/status.json", "/metrics"):
                 status, headers, _ = await get(port, path)

@@ -56,7 +56,8 @@ async def test_a_spectator_storm_sends_the_seated_player_nothing() -> None:
         sup = Supervisor(STILL)
         async with trio.open_nursery() as nursery:
             await nursery.start(sup.run)
-            table, joined = await sup.play_now(2, "Ada", None)
+            table, joined = await sup.play_now(2, "Ada")
+            await sup.start(table.id, joined.token)
             player, inbox = new_connection()
             await attach(table, player, joined.token)
             first = waiting(inbox)

@@ -12,7 +12,7 @@ import pytest
 import trio
 
 from quaymoor.actors.connection import Connection
-from quaymoor.actors.inbox import ActFrom, Attach, Detach, Reply, TableError
+from quaymoor.actors.inbox import ActFrom, Attach, Detach, JoinResult, Reply, TableError
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import Table
 from quaymoor.config import TableConfig
@@ -22,6 +22,17 @@ from quaymoor.rules.fairness import fingerprint
 
 _ids = itertools.count(1000)
 FAST = TableConfig(bot_delay=0.0, linger_seconds=5.0)
+
+
+async def play_now(
+    supervisor: Supervisor, players: int, name: str, client_seed: str | None = None
+) -> tuple[Table, JoinResult]:
+    """Play now as the browser does it: the table and the seat, the seed, the start."""
+    table, joined = await supervisor.play_now(players, name)
+    if client_seed is not None:
+        await supervisor.seed(table.id, joined.token, client_seed)
+    await supervisor.start(table.id, joined.token)
+    return table, joined
 
 
 @pytest.fixture
@@ -80,7 +91,7 @@ class Client:
 async def test_play_now_game_against_bots_ends_with_seed_revealed(
     supervisor: Supervisor, autojump_clock: trio.testing.MockClock
 ) -> None:
-    table, joined = await supervisor.play_now(4, "Ada", None)
+    table, joined = await play_now(supervisor, 4, "Ada")
     client = Client(table, joined.token)
     await client.attach()
     welcome = await client.next()
@@ -99,7 +110,7 @@ async def test_play_now_game_against_bots_ends_with_seed_revealed(
 async def test_seat_views_never_show_other_seals_or_the_seed(
     supervisor: Supervisor, autojump_clock: trio.testing.MockClock
 ) -> None:
-    table, joined = await supervisor.play_now(3, "Ada", None)
+    table, joined = await play_now(supervisor, 3, "Ada")
     me = Client(table, joined.token)
     watcher = Client(table, None)
     await me.attach()
@@ -124,8 +135,8 @@ async def test_timeout_plays_the_safe_move_and_a_bot_takes_over_an_absent_seat(
     supervisor: Supervisor, autojump_clock: trio.testing.MockClock
 ) -> None:
     table = await supervisor.create_table(2)
-    a = await supervisor.join(table.id, "Ada", None)
-    b = await supervisor.join(table.id, "Bede", None)
+    a = await supervisor.join(table.id, "Ada")
+    b = await supervisor.join(table.id, "Bede")
     await supervisor.start(table.id, a.token)
     ada = Client(table, a.token)
     await ada.attach()
@@ -152,7 +163,7 @@ async def test_timeout_plays_the_safe_move_and_a_bot_takes_over_an_absent_seat(
 async def test_reconnect_gets_every_missed_event(
     supervisor: Supervisor, autojump_clock: trio.testing.MockClock
 ) -> None:
-    table, joined = await supervisor.play_now(2, "Ada", None)
+    table, joined = await play_now(supervisor, 2, "Ada")
     first = Client(table, joined.token)
     await first.attach()
     seen: list[dict[str, Any]] = []
@@ -185,8 +196,8 @@ async def test_reconnect_gets_every_missed_event(
 async def test_a_crashing_table_ends_alone(
     supervisor: Supervisor, autojump_clock: trio.testing.MockClock
 ) -> None:
-    doomed, a = await supervisor.play_now(2, "Ada", None)
-    healthy, b = await supervisor.play_now(2, "Bede", None)
+    doomed, a = await play_now(supervisor, 2, "Ada")
+    healthy, b = await play_now(supervisor, 2, "Bede")
     victim = Client(doomed, a.token)
     player = Client(healthy, b.token)
     await victim.attach()
@@ -209,24 +220,29 @@ async def test_lobby_refusals_change_nothing(
 ) -> None:
     table = await supervisor.create_table(2)
     with pytest.raises(TableError) as bad_name:
-        await supervisor.join(table.id, "   ", None)
+        await supervisor.join(table.id, "   ")
     assert bad_name.value.code == "bad_name"
+    a = await supervisor.join(table.id, "Ada")
     with pytest.raises(TableError) as bad_seed:
-        await supervisor.join(table.id, "Ada", "s" * 257)
+        await supervisor.seed(table.id, a.token, "s" * 257)
     assert bad_seed.value.code == "bad_client_seed"
-    a = await supervisor.join(table.id, "Ada", "s" * 256)  # the fairness module's limit
+    await supervisor.seed(table.id, a.token, "s" * 256)  # the fairness module's limit
+    with pytest.raises(TableError) as twice:
+        await supervisor.seed(table.id, a.token, "again")
+    assert twice.value.code == "already_seeded"
+    assert table.seats.seat_seeds() == ["s" * 256, None]
     with pytest.raises(TableError) as bad_token:
         await supervisor.start(table.id, "not-a-token")
     assert bad_token.value.code == "bad_token"
     assert table.game is None
-    await supervisor.join(table.id, "Bede", None)
+    await supervisor.join(table.id, "Bede")
     with pytest.raises(TableError) as full:
-        await supervisor.join(table.id, "Cuthbert", None)
+        await supervisor.join(table.id, "Cuthbert")
     assert full.value.code == "table_full"
     await supervisor.start(table.id, a.token)
     assert table.game is not None
     with pytest.raises(TableError) as unknown:
-        await supervisor.join("0000000000", "X", None)
+        await supervisor.join("0000000000", "X")
     assert unknown.value.code == "unknown_table"
 
 
@@ -234,8 +250,8 @@ async def test_illegal_and_out_of_turn_actions_get_errors_and_change_nothing(
     supervisor: Supervisor, autojump_clock: trio.testing.MockClock
 ) -> None:
     table = await supervisor.create_table(2)
-    a = await supervisor.join(table.id, "Ada", None)
-    b = await supervisor.join(table.id, "Bede", None)
+    a = await supervisor.join(table.id, "Ada")
+    b = await supervisor.join(table.id, "Bede")
     await supervisor.start(table.id, a.token)
     assert table.game is not None
     ada, bede = Client(table, a.token), Client(table, b.token)
@@ -268,8 +284,8 @@ async def test_action_latency_ends_when_the_last_connection_has_the_update(
     """The action-to-broadcast latency of an act is taken when the slowest connection's
     writer hands the resulting update to its socket, not when the table queues it."""
     table = await supervisor.create_table(2)
-    a = await supervisor.join(table.id, "Ada", None)
-    b = await supervisor.join(table.id, "Bede", None)
+    a = await supervisor.join(table.id, "Ada")
+    b = await supervisor.join(table.id, "Bede")
     await supervisor.start(table.id, a.token)
     ada, bede, watcher = Client(table, a.token), Client(table, b.token), Client(table, None)
     for client in (ada, bede, watcher):

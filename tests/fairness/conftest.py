@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
+import attrs
 import pytest
 
 from quaymoor.bots.prng import SplitMix64
@@ -44,9 +45,14 @@ def finished_game(game_id: str) -> Game:
 
 
 def game_record(game_id: str) -> GameRecord:
+    """The finished game's record as a table writes it (format 3): the client seeds were
+    given by the first seats, in order, and the others gave none."""
     game = finished_game(game_id)
     seats = [SeatInfo(f"Player {i + 1}", bot=i > 0) for i in range(game.players)]
-    return game.record(seats, game=game_id, end_reason="finished", ended_at=1_800_000_000.0)
+    record = game.record(seats, game=game_id, end_reason="finished", ended_at=1_800_000_000.0)
+    given = list(game.client_seeds)
+    bound: list[str | None] = [*given, *[None] * (game.players - len(given))]
+    return attrs.evolve(record, seat_seeds=bound)
 
 
 @pytest.fixture(scope="module")

@@ -137,7 +137,7 @@ async def test_what_is_pending_is_written_when_the_writer_is_cancelled(tmp_path:
 
 async def test_an_old_format_1_record_is_still_read_and_verified(tmp_path: Path) -> None:
     data = json.loads(small_record(3).to_json())
-    for key in ("game", "end_reason", "ended_at", "first_warden", "turned_up"):
+    for key in ("game", "end_reason", "ended_at", "first_warden", "turned_up", "seat_seeds"):
         del data[key]
     data["format"] = 1
     old = GameRecord.from_json(json.dumps(data))
@@ -150,16 +150,18 @@ async def test_an_old_format_1_record_is_still_read_and_verified(tmp_path: Path)
     assert row.reason == "finished" and row.ended_at == 0.0
 
 
-def test_a_format_2_record_says_what_the_seed_drew() -> None:
+def test_a_format_3_record_says_what_the_seed_drew() -> None:
     rec = game_record("a0a0a0a0a3")
-    assert rec.format == 2 and rec.game == "a0a0a0a0a3" and rec.end_reason == "finished"
+    assert rec.format == 3 and rec.seat_seeds == [None, None, None]
+    assert rec.game == "a0a0a0a0a3" and rec.end_reason == "finished"
     assert rec.first_warden == rec.actions[0].seat
     assert rec.turned_up is not None and rec.turned_up[0].source == "setup"
     assert rec.turned_up[0].step == 0 and len(rec.turned_up[0].goods) == rec.players + 1
     assert verify_record(rec).ok
     changed = attrs.evolve(rec, turned_up=[rec.turned_up[0], *rec.turned_up[2:]])
     message = verify_record(changed).message
-    assert message.startswith("plots turned up #2: the replay gives"), message
+    assert message.startswith("plots turned up #2: the replay turns up"), message
+    assert "missing from the record" in message
     wrong_warden = attrs.evolve(rec, first_warden=(rec.first_warden or 0) + 1)
     assert verify_record(wrong_warden).message.startswith("first Warden: ")
     ended = attrs.evolve(rec, end_reason="shutdown")

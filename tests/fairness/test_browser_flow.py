@@ -1,5 +1,6 @@
-"""The whole promise in the browser: "Play now" sends a random client seed and keeps what
-the browser saw (fingerprint at the start, its client seed, the first Warden, every plot
+"""The whole promise in the browser: "Play now" sends a random client seed (after the
+fingerprint: ``test_seed_order_browser``) and keeps what the browser saw (the fingerprint,
+its client seed and seat, the seeds per seat at the start, the first Warden, every plot
 turned up); at the end, "Verify this game" checks the seed, the draws and those
 observations, all passed; what this browser saw, changed, fails and is named.
 
@@ -29,37 +30,46 @@ def rows(page: Any) -> dict[str, str]:
 def test_play_now_sends_a_random_client_seed_and_keeps_it(
     page: Any, archived_server: Served
 ) -> None:
-    sent: list[dict[str, Any]] = []
-    page.on("request", lambda r: sent.append(json.loads(r.post_data or "{}"))
-            if r.url.endswith("/api/play-now") else None)
+    sent: dict[str, list[dict[str, Any]]] = {"play-now": [], "seed": []}
+    page.on("request", lambda r: sent[r.url.rsplit("/", 1)[1]].append(
+        json.loads(r.post_data or "{}")) if r.url.rsplit("/", 1)[1] in sent else None)
     page.goto(archived_server.url + "/")
     page.select_option("#playnow-players", "2")
     page.get_by_role("button", name="Play now against bots").click()
     page.wait_for_url("**/?table=*")
     table = page.url.split("table=")[1]
-    (body,) = sent
+    (asked,) = sent["play-now"]
+    assert "client_seed" not in asked
+    (body,) = sent["seed"]
     assert len(body["client_seed"]) == 32 and int(body["client_seed"], 16) >= 0
     page.wait_for_selector("#verify-game", timeout=GAME_TIMEOUT_MS)  # the end screen
     seen = page.evaluate(f"JSON.parse(localStorage.getItem('quaymoor.fair.{table}'))")
-    assert seen["client_seed"] == body["client_seed"]
+    assert seen["client_seed"] == body["client_seed"] and seen["seat"] == 0
+    assert seen["start_seeds"] == [body["client_seed"], None]
     assert seen["fingerprint"] == page.inner_text("#end-fingerprint")
+    assert page.locator('#end-seeds li[data-seat="0"]').inner_text().endswith(
+        body["client_seed"])
+    assert "none" in page.locator('#end-seeds li[data-seat="1"]').inner_text()
     record = GameRecord.from_json(page.evaluate(
         f"fetch('/games/{table}.json').then((r) => r.text())"))
     assert record.client_seeds == [body["client_seed"]]
+    assert record.seat_seeds == [body["client_seed"], None]
 
 
 def test_a_whole_game_then_verify_what_this_browser_saw(
     page: Any, archived_server: Served
 ) -> None:
-    sent: list[dict[str, Any]] = []
-    page.on("request", lambda r: sent.append(json.loads(r.post_data or "{}"))
-            if r.url.endswith("/join") else None)
+    sent: dict[str, list[dict[str, Any]]] = {"join": [], "seed": []}
+    page.on("request", lambda r: sent[r.url.rsplit("/", 1)[1]].append(
+        json.loads(r.post_data or "{}")) if r.url.rsplit("/", 1)[1] in sent else None)
     page.goto(archived_server.url + "/")
     page.select_option("#create-players", "2")
     page.get_by_role("button", name="Create a table").click()
     page.wait_for_url("**/?table=*")
     table = page.url.split("table=")[1]
-    (body,) = sent
+    (joined,) = sent["join"]
+    assert "client_seed" not in joined
+    (body,) = sent["seed"]
     assert len(body["client_seed"]) == 32
     # connected before the start: this browser sees the setup's plots too
     page.get_by_role("button", name="Start the game (bots fill empty seats)").click()
@@ -74,8 +84,9 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
     page.wait_for_selector("#outcome[data-done]")
     checks = rows(page)
     assert [c for c, s in checks.items() if s == "fail"] == [], checks
-    for name in ("fingerprint", "seen-fingerprint", "seen-client-seed", "client-seeds",
-                 "first-warden", "plots-1", "seen-plots", "actions", "scores"):
+    for name in ("fingerprint", "seen-fingerprint", "seen-client-seed", "seen-start-seeds",
+                 "client-seeds", "seat-seeds", "turn-ups", "first-warden", "plots-1",
+                 "seen-plots", "actions", "scores"):
         assert checks.get(name) == "pass", (name, checks)
     assert page.inner_text("#verdict").startswith("✔ All")
     # the record says what the browser saw, and verifies in Python too
@@ -90,6 +101,7 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
     # what this browser saw, changed: the server's game no longer matches it
     seen["turned_up"][1]["goods"] = [*reversed(seen["turned_up"][1]["goods"]), "clay"]
     seen["fingerprint"] = "0" * 64
+    seen["start_seeds"] = [None, None]  # as if the start had not listed our seed
     page.evaluate("([k, v]) => localStorage.setItem(k, v)",
                   [f"quaymoor.fair.{table}", json.dumps(seen)])
     page.reload()
@@ -97,6 +109,9 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
     checks = rows(page)
     assert checks["seen-fingerprint"] == "fail"
     assert checks["plots-2"] == "fail" and checks["client-seeds"] == "pass"
+    assert checks["seen-start-seeds"] == "fail" and checks["turn-ups"] == "pass"
+    assert "did not see at the start: seat 0" in page.locator(
+        '#checks tr[data-check="seen-start-seeds"]').inner_text()
     assert page.locator("#verdict").get_attribute("data-first") == "seen-fingerprint"
     assert "0" * 64 in page.locator('#checks tr[data-check="seen-fingerprint"]').inner_text()
 

@@ -1,17 +1,21 @@
 """``web/fairness.js`` (WebCrypto, in headless Chromium) against the reference implementation
 ``quaymoor/rules/fairness.py`` and the engine: the docs' test vectors, the first Warden and
 the whole initial plot stack for 200 seeds at every player count with and without client
-seeds, and every plot turned up (reshuffles and Farmstead draws included) of whole games."""
+seeds, and every plot turned up (reshuffles and Farmstead draws included) of whole games
+and of games cut short, worked out from the seed and the actions alone; a list of turn-ups
+with one left out, added or changed is named."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 from quaymoor.rules import engine
-from quaymoor.rules.actions import TakePlot
 from quaymoor.rules.data import SETUPS, Good
 from quaymoor.rules.fairness import derive_key, draw_below, fingerprint
+from quaymoor.rules.game import Game
+from quaymoor.rules.record import GameRecord, TurnedUp
 from tests.fairness.conftest import GAMES, game_record
 from tests.server_process import Served
 
@@ -116,40 +120,110 @@ def test_javascript_setups_match_the_rules_data(page: Any, archived_server: Serv
         }
 
 
-def test_every_plot_turned_up_in_whole_games_is_recomputed_in_javascript(
+def shown(turned_up: list[TurnedUp]) -> list[dict[str, Any]]:
+    return [{"step": t.step, "source": t.source, "goods": [g.name.lower() for g in t.goods]}
+            for t in turned_up]
+
+
+def prefix_turn_ups(record: GameRecord, n: int) -> list[TurnedUp]:
+    """What the rules turn up in the first ``n`` actions of ``record``'s game."""
+    game = Game(record.players, bytes.fromhex(record.seed), record.client_seeds, events=True)
+    for step in record.actions[:n]:
+        game.apply(step.seat, step.action)
+    assert game.turned_up is not None
+    return game.turned_up
+
+
+WORK_OUT = """async (cases) => {""" + IMPORT + """
+    const out = [];
+    for (const c of cases) {
+      const key = await f.deriveKey(c.seed, c.client_seeds);
+      const mine = await f.expectedTurnUps(key, c.players, c.actions,
+        { faceUp: c.face_up, finished: c.finished });
+      const rows = (list) => f.compareTurnUps(mine, list).map((r) => r.status);
+      const other = await f.deriveKey(c.seed, [...c.client_seeds, "mallory"]);
+      const wrong = await f.expectedTurnUps(other, c.players, c.actions,
+        { faceUp: c.face_up, finished: c.finished });
+      out.push({
+        mine: mine.map(({ step, source, goods }) => ({ step, source, goods })),
+        open: mine.filter((t) => t.open).length,
+        reshuffled: mine.filter((t) => t.reshuffled).length,
+        rows: rows(c.turned_up),
+        wrong: f.compareTurnUps(wrong, c.turned_up).map((r) => r.status),
+        tampered: Object.fromEntries(Object.entries(c.tampered).map(([k, v]) => [k, rows(v)])),
+      });
+    }
+    return out;
+}"""
+
+
+def test_every_plot_turned_up_in_whole_games_is_worked_out_in_javascript(
     page: Any, archived_server: Served
 ) -> None:
+    """The browser works out every turn-up from the seed and the record's actions alone,
+    exactly as the rules turn them up, and names each one a list leaves out, adds or
+    changes."""
     records = [game_record(game_id) for game_id in GAMES]
     cases = []
     for rec in records:
-        assert rec.turned_up is not None
+        listed = shown(rec.turned_up or [])
+        k = next(i for i in range(len(listed) // 2, len(listed))
+                 if listed[i]["source"] == "surveyor")
+        altered = [dict(t) for t in listed]
+        altered[k]["goods"] = ["amber"] * len(altered[k]["goods"])
+        extra = {"step": listed[k]["step"] + 1, "source": "farmstead", "goods": ["clay"]}
         cases.append({
             "seed": rec.seed, "players": rec.players, "client_seeds": rec.client_seeds,
-            "turned_up": [{"step": t.step, "source": t.source,
-                           "goods": [g.name.lower() for g in t.goods]} for t in rec.turned_up],
-            "taken": [{"step": i + 1, "good": step.action.good.name.lower()}
-                      for i, step in enumerate(rec.actions)
-                      if isinstance(step.action, TakePlot)],
+            "actions": json.loads(rec.to_json())["actions"],
+            "face_up": SETUPS[rec.players].face_up_plots, "finished": True,
+            "turned_up": listed,
+            "tampered": {"truncated": listed[:-3], "dropped": listed[:k] + listed[k + 1:],
+                         "added": [*listed[:k + 1], extra, *listed[k + 1:]],
+                         "altered": altered},
+            "k": k,
         })
     open_page(page, archived_server)
-    got = page.evaluate("""async (cases) => {""" + IMPORT + """
-        const out = [];
-        for (const c of cases) {
-          const key = await f.deriveKey(c.seed, c.client_seeds);
-          const right = await f.checkPlotDraws(key, c.players, c.turned_up, c.taken);
-          const other = await f.deriveKey(c.seed, [...c.client_seeds, "mallory"]);
-          const wrong = await f.checkPlotDraws(other, c.players, c.turned_up, c.taken);
-          out.push({
-            ok: right.map((r) => r.ok), reshuffled: right.filter((r) => r.reshuffled).length,
-            sources: right.map((r) => r.source), wrongOk: wrong.map((r) => r.ok),
-          });
-        }
-        return out;
-    }""", cases)
-    for rec, result in zip(records, got, strict=True):
-        assert rec.turned_up is not None
-        assert all(result["ok"]), result
-        assert len(result["ok"]) == len(rec.turned_up)
-        assert result["reshuffled"] >= 1 and "farmstead" in result["sources"]
-        assert not all(result["wrongOk"])  # another key turns up other plots
+    got = page.evaluate(WORK_OUT, cases)
+    for case, result in zip(cases, got, strict=True):
+        assert result["mine"] == case["turned_up"]  # JS = Python, turn-up for turn-up
+        assert result["open"] == 0 and set(result["rows"]) == {"ok"}
+        assert result["reshuffled"] >= 1
+        assert any(t["source"] == "farmstead" for t in case["turned_up"])
+        assert "changed" in result["wrong"]  # another key turns up other plots
+        k, n = case["k"], len(case["turned_up"])
+        tampered = result["tampered"]
+        assert tampered["truncated"] == ["ok"] * (n - 3) + ["missing"] * 3
+        assert tampered["dropped"] == ["ok"] * k + ["missing"] + ["ok"] * (n - k - 1)
+        assert tampered["added"] == ["ok"] * (k + 1) + ["extra"] + ["ok"] * (n - k - 1)
+        assert tampered["altered"] == ["ok"] * k + ["changed"] + ["ok"] * (n - k - 1)
 
+
+def test_a_game_ended_early_is_worked_out_up_to_its_last_action(
+    page: Any, archived_server: Served
+) -> None:
+    """Cut anywhere (in a Surveyor phase, right at its end, after a Farmstead draw): what
+    the browser works out is what the rules turned up, with at most the last Surveyor
+    turn-up left open (the game may have ended before or after it)."""
+    rec = game_record("a0a0a0a0a3")
+    actions = json.loads(rec.to_json())["actions"]
+    cuts = set()
+    for i, step in enumerate(rec.actions):
+        kind = type(step.action).__name__
+        if kind in ("TakePlot", "DrawPlot", "TakeStonePit") or (
+                i + 1 < len(actions) and actions[i + 1]["action"]["type"] == "pick_role"):
+            cuts.add(i + 1)
+        if len(cuts) >= 40:
+            break
+    cases = []
+    for n in sorted(cuts):
+        cases.append({
+            "seed": rec.seed, "players": rec.players, "client_seeds": rec.client_seeds,
+            "actions": actions[:n], "face_up": SETUPS[rec.players].face_up_plots,
+            "finished": False, "turned_up": shown(prefix_turn_ups(rec, n)), "tampered": {},
+        })
+    open_page(page, archived_server)
+    got = page.evaluate(WORK_OUT, cases)
+    assert len(got) == len(cases) >= 20
+    for case, result in zip(cases, got, strict=True):
+        assert set(result["rows"]) <= {"ok", "open"}, (len(case["actions"]), result["rows"])
+        assert result["rows"].count("open") <= 1 and result["open"] <= 1

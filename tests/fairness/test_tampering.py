@@ -1,4 +1,5 @@
-"""A tampered record (the seed, one action, one score, a client seed) fails both verifiers,
+"""A tampered record (the seed, one action, one score, a client seed, the seeds' seats, the
+list of plots turned up: truncated, one dropped, added or changed) fails both verifiers,
 each naming the right item: ``quaymoor verify`` (the full check, a subprocess as a user
 runs it) and the verify page in the browser (a pasted record, checked against the game on
 the server and the seed's draws recomputed in JavaScript). The faithful record passes both.
@@ -52,6 +53,47 @@ def change_client_seed(data: dict[str, Any]) -> None:
     data["client_seeds"][0] = data["client_seeds"][0] + "!"
 
 
+def change_seat_seed(data: dict[str, Any]) -> None:
+    """Move seat 0's seed to seat 3: the key is not the seats' seeds in seat order."""
+    data["seat_seeds"][0], data["seat_seeds"][3] = None, data["seat_seeds"][0]
+
+
+def _surveyor_turn_up(data: dict[str, Any]) -> int:
+    listed = data["turned_up"]
+    return next(i for i in range(len(listed) // 2, len(listed))
+                if listed[i]["source"] == "surveyor")
+
+
+def truncate_turn_ups(data: dict[str, Any]) -> int:
+    """Cut the last three turn-ups; returns the number of the first one missing."""
+    data["turned_up"] = data["turned_up"][:-3]
+    return len(data["turned_up"]) + 1
+
+
+def drop_turn_up(data: dict[str, Any]) -> int:
+    k = _surveyor_turn_up(data)
+    del data["turned_up"][k]
+    return k + 1
+
+
+def add_turn_up(data: dict[str, Any]) -> int:
+    k = _surveyor_turn_up(data)
+    step = data["turned_up"][k]["step"] + 1
+    data["turned_up"].insert(k + 1, {"step": step, "source": "farmstead", "goods": ["amber"]})
+    return k + 2
+
+
+def alter_turn_up(data: dict[str, Any]) -> int:
+    k = _surveyor_turn_up(data)
+    goods = data["turned_up"][k]["goods"]
+    data["turned_up"][k]["goods"] = ["amber"] * len(goods) if set(goods) != {"amber"} else [
+        "clay"] * len(goods)
+    return k + 1
+
+
+TURN_UP_EDITS = [truncate_turn_ups, drop_turn_up, add_turn_up, alter_turn_up]
+
+
 def verify_cli(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "quaymoor", "verify", str(path)], cwd=ROOT,
                           capture_output=True, text=True, timeout=120, check=False)
@@ -89,6 +131,13 @@ def test_the_cli_passes_the_faithful_record_and_names_each_tampering(tmp_path: P
     assert "the seed and client seeds" in message
     assert "not the ones this game was played with" in message
 
+    message, _ = tampered(change_seat_seed, "seat-seed")
+    assert ": client seeds: the seats gave [None, " in message
+
+    for edit in TURN_UP_EDITS:
+        message, number = tampered(edit, edit.__name__)
+        assert f": plots turned up #{number}: " in message, (edit.__name__, message)
+
 
 # ---------------------------------------------------------------- the browser page
 
@@ -112,8 +161,8 @@ def test_the_page_passes_the_faithful_record(page: Any, archived_server: Served)
     rows = check_pasted(page, archived_server, record_data())
     assert failed(rows) == []
     checks = dict(rows)
-    for name in ("algorithm", "fingerprint", "client-seeds", "first-warden", "plots-1",
-                 "actions", "scores"):
+    for name in ("algorithm", "fingerprint", "client-seeds", "seat-seeds", "turn-ups",
+                 "first-warden", "plots-1", "actions", "scores"):
         assert checks[name] == "pass", name
     assert page.inner_text("#verdict").startswith("✔ All")
 
@@ -149,3 +198,35 @@ def test_the_page_names_each_tampering(
             b.startswith("plots-") for b in bad)
     if first != "actions":
         assert dict(rows)["actions"] == "pass"
+
+
+@pytest.mark.parametrize("edit", TURN_UP_EDITS)
+def test_the_page_works_out_every_turn_up_and_names_a_wrong_list(
+    page: Any, archived_server: Served, edit: Callable[[dict[str, Any]], int]
+) -> None:
+    """The game is on the server, but its replay is no help: the page works the turn-ups
+    out from the seed and the record's actions, and names the one that is wrong."""
+    data = record_data()
+    number = edit(data)
+    rows = check_pasted(page, archived_server, data)
+    bad = failed(rows)
+    expected_first = "client-seeds" if edit is alter_turn_up else "turn-ups"
+    assert bad and bad[0] == expected_first, rows
+    assert f"plots-{number}" in bad, rows
+    assert "turn-ups" in bad and dict(rows)["actions"] == "pass"
+    note = page.locator('#checks tr[data-check="turn-ups"]').inner_text()
+    assert f"first #{number} " in note, note
+    row = page.locator(f'#checks tr[data-check="plots-{number}"]').inner_text()
+    if edit in (truncate_turn_ups, drop_turn_up):
+        assert "missing from the list" in note and "not shown" in row
+    elif edit is add_turn_up:
+        assert "never turned up" in note and "no turn-up here" in row
+    else:
+        assert "the seed gives" in note
+
+
+def test_the_page_names_a_seed_moved_to_another_seat(page: Any, archived_server: Served) -> None:
+    data = record_data()
+    change_seat_seed(data)
+    rows = check_pasted(page, archived_server, data)
+    assert failed(rows) == ["seat-seeds"], rows

@@ -39,7 +39,7 @@ def test_error_is_byte_identical() -> None:
 def test_tags_are_snake_case_names_unless_overridden() -> None:
     assert dict(TAGS) == {EndOfGame: "game_ended"}
     tags = {wire_tag(cl) for cl in get_args(ServerMessage)}
-    assert tags == {"welcome", "update", "lobby", "game_ended", "error", "pong"}
+    assert tags == {"welcome", "game_started", "update", "lobby", "game_ended", "error", "pong"}
     assert set(CLIENT_TAGS) == {"hello", "act", "ping"}
 
 

@@ -64,6 +64,12 @@ def play_now(url: str, name: str = "Op", players: int = 3) -> dict[str, Any]:
         headers={"Content-Type": "application/json"}, method="POST")
     with urllib.request.urlopen(request, timeout=10) as response:
         answer: dict[str, Any] = json.load(response)
+    start = urllib.request.Request(
+        f"{url}/api/tables/{answer['table']}/start",
+        data=json.dumps({"token": answer["token"]}).encode(),
+        headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(start, timeout=10):
+        pass
     return answer
 
 
