@@ -18,6 +18,7 @@ import attrs
 
 from quaymoor.actors.inbox import TableError
 from quaymoor.actors.supervisor import Supervisor
+from quaymoor.http import openapi
 from quaymoor.http.frontdoor import HttpRequest, HttpResponse, static_response
 from quaymoor.http.games import GamesApi
 from quaymoor.http.responses import error_response, json_response
@@ -105,6 +106,8 @@ class HttpApi:
     async def _api(self, request: HttpRequest) -> HttpResponse:
         path, method = request.path, request.method
         sup = self.supervisor
+        if path == "/api/openapi.json" and method == "GET":
+            return json_response(openapi.document())
         if path == "/api/rules" and method == "GET":
             return json_response(rules_catalogue())
         if path == "/api/tables" and method == "GET":
