@@ -72,14 +72,16 @@ STRING: Final = {"type": "string"}
 NAME: Final = {"type": "string", "description": "whitespace collapsed, cut to 24 characters"}
 PLAYERS: Final = {"type": "integer", "minimum": 2, "maximum": 5, "default": 4}
 BOTS: Final = {"enum": ["easy", "normal", "hard"], "default": "normal"}
-CLIENT_SEED: Final = {"type": ["string", "null"], "description": "at most 256 UTF-8 bytes"}
+CLIENT_SEED: Final = {"anyOf": [{"type": "string"}, {"type": "null"}],
+                       "description": "at most 256 UTF-8 bytes"}
 TABLE_PARAM: Final = {"name": "table", "in": "path", "required": True,
                       "schema": {"type": "string", "pattern": TABLE_ID}}
 GAME_PARAM: Final = {"name": "game", "in": "path", "required": True,
                      "schema": {"type": "string", "pattern": TABLE_ID}}
 ANY_OBJECT: Final = {"type": "object"}
-TABLE_WRITE: Final = (Code.BAD_REQUEST, Code.BAD_TOKEN, Code.UNKNOWN_TABLE,
+TABLE_WRITE: Final = (Code.BAD_REQUEST, Code.BAD_TOKEN, Code.UNKNOWN_TABLE, Code.NOT_FOUND,
                       Code.ALREADY_STARTED, Code.TABLE_CLOSED)
+#: An id that is not 10 lowercase hex digits matches no route: ``not_found``.
 
 SCHEMAS: Final[dict[str, Any]] = {
     "TableInfo": _obj(["table", "players", "fingerprint", "invite"], {
@@ -132,7 +134,7 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
             **_ok(_obj(["seat", "token", "fingerprint"], {
                 "seat": {"type": "integer", "minimum": 0}, "token": STRING,
                 "fingerprint": STRING}, closed=False)),
-            **_refusals(Code.BAD_REQUEST, Code.BAD_NAME, Code.UNKNOWN_TABLE,
+            **_refusals(Code.BAD_REQUEST, Code.BAD_NAME, Code.UNKNOWN_TABLE, Code.NOT_FOUND,
                         Code.ALREADY_STARTED, Code.TABLE_FULL, Code.TABLE_CLOSED)}}},
     "/api/tables/{table}/seed": {"post": {
         "operationId": "seed", "summary": "a seated player's client seed, before the start",
@@ -158,19 +160,22 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
         "operationId": "game", "summary": "one ended game", "parameters": [GAME_PARAM],
         "responses": {**_ok(_obj(["id", "seed"], {"id": STRING, "seed": STRING},
                                  closed=False)),
-                      **_refusals(Code.UNKNOWN_GAME, Code.ARCHIVE_UNAVAILABLE)}}},
+                      **_refusals(Code.UNKNOWN_GAME, Code.NOT_FOUND,
+                                  Code.ARCHIVE_UNAVAILABLE)}}},
     "/api/games/{game}/replay": {"get": {
         "operationId": "replay", "summary": "an ended game replayed, whole or at ?step",
         "parameters": [GAME_PARAM, {"name": "step", "in": "query", "required": False,
                                     "schema": {"type": "integer", "minimum": 0}}],
         "responses": {**_ok(_obj(["id"], {"id": STRING}, closed=False)),
                       **_refusals(Code.BAD_REQUEST, Code.BAD_STEP, Code.UNKNOWN_GAME,
-                                  Code.ARCHIVE_UNAVAILABLE, also={422: (Code.BAD_STEP,)})}}},
+                                  Code.NOT_FOUND, Code.ARCHIVE_UNAVAILABLE,
+                                  also={422: (Code.BAD_STEP,)})}}},
     "/games/{game}.json": {"get": {
         "operationId": "record", "summary": "an ended game's record (a download)",
         "parameters": [GAME_PARAM],
         "responses": {**_ok(_obj(["seed", "actions"], {}, closed=False)),
-                      **_refusals(Code.UNKNOWN_GAME, Code.ARCHIVE_UNAVAILABLE)}}},
+                      **_refusals(Code.UNKNOWN_GAME, Code.NOT_FOUND,
+                                  Code.ARCHIVE_UNAVAILABLE)}}},
     "/games/{game}": {"get": {
         "operationId": "game_page", "summary": "an ended game's page (404: the same page)",
         "parameters": [GAME_PARAM],

@@ -4,7 +4,7 @@ the tables, the input budget by category, and how to fill a case's slots."""
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Any, Final
 
 import attrs
@@ -38,6 +38,8 @@ class Run:
     other_ids: list[str] = attrs.field(factory=list)  #: their ids
     spent: Counter[str] = attrs.field(factory=Counter)
     timings: dict[str, float] = attrs.field(factory=dict)  #: seconds by stage
+    busy: defaultdict[str, float] = attrs.field(
+        factory=lambda: defaultdict(float))  #: workers' seconds by category
 
     @classmethod
     def for_inputs(cls, port: int, inputs: int, maker: Maker, rng: random.Random) -> Run:

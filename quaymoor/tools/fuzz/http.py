@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+import trio
+
 from quaymoor.tools.fuzz.checks import Input
 from quaymoor.tools.fuzz.context import Run
 from quaymoor.tools.fuzz.schema import Shape, get_routes
@@ -48,10 +50,12 @@ async def worker(run: Run, http: HttpClient, routes: tuple[Shape, ...],
         mine.append(table)
     known = {t.id: await snapshot(run.port, t.id) for t in mine}
     while (count := run.take("http body fields", BATCH)) > 0:
+        began = trio.current_time()
         changed: set[str] = set()
         sent: list[Input] = []
         for _ in range(count):
-            await _one(run, http, routes, reads, mine, changed, sent)
+            await _one(run, http, routes=routes, reads=reads, mine=mine, changed=changed,
+                       sent=sent)
         for table in list(mine):
             facts = await snapshot(run.port, table.id)
             if facts is None:
@@ -68,9 +72,10 @@ async def worker(run: Run, http: HttpClient, routes: tuple[Shape, ...],
                                f"every request was refused, yet {known.get(table.id)} "
                                f"became {facts}", table.where, sent)
             known[table.id] = facts
+        run.busy["http body fields"] += trio.current_time() - began
 
 
-async def _one(run: Run, http: HttpClient, routes: tuple[Shape, ...],
+async def _one(run: Run, http: HttpClient, *, routes: tuple[Shape, ...],
                reads: tuple[tuple[str, str], ...], mine: list[Target], changed: set[str],
                sent: list[Input]) -> None:
     rng = run.rng

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from typing import Final
+from typing import Any, Final
 
 import trio_websocket
 
@@ -26,7 +26,7 @@ _REDUCIBLE: Final = ("server crashes", "table crashes", "hung requests")
 async def reduce_all(port: int, tally: Tally, tokens_of: dict[str, Target]) -> None:
     """Set ``Failure.reduced`` for the first failures that have inputs."""
     http = HttpClient(port)
-    rng = random.Random(7)
+    fresh = _Fresh(port, http, random.Random(7))
     done: Counter[str] = Counter()
     for failure in tally.failures:
         if (failure.column not in _REDUCIBLE or not failure.inputs
@@ -35,7 +35,7 @@ async def reduce_all(port: int, tally: Tally, tokens_of: dict[str, Target]) -> N
         done[failure.column] += 1
         for item in failure.inputs[:MAX_INPUTS]:
             try:
-                if await _alone(port, http, item, failure.column, rng, tokens_of):
+                if await _alone(fresh, item, failure.column, tokens_of):
                     failure.reduced = item
                     break
             except (OSError, trio_websocket.HandshakeError):
@@ -43,12 +43,31 @@ async def reduce_all(port: int, tally: Tally, tokens_of: dict[str, Target]) -> N
     await http.aclose()
 
 
-async def _alone(port: int, http: HttpClient, item: Input, column: str, rng: random.Random,
+class _Fresh:
+    """A table of two for the reducer, made again once an input has ended it."""
+
+    def __init__(self, port: int, http: HttpClient, rng: random.Random) -> None:
+        self.port, self.http, self.rng = port, http, rng
+        self.tables: dict[bool, Target] = {}
+        self.facts: dict[bool, tuple[Any, ...] | None] = {}
+
+    async def table(self, started: bool) -> Target:
+        """The table of that kind, as it was made (else a new one)."""
+        table = self.tables.get(started)
+        if table is None or await snapshot(self.port, table.id) != self.facts[started]:
+            table = await make_table(self.http, self.port, "pick_role" if started else "lobby",
+                                     self.rng, 0, humans=None if started else 2, players=2)
+            self.tables[started] = table
+            self.facts[started] = await snapshot(self.port, table.id)
+        return table
+
+
+async def _alone(fresh: _Fresh, item: Input, column: str,
                  tokens_of: dict[str, Target]) -> bool:
     """Does ``item`` alone, on a fresh table, do what ``column`` says?"""
     started = item.channel == "ws"
-    table = await make_table(http, port, "pick_role" if started else "lobby", rng, 0,
-                             humans=None if started else 2, players=2)
+    port, http = fresh.port, fresh.http
+    table = await fresh.table(started)
     payload = _retarget(item.payload, tokens_of, table)
     try:
         if item.channel == "http":
@@ -71,7 +90,10 @@ async def _alone(port: int, http: HttpClient, item: Input, column: str, rng: ran
                 return column == "table crashes"
     except Hung:
         return column == "hung requests"
-    return column == "table crashes" and await snapshot(port, table.id) is None
+    if await snapshot(port, table.id) is None:
+        del fresh.tables[started]
+        return column == "table crashes"
+    return False
 
 
 def _retarget(payload: str | bytes, tokens_of: dict[str, Target],

@@ -21,8 +21,8 @@ def _top(counter: Counter[str], n: int) -> str:
     return "\n".join(lines)
 
 
-def render(tally: Tally, seconds: float, columns: dict[str, int], schemathesis: str,
-           leaks: list[str], timings: dict[str, float]) -> str:
+def render(tally: Tally, seconds: float, *, columns: dict[str, int], schemathesis: str,
+           leaks: list[str], timings: dict[str, float], busy: dict[str, float]) -> str:
     out = [f"quaymoor fuzz: {tally.total:,} inputs in {seconds:.1f} s "
            f"({tally.total / max(seconds, 1e-9):,.0f}/s)", "", "inputs by category:",
            _top(tally.tried, 20), "", "inputs by kind of value:", _top(tally.kinds, 40), "",
@@ -32,6 +32,8 @@ def render(tally: Tally, seconds: float, columns: dict[str, int], schemathesis: 
         out.append(f"    {column:<36} {columns.get(column, 0):>6}")
     out.append(f"    {'run time':<36} {seconds:>6.1f} s  (" + ", ".join(
         f"{stage} {t:.1f} s" for stage, t in timings.items()) + ")")
+    out.append("    workers' seconds by category: " + ", ".join(
+        f"{k} {v:.1f}" for k, v in sorted(busy.items(), key=lambda kv: -kv[1])))
     if schemathesis:
         out += ["", "schemathesis:", *(f"    {line}" for line in schemathesis.splitlines())]
     if tally.failures or leaks:

@@ -95,6 +95,10 @@ def _schema_field(name: str, schema: dict[str, Any], required: bool,
         return FieldSpec(name, ("string",), required, tuple(schema["enum"]))
     if "const" in schema:
         return FieldSpec(name, (type(schema["const"]).__name__,), required, (schema["const"],))
+    if "anyOf" in schema:
+        kinds = tuple(k for sub in schema["anyOf"] for k in _schema_field(
+            name, sub, required, components).kinds)
+        return FieldSpec(name, kinds, required)
     kind = schema.get("type", "string")
     kinds = tuple(kind) if isinstance(kind, list) else (kind,)
     return FieldSpec(name, kinds, required, (), schema.get("minimum"), schema.get("maximum"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+import trio
 import trio_websocket
 
 from quaymoor.tools.fuzz.checks import Input
@@ -35,7 +36,9 @@ async def worker(run: Run, http: HttpClient) -> None:
             except (SetupError, OSError, Hung):
                 return
             run.remember(table)
+        began = trio.current_time()
         await _sequence(run, http, table)
+        run.busy["sequences"] += trio.current_time() - began
 
 
 def _token(run: Run, table: Target) -> Any:

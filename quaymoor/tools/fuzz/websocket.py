@@ -60,6 +60,7 @@ async def worker(run: Run, tables: list[Target], http: HttpClient) -> None:
             return
         category = run.rng.choices(open_, [run.budget[c] for c in open_])[0]
         table = run.rng.choice(tables)
+        began = trio.current_time()
         try:
             if category == "ws hello fields":
                 gone = await _hello_round(run, table)
@@ -67,7 +68,9 @@ async def worker(run: Run, tables: list[Target], http: HttpClient) -> None:
                 gone = await _batch_round(run, table, category)
         except Hung as exc:
             run.tally.fail("hung requests", str(exc), table.where, [])
+            table.seats = []  # what came of the batch is unknown: no check next time
             gone = False
+        run.busy[category] += trio.current_time() - began
         if gone:
             tables.remove(table)
             await _replace(run, tables, table, http)
@@ -161,14 +164,15 @@ async def _batch_round(run: Run, table: Target, category: str) -> bool:
                 return True
             for f in frames:
                 await ws.send_message(f)
-            await _read_answers(run, ws, answers, count, where, sent_text)
+            await _read_answers(run, ws, answers, count, where=where, sent=sent_text)
         except trio_websocket.ConnectionClosed as exc:
             answers.close = exc.reason.code if exc.reason else None
+            table.seats = []  # answers may have been cut short: no check next time
             if _closed(run, exc, table, inputs, f"a batch of {count} frames"):
                 return True
         finally:
             await ws.aclose()
-    _judge(run, table, answers, count, inputs, where)
+    _judge(run, table, answers, count=count, inputs=inputs, where=where)
     return False
 
 
@@ -198,7 +202,7 @@ async def _catch_up(run: Run, ws: trio_websocket.WebSocketConnection, table: Tar
 
 
 async def _read_answers(run: Run, ws: trio_websocket.WebSocketConnection, answers: Answers,
-                        count: int, where: str, sent: str) -> None:
+                        count: int, *, where: str, sent: str) -> None:
     """Until ``count`` answers came (and a moment more for a surplus update)."""
     while answers.answered < count:
         text = await receive(ws, ANSWER_SECONDS)
@@ -232,7 +236,7 @@ def _note(run: Run, answers: Answers, text: str, where: str, sent: str) -> None:
         answers.seats = seats_of(msg)
 
 
-def _judge(run: Run, table: Target, answers: Answers, count: int,
+def _judge(run: Run, table: Target, answers: Answers, *, count: int,
            inputs: list[Input], where: str) -> None:
     """Accepted frames = answers that were not errors or pongs; the table may have moved
     by exactly that many versions."""
