@@ -39,6 +39,8 @@ from quaymoor.tools.fuzz.wire import HOST, HttpClient
 
 WS_WORKERS: Final = 8
 HTTP_WORKERS: Final = 2
+#: The reducer's time, at most (what it has not reduced is shown as sent).
+REDUCE_SECONDS: Final = 20.0
 
 
 def start_server(archive: Path) -> tuple[subprocess.Popen[str], int]:
@@ -103,6 +105,7 @@ async def _fuzz(port: int, inputs: int, salt: int) -> tuple[Run, int]:
     run.timings["setting up tables"] = time.monotonic() - mark
     mark = time.monotonic()
     route_table = routes(document)
+    run.maker.learn(route_table)
     async with trio.open_nursery() as nursery:
         for i in range(WS_WORKERS):
             nursery.start_soon(websocket.worker, run, tables[i::WS_WORKERS], HttpClient(port))
@@ -118,7 +121,8 @@ async def _fuzz(port: int, inputs: int, salt: int) -> tuple[Run, int]:
     run.timings["probes"] = time.monotonic() - mark
     mark = time.monotonic()
     owners = {token: table for table in run.tables for token in table.seat_tokens()}
-    await reduce.reduce_all(port, run.tally, owners)
+    with trio.move_on_after(REDUCE_SECONDS):
+        await reduce.reduce_all(port, run.tally, owners)
     run.timings["reducing failures"] = time.monotonic() - mark
     await http.aclose()
     return run, crashes

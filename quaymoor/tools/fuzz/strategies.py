@@ -120,6 +120,13 @@ class Maker:
         self.by_kind = by_kind
         #: Every kind alike, but the ones near 64 KiB a tenth as often (bandwidth).
         self.weights = [0.1 if k in V.BULKY_KINDS else 1.0 for k in self.kinds]
+        #: Field names of every shape: an extra key is often one that belongs elsewhere.
+        self.known_keys = sorted({f.name for shape in (*MESSAGES, *ACTIONS)
+                                  for f in shape.fields})
+
+    def learn(self, shapes: tuple[Shape, ...]) -> None:
+        """Add the fields of more shapes (the routes, once the document is read)."""
+        self.known_keys = sorted({*self.known_keys, *(f.name for s in shapes for f in s.fields)})
 
     def hostile(self) -> Any:
         """A hostile value, its kind first (evenly), then one of that kind."""
@@ -177,7 +184,8 @@ class Maker:
             body.pop(name, None)
             return Case(f"{where}.{name}", "missing", body)
         if how == "extra":
-            key = rng.choice((*_EXTRA_KEYS, rng.choice(self.pools.texts)))
+            key = rng.choice((*_EXTRA_KEYS, rng.choice(self.pools.texts),
+                              *(rng.choice(self.known_keys) for _ in range(6))))
             key = key + "_" if key in body else key
             body[key] = value = self.hostile()
             return Case(f"{where}.(extra key)", V.kind_of(value), body)
