@@ -34,12 +34,15 @@ async def reduce_all(port: int, tally: Tally, tokens_of: dict[str, Target]) -> N
             continue
         done[failure.column] += 1
         for item in failure.inputs[:MAX_INPUTS]:
+            if item.channel not in ("ws", "ws-first", "http"):
+                continue
             try:
                 if await _alone(fresh, item, failure.column, tokens_of):
                     failure.reduced = item
                     break
-            except (OSError, trio_websocket.HandshakeError):
-                continue
+            except (OSError, ValueError, KeyError, trio_websocket.HandshakeError,
+                    trio_websocket.ConnectionClosed):
+                continue  # this one cannot be sent again: try the next
     await http.aclose()
 
 
@@ -73,7 +76,7 @@ async def _alone(fresh: _Fresh, item: Input, column: str,
         if item.channel == "http":
             head, _, body = (payload if isinstance(payload, bytes) else payload.encode(
                 "utf-8", "surrogatepass")).partition(b"\n")
-            method, path = head.decode().split(" ", 1)
+            method, path = head.decode("utf-8", "replace").split(" ", 1)  # ValueError: skip
             try:
                 code, _ = await http.request(method, path, body or None)
             except Hung:

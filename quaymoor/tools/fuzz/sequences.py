@@ -67,9 +67,10 @@ async def _sequence(run: Run, http: HttpClient, table: Target) -> None:
             accepted, kind, text = await _step(run, http, table, step)
         except Hung as exc:
             run.tally.fail("hung requests", str(exc), table.where, steps)
-            accepted, kind, text = True, "hung", step
-        steps.append(Input("http" if step in ("join", "seed", "start") else "ws-first",
-                           f"sequence.{step}", kind, text))
+            accepted, kind, text = True, "hung", f"(the {step} step had no answer)"
+        channel = "http" if step in ("join", "seed", "start") else "ws-first"
+        steps.append(Input(channel if kind != "hung" else "note", f"sequence.{step}", kind,
+                           text))
         run.tally.tried_one("sequences", f"sequence.{step}", kind)
         after = await snapshot(run.port, table.id)
         if after is None:

@@ -158,9 +158,9 @@ async def _batch_round(run: Run, table: Target, category: str) -> bool:
     async with open_ws(run.port) as ws:
         answers = Answers()
         try:
-            await ws.send_message(json.dumps({"type": "hello", "table": table.id,
-                                              "token": token}))
-            if not await _catch_up(run, ws, table, where):
+            hello = json.dumps({"type": "hello", "table": table.id, "token": token})
+            await ws.send_message(hello)
+            if not await _catch_up(run, ws, table, where, hello):
                 return True
             for f in frames:
                 await ws.send_message(f)
@@ -177,7 +177,7 @@ async def _batch_round(run: Run, table: Target, category: str) -> bool:
 
 
 async def _catch_up(run: Run, ws: trio_websocket.WebSocketConnection, table: Target,
-                    where: str) -> bool:
+                    where: str, hello: str) -> bool:
     """Read the welcome and the catch-up; the table must be as it was left. False when
     the table is gone."""
     while True:
@@ -185,7 +185,7 @@ async def _catch_up(run: Run, ws: trio_websocket.WebSocketConnection, table: Tar
         if text is None:
             raise Hung(f"a valid hello had no welcome and catch-up in 2 s ({where})")
         msg = json.loads(text)
-        run.secrets.scan_frame(text, where, table.tokens.__repr__())
+        run.secrets.scan_frame(text, where, hello)
         kind = msg.get("type")
         if kind == "error":
             return False
