@@ -38,7 +38,9 @@ from quaymoor.tools.fuzz.tables import TARGETS, Target, make_table
 from quaymoor.tools.fuzz.wire import HOST, HttpClient
 
 WS_WORKERS: Final = 8
-HTTP_WORKERS: Final = 2
+#: Many, though they use little CPU: a hung request holds its worker for 2 s.
+HTTP_WORKERS: Final = 4
+SEQUENCE_WORKERS: Final = 3
 #: The reducer's time, at most (what it has not reduced is shown as sent).
 REDUCE_SECONDS: Final = 20.0
 
@@ -107,12 +109,18 @@ async def _fuzz(port: int, inputs: int, salt: int) -> tuple[Run, int]:
     route_table = routes(document)
     run.maker.learn(route_table)
     async with trio.open_nursery() as nursery:
-        for i in range(WS_WORKERS):
-            nursery.start_soon(websocket.worker, run, tables[i::WS_WORKERS], HttpClient(port))
+        owned = [tables[i::WS_WORKERS] for i in range(WS_WORKERS)]
+        for mine in owned:
+            nursery.start_soon(websocket.worker, run, mine, HttpClient(port))
         for _ in range(HTTP_WORKERS):
             nursery.start_soon(http_fuzz.worker, run, HttpClient(port), route_table,
                                document)
-        nursery.start_soon(sequences.worker, run, HttpClient(port))
+        for _ in range(SEQUENCE_WORKERS):
+            nursery.start_soon(sequences.worker, run, HttpClient(port))
+    if (missing := inputs - run.tally.total - len(probes.TRAVERSALS)) > 0:
+        # What a worker could not spend (its tables kept crashing), over websockets.
+        run.budget["ws message fields"] += missing
+        await websocket.worker(run, [t for mine in owned for t in mine], HttpClient(port))
     run.timings["fuzzing"] = time.monotonic() - mark
     mark = time.monotonic()
     await probes.run_probes(run, await make_table(http, port, "pick_role", rng, 0))

@@ -29,12 +29,14 @@ LENGTH: Final = (4, 14)
 async def worker(run: Run, http: HttpClient) -> None:
     """Sequences until the ``sequences`` budget is spent."""
     table: Target | None = None
-    while run.spent["sequences"] < run.budget["sequences"]:
+    failed = 0
+    while run.spent["sequences"] < run.budget["sequences"] and failed < 20:
         if table is None or run.rng.random() < 0.5:
             try:
                 table = await make_table(http, run.port, "lobby", run.rng, 0)
             except (SetupError, OSError, Hung):
-                return
+                failed += 1  # a crash in flight can hang the setup too: try again
+                continue
             run.remember(table)
         began = trio.current_time()
         await _sequence(run, http, table)
