@@ -145,7 +145,9 @@ def schemathesis(port: int, examples: int) -> tuple[int, str]:
            "not_a_server_error,response_schema_conformance", "--max-examples", str(examples),
            "--request-timeout", "2", "--phases", "examples,coverage,fuzzing", "--workers",
            "1", "--seed", "1", "--no-color", "--suppress-health-check", "all"]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
+    with tempfile.TemporaryDirectory(prefix="quaymoor-schemathesis-") as cwd:  # its cache
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False,
+                              cwd=cwd)
     lines = [ln for ln in done.stdout.splitlines() if ln.strip()]
     keep = [ln for ln in lines if any(w in ln for w in (
         "passed", "failed", "error", "Failed", "Server error", "Response violates",
