@@ -93,7 +93,7 @@ async def _setup(run: Run, per_phase: int) -> list[Target]:
     return made
 
 
-async def _fuzz(port: int, inputs: int, salt: int) -> tuple[Run, int]:
+async def _fuzz(port: int, inputs: int, salt: int, reduce_seconds: float) -> tuple[Run, int]:
     http = HttpClient(port)
     code, document = await http.json("GET", "/api/openapi.json")
     if code != 200 or not isinstance(document, dict):
@@ -129,7 +129,7 @@ async def _fuzz(port: int, inputs: int, salt: int) -> tuple[Run, int]:
     run.timings["probes"] = time.monotonic() - mark
     mark = time.monotonic()
     owners = {token: table for table in run.tables for token in table.seat_tokens()}
-    with trio.move_on_after(REDUCE_SECONDS):
+    with trio.move_on_after(reduce_seconds):
         await reduce.reduce_all(port, run.tally, owners)
     run.timings["reducing failures"] = time.monotonic() - mark
     await http.aclose()
@@ -169,15 +169,15 @@ async def _seeds(port: int, ids: list[str]) -> dict[str, str]:
     return found
 
 
-def fuzz_command(inputs: int = 100_000, *, seed: int = 0,
-                 schemathesis_examples: int = 30) -> int:
+def fuzz_command(inputs: int = 100_000, *, seed: int = 0, schemathesis_examples: int = 30,
+                 reduce_seconds: float = REDUCE_SECONDS) -> int:
     """Run it all and print the report; 0 when every column is 0."""
     began = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="quaymoor-fuzz-") as tmp:
         archive = Path(tmp) / "fuzz.sqlite3"
         server, port = start_server(archive)
         try:
-            run, crashes = trio.run(_fuzz, port, inputs, seed)
+            run, crashes = trio.run(_fuzz, port, inputs, seed, reduce_seconds)
             seconds = time.monotonic() - began
             st_failures, st_text = (schemathesis(port, schemathesis_examples)
                                     if schemathesis_examples else (0, ""))
