@@ -81,7 +81,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def cmd_fuzz(args: argparse.Namespace) -> int:
     from quaymoor.tools.fuzz import fuzz_command
 
-    return fuzz_command(examples=args.examples)
+    return fuzz_command(args.inputs, seed=args.seed, schemathesis_examples=args.schemathesis)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -139,7 +139,11 @@ def build_parser() -> argparse.ArgumentParser:
     srv.set_defaults(func=cmd_serve)
 
     fz = sub.add_parser("fuzz", help="hostile input against a real server, with figures")
-    fz.add_argument("--examples", type=int, default=300, help="generated inputs per kind")
+    fz.add_argument("--inputs", type=_positive, default=100_000,
+                    help="inputs to send, over every category (100000)")
+    fz.add_argument("--seed", type=int, default=0, help="seed of the run (an integer)")
+    fz.add_argument("--schemathesis", type=int, default=30,
+                    help="schemathesis examples per operation, 0 to skip it (30)")
     fz.set_defaults(func=cmd_fuzz)
 
     sp = sub.add_parser("selfplay", help="play complete games with random legal actions")

@@ -30,6 +30,7 @@ import trio
 from quaymoor.actors.inbox import TableError
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import Table, TableState
+from quaymoor.http import openapi
 from quaymoor.http.frontdoor import (
     HttpRequest,
     HttpResponse,
@@ -88,7 +89,8 @@ _TABLE_ROUTE = re.compile(r"^/api/tables/([0-9a-f]{10})/(join|seed|start)$")
 _READ = ("GET", "HEAD")
 #: The methods of each path the API answers (a table's join, seed and start: ``_TABLE_ROUTE``).
 _METHODS: dict[str, tuple[str, ...]] = {
-    "/api/rules": _READ, "/api/tables": (*_READ, "POST"), "/api/play-now": ("POST",),
+    "/api/openapi.json": _READ, "/api/rules": _READ, "/api/tables": (*_READ, "POST"),
+    "/api/play-now": ("POST",),
     "/status.json": _READ, "/metrics": _READ, "/status": _READ,
 }
 JSON_TYPE = "application/json"
@@ -160,6 +162,8 @@ class HttpApi:
     async def _api(self, request: HttpRequest) -> HttpResponse:
         path, method = request.path, request.method
         sup = self.supervisor
+        if path == "/api/openapi.json" and method in _READ:
+            return json_response(openapi.document())
         if path == "/api/rules" and method in _READ:
             return json_response(rules_catalogue())
         if path == "/api/tables" and method in _READ:

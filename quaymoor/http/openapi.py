@@ -1,0 +1,225 @@
+"""The HTTP API described once, as an OpenAPI 3.1 document (``GET /api/openapi.json``).
+
+One home for the routes: the schemathesis check and ``quaymoor fuzz`` (its route table,
+``tools.fuzz.schema``) read this document, and ``tests/http/test_openapi.py`` holds it to
+the code both ways (every route the API answers is here, every route here is answered,
+every status the code sends for a route is listed under it).
+
+Error bodies are the one shape ``http.responses.error_response`` sends, with the codes of
+``protocol.codes.HTTP_STATUS``. Refusals made by the front door before the API sees a
+request (malformed HTTP, 408, 413, 431) are plain text and are not described here, nor is
+the static web client or the websocket (``docs/protocol.md`` section 3).
+
+The lobby's write routes are described as they are after the deal-order change: play-now
+seats the caller without starting (``{"name", "players", "bots"}`` ->
+``{"table", "seat", "token", "fingerprint", ...}``), join takes ``{"name"}`` and answers
+``{"seat", "token", "fingerprint"}``, and ``POST /api/tables/{table}/seed`` takes the
+seat's client seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from quaymoor.protocol.codes import HTTP_STATUS, Code
+
+TABLE_ID: Final = "^[0-9a-f]{10}$"
+JSON: Final = "application/json"
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _error(*codes: Code) -> dict[str, Any]:
+    """The refusal body, with ``code`` narrowed to ``codes``."""
+    return {"description": ", ".join(codes), "content": {JSON: {"schema": {
+        "type": "object", "required": ["error"], "additionalProperties": False,
+        "properties": {"error": {
+            "type": "object", "required": ["code", "message"], "additionalProperties": False,
+            "properties": {"code": {"enum": [str(c) for c in codes]},
+                           "message": {"type": "string"}}}}}}}}
+
+
+def _refusals(*codes: Code, also: dict[int, tuple[Code, ...]] | None = None) -> dict[str, Any]:
+    """Responses for ``codes``, grouped by their HTTP status (``also`` adds a code under
+    a second status, as ``bad_step`` has 422)."""
+    by_status: dict[int, list[Code]] = {}
+    for code in codes:
+        by_status.setdefault(HTTP_STATUS[code], []).append(code)
+    for status, extra in (also or {}).items():
+        by_status.setdefault(status, []).extend(extra)
+    return {str(status): _error(*group) for status, group in sorted(by_status.items())}
+
+
+def _ok(schema: dict[str, Any], status: int = 200, media: str = JSON,
+        description: str = "answered") -> dict[str, Any]:
+    return {str(status): {"description": description, "content": {media: {"schema": schema}}}}
+
+
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"required": True, "content": {JSON: {"schema": schema}}}
+
+
+def _obj(required: list[str], props: dict[str, Any], *, closed: bool = True) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "object", "required": required, "properties": props}
+    if closed:
+        out["additionalProperties"] = False
+    return out
+
+
+STRING: Final = {"type": "string"}
+NAME: Final = {"type": "string", "description": "whitespace collapsed, cut to 24 characters"}
+PLAYERS: Final = {"type": "integer", "minimum": 2, "maximum": 5, "default": 4}
+BOTS: Final = {"enum": ["easy", "normal", "hard"], "default": "normal"}
+CLIENT_SEED: Final = {"type": "string", "minLength": 1,
+                       "description": "1 to 256 UTF-8 bytes, valid Unicode"}
+TABLE_PARAM: Final = {"name": "table", "in": "path", "required": True,
+                      "schema": {"type": "string", "pattern": TABLE_ID}}
+GAME_PARAM: Final = {"name": "game", "in": "path", "required": True,
+                     "schema": {"type": "string", "pattern": TABLE_ID}}
+ANY_OBJECT: Final = {"type": "object"}
+#: What any POST may be refused for before its body is read: not JSON, or cross-site.
+POST_GATE: Final = (Code.UNSUPPORTED_MEDIA_TYPE, Code.CROSS_SITE)
+#: Creating a table counts against the caller's address (``config.ClientLimits``).
+NEW_TABLE: Final = (Code.TOO_MANY_NEW_TABLES, Code.TOO_MANY_OPEN_TABLES, Code.SERVER_FULL)
+TABLE_WRITE: Final = (Code.BAD_REQUEST, Code.BAD_TOKEN, Code.UNKNOWN_TABLE, Code.NOT_FOUND,
+                      Code.ALREADY_STARTED, Code.TABLE_CLOSED, *POST_GATE)
+#: An id that is not 10 lowercase hex digits matches no route: ``not_found``.
+
+SCHEMAS: Final[dict[str, Any]] = {
+    "TableInfo": _obj(["table", "players", "fingerprint", "invite"], {
+        "table": {"type": "string", "pattern": TABLE_ID}, "players": PLAYERS,
+        "fingerprint": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        "invite": STRING}, closed=False),
+    "Seat": _obj(["seat", "name", "bot", "bot_playing", "connected"], {
+        "seat": {"type": "integer", "minimum": 0}, "name": {"type": ["string", "null"]},
+        "bot": {"type": "boolean"}, "bot_playing": {"type": "boolean"},
+        "connected": {"type": "boolean"}}),
+    "TableSummary": _obj(["id", "players", "bots", "state", "seats", "round", "phase"], {
+        "id": STRING, "players": PLAYERS, "bots": BOTS,
+        "state": {"enum": ["waiting", "playing", "finished", "ended"]},
+        "seats": {"type": "array", "items": _ref("Seat")},
+        "round": {"type": ["integer", "null"]}, "phase": {"type": ["string", "null"]}}),
+}
+
+#: path -> method -> operation.
+PATHS: Final[dict[str, dict[str, Any]]] = {
+    "/api/openapi.json": {"get": {
+        "operationId": "openapi", "summary": "this document",
+        "responses": _ok(ANY_OBJECT)}},
+    "/api/rules": {"get": {
+        "operationId": "rules", "summary": "the rules catalogue and its limits",
+        "responses": _ok(_obj(["limits"], {"limits": ANY_OBJECT}, closed=False))}},
+    "/api/tables": {
+        "get": {"operationId": "list_tables", "summary": "open tables",
+                "responses": _ok(_obj(["tables"], {
+                    "tables": {"type": "array", "items": _ref("TableSummary")}}))},
+        "post": {"operationId": "create_table", "summary": "a table with empty chairs",
+                 "requestBody": _body(_obj([], {"players": PLAYERS, "bots": BOTS})),
+                 "responses": {**_ok(_ref("TableInfo"), 201, description="created"),
+                               **_refusals(Code.BAD_REQUEST, Code.BAD_PLAYERS,
+                                           Code.BAD_BOTS, *NEW_TABLE, *POST_GATE)}}},
+    "/api/play-now": {"post": {
+        "operationId": "play_now",
+        "summary": "a table against bots with the caller in seat 0 (not started)",
+        "requestBody": _body(_obj([], {"name": NAME, "players": PLAYERS, "bots": BOTS})),
+        "responses": {
+            **_ok(_obj(["table", "seat", "token", "fingerprint"], {
+                **SCHEMAS["TableInfo"]["properties"], "seat": {"const": 0},
+                "token": STRING}, closed=False), 201, description="created"),
+            **_refusals(Code.BAD_REQUEST, Code.BAD_PLAYERS, Code.BAD_BOTS, Code.BAD_NAME,
+                        *NEW_TABLE, *POST_GATE)}}},
+    "/api/tables/{table}/join": {"post": {
+        "operationId": "join", "summary": "take the next free seat",
+        "parameters": [TABLE_PARAM],
+        "requestBody": _body(_obj(["name"], {"name": NAME})),
+        "responses": {
+            **_ok(_obj(["seat", "token", "fingerprint"], {
+                "seat": {"type": "integer", "minimum": 0}, "token": STRING,
+                "fingerprint": STRING}, closed=False)),
+            **_refusals(Code.BAD_REQUEST, Code.BAD_NAME, Code.UNKNOWN_TABLE, Code.NOT_FOUND,
+                        Code.ALREADY_STARTED, Code.TABLE_FULL, Code.TABLE_CLOSED,
+                        *POST_GATE)}}},
+    "/api/tables/{table}/seed": {"post": {
+        "operationId": "seed", "summary": "a seated player's client seed, before the start",
+        "parameters": [TABLE_PARAM],
+        "requestBody": _body(_obj(["token", "client_seed"], {
+            "token": STRING, "client_seed": CLIENT_SEED})),
+        "responses": {**_ok(_obj(["table", "seeded"], {
+                          "table": STRING, "seeded": {"const": True}})),
+                      **_refusals(*TABLE_WRITE, Code.BAD_CLIENT_SEED, Code.ALREADY_SEEDED)}}},
+    "/api/tables/{table}/start": {"post": {
+        "operationId": "start", "summary": "start the game; bots take the empty chairs",
+        "parameters": [TABLE_PARAM],
+        "requestBody": _body(_obj(["token"], {"token": STRING})),
+        "responses": {**_ok(_obj(["table", "started"], {
+                          "table": STRING, "started": {"const": True}})),
+                      **_refusals(*TABLE_WRITE)}}},
+    "/api/games": {"get": {
+        "operationId": "list_games", "summary": "the games that ended last, newest first",
+        "parameters": [{"name": "limit", "in": "query", "required": False,
+                        "schema": {"type": "integer", "minimum": 1, "maximum": 100}}],
+        "responses": {**_ok(_obj(["games"], {"games": {"type": "array"}})),
+                      **_refusals(Code.BAD_REQUEST, Code.ARCHIVE_UNAVAILABLE)}}},
+    "/api/games/{game}": {"get": {
+        "operationId": "game", "summary": "one ended game", "parameters": [GAME_PARAM],
+        "responses": {**_ok(_obj(["id", "seed"], {"id": STRING, "seed": STRING},
+                                 closed=False)),
+                      **_refusals(Code.UNKNOWN_GAME, Code.NOT_FOUND,
+                                  Code.ARCHIVE_UNAVAILABLE)}}},
+    "/api/games/{game}/replay": {"get": {
+        "operationId": "replay", "summary": "an ended game replayed, whole or at ?step",
+        "parameters": [GAME_PARAM, {"name": "step", "in": "query", "required": False,
+                                    "schema": {"type": "integer", "minimum": 0}}],
+        "responses": {**_ok(_obj(["id"], {"id": STRING}, closed=False)),
+                      **_refusals(Code.BAD_REQUEST, Code.BAD_STEP, Code.UNKNOWN_GAME,
+                                  Code.NOT_FOUND, Code.ARCHIVE_UNAVAILABLE,
+                                  also={422: (Code.BAD_STEP,)})}}},
+    "/games/{game}.json": {"get": {
+        "operationId": "record", "summary": "an ended game's record (a download)",
+        "parameters": [GAME_PARAM],
+        "responses": {**_ok(_obj(["seed", "actions"], {}, closed=False)),
+                      **_refusals(Code.UNKNOWN_GAME, Code.NOT_FOUND,
+                                  Code.ARCHIVE_UNAVAILABLE)}}},
+    "/games/{game}": {"get": {
+        "operationId": "game_page", "summary": "an ended game's page (404: the same page)",
+        "parameters": [GAME_PARAM],
+        "responses": {**_ok(STRING, media="text/html; charset=utf-8"),
+                      "404": {"description": "no such game: the page says so (not_found: "
+                                             "the page itself is missing)", "content": {
+                          "text/html; charset=utf-8": {"schema": STRING},
+                          JSON: _error(Code.NOT_FOUND)["content"][JSON]}},
+                      **_refusals(Code.ARCHIVE_UNAVAILABLE)}}},
+    "/status.json": {"get": {
+        "operationId": "status", "summary": "operators' status (loopback or bearer token)",
+        "responses": {**_ok(_obj(["tables", "crash_count"], {}, closed=False)),
+                      **_refusals(Code.OPERATOR_TOKEN, Code.OPERATORS_ONLY)}}},
+    "/status": {"get": {
+        "operationId": "status_page", "summary": "the status page (a shell with no data)",
+        "responses": _ok(STRING, media="text/html; charset=utf-8")}},
+    "/metrics": {"get": {
+        "operationId": "metrics", "summary": "Prometheus metrics (as /status.json)",
+        "responses": {**_ok(STRING, media="text/plain; version=0.0.4; charset=utf-8"),
+                      **_refusals(Code.OPERATOR_TOKEN, Code.OPERATORS_ONLY)}}},
+}
+
+
+def document(server_url: str | None = None) -> dict[str, Any]:
+    """The OpenAPI 3.1 document; ``server_url`` fills ``servers`` when given."""
+    doc: dict[str, Any] = {
+        "openapi": "3.1.0",
+        "info": {"title": "Quaymoor", "version": "1",
+                 "description": "The lobby and finished games over HTTP; the game itself is "
+                                "the websocket at /ws (docs/protocol.md)."},
+        "paths": PATHS,
+        "components": {"schemas": SCHEMAS, "responses": {
+            "NotFound": _error(Code.NOT_FOUND) | {
+                "description": "not_found: any path under /api/ that is not described here"},
+            "MethodNotAllowed": _error(Code.METHOD_NOT_ALLOWED) | {
+                "description": "method_not_allowed: a method a described path does not take"},
+        }},
+    }
+    if server_url:
+        doc["servers"] = [{"url": server_url}]
+    return doc
