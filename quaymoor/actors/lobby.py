@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+import unicodedata
 from collections.abc import Iterator
 
 import attrs
@@ -49,6 +50,19 @@ class Seat:
         return SeatPublic(self.index, self.name, self.bot, self.bot_playing, self.connected)
 
 
+def clean_name(name: str) -> str:
+    """A name as the table shows it: control and format characters (NUL, RTL and other
+    bidi marks, zero-width ones) removed, white space collapsed, cut to ``MAX_NAME``
+    characters. Raises ``TableError`` (bad_name) for text that is not valid Unicode (a
+    lone surrogate)."""
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in name):
+        raise TableError(Code.BAD_NAME, "a name must be valid Unicode (no lone surrogates) "
+                                        "@ $.name")
+    kept = "".join(c for c in name
+                   if c.isspace() or unicodedata.category(c) not in ("Cc", "Cf"))
+    return " ".join(kept.split())[:MAX_NAME]
+
+
 class Seats:
     """The chairs of one table, in seat order."""
 
@@ -67,7 +81,7 @@ class Seats:
     def join(self, name: str) -> JoinResult:
         """Seat ``name`` in the first empty chair. Raises ``TableError`` (bad_name,
         table_full). The seat's client seed comes later (``give_seed``)."""
-        name = " ".join(name.split())[:MAX_NAME]
+        name = clean_name(name)
         if not name:
             raise TableError(Code.BAD_NAME, "a name is needed @ $.name")
         for seat in self.all:

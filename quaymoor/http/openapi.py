@@ -69,7 +69,8 @@ def _obj(required: list[str], props: dict[str, Any], *, closed: bool = True) -> 
 
 
 STRING: Final = {"type": "string"}
-NAME: Final = {"type": "string", "description": "whitespace collapsed, cut to 24 characters"}
+NAME: Final = {"type": "string", "description": "control and format characters dropped, "
+                "whitespace collapsed, cut to 24 characters"}
 PLAYERS: Final = {"type": "integer", "minimum": 2, "maximum": 5, "default": 4}
 BOTS: Final = {"enum": ["easy", "normal", "hard"], "default": "normal"}
 CLIENT_SEED: Final = {"type": "string", "minLength": 1,

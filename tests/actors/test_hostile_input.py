@@ -314,3 +314,25 @@ async def test_a_lone_surrogate_client_seed_is_refused(
             await supervisor.seed(table.id, joined.token, "\udc80")
     assert refused.value.code == "bad_client_seed"
     assert supervisor.crash_count == 0
+
+
+@pytest.mark.parametrize(("sent", "shown"), [
+    ("\u202eAda", "Ada"),  # a right-to-left override cannot turn the names around it
+    ("A\x00da\u200b", "Ada"),  # NUL and zero-width characters are dropped
+    ("  Ada \n\t Lovelace ", "Ada Lovelace"),
+    ("\u202e\u200b\x00", None),  # nothing left: bad_name
+    ("Ada\udc80", None),  # not valid Unicode: bad_name
+])
+async def test_a_name_is_cleaned_or_refused(
+    supervisor: Supervisor, autojump_clock: trio.testing.MockClock, sent: str, shown: str | None
+) -> None:
+    table = await supervisor.create_table(2)
+    with trio.fail_after(2):
+        if shown is None:
+            with pytest.raises(TableError) as refused:
+                await supervisor.join(table.id, sent)
+            assert refused.value.code == "bad_name" and "@ $.name" in refused.value.message
+        else:
+            joined = await supervisor.join(table.id, sent)
+            assert table.seats.all[joined.seat].name == shown
+    assert supervisor.crash_count == 0
