@@ -8,21 +8,19 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import trio
 
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import TableConfig
 from quaymoor.http.api import HttpApi
 from quaymoor.http.frontdoor import HttpRequest
+from tests.actors.running import running
 
 
 @pytest.fixture
 async def api() -> AsyncIterator[HttpApi]:
     sup = Supervisor(TableConfig(bot_delay=0.0), max_tables=2)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(sup.run)
+    async with running(sup):
         yield HttpApi(sup)
-        nursery.cancel_scope.cancel()
 
 
 async def post(api: HttpApi, path: str, body: dict[str, Any]) -> tuple[int, Any]:

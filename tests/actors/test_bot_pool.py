@@ -14,16 +14,15 @@ from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import TableState
 from quaymoor.config import TableConfig
 from quaymoor.rules.game import Game
+from tests.actors.running import running
 
 
 @pytest.fixture
 async def supervisor() -> AsyncIterator[Supervisor]:
     sup = Supervisor(TableConfig(bot_delay=0.0, linger_seconds=1.0, decision_seconds=0.2),
                      bot_pool=BotPool(budget=0.02, workers=2))
-    async with trio.open_nursery() as nursery:
-        await nursery.start(sup.run)
+    async with running(sup):
         yield sup
-        nursery.cancel_scope.cancel()
 
 
 async def test_hard_bots_play_a_whole_game_through_worker_processes(

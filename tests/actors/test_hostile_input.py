@@ -24,6 +24,7 @@ from quaymoor.protocol.codes import Close
 from quaymoor.rules.actions import Action
 from quaymoor.rules.events import Event
 from quaymoor.rules.state import Phase
+from tests.actors.running import running
 from tests.actors.test_table import FAST, Client
 
 #: Tokens no seat holds: non-ASCII, a lone surrogate, NUL, an RTL mark, empty, huge.
@@ -33,10 +34,8 @@ HOSTILE_TOKENS = ["ñ", "\udc80", "\udc80" * 40, "\x00", "\u202e" + "a" * 32, ""
 @pytest.fixture
 async def supervisor() -> AsyncIterator[Supervisor]:
     sup = Supervisor(FAST)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(sup.run)
+    async with running(sup):
         yield sup
-        nursery.cancel_scope.cancel()
 
 
 async def post(api: HttpApi, path: str, body: bytes) -> tuple[int, Any]:

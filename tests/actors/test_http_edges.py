@@ -19,6 +19,7 @@ from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import TableConfig
 from quaymoor.http.api import HttpApi
 from quaymoor.http.frontdoor import HttpRequest, same_origin
+from tests.actors.running import running
 from tests.actors.test_frontdoor import Client, start
 
 
@@ -69,10 +70,8 @@ JSON = {"content-type": "application/json"}
 @pytest.fixture
 async def api() -> AsyncIterator[HttpApi]:
     sup = Supervisor(TableConfig(bot_delay=0.0))
-    async with trio.open_nursery() as nursery:
-        await nursery.start(sup.run)
+    async with running(sup):
         yield HttpApi(sup)
-        nursery.cancel_scope.cancel()
 
 
 async def ask(api: HttpApi, method: str, path: str, body: Any = None,

@@ -21,6 +21,7 @@ from quaymoor.http.api import HttpApi
 from quaymoor.http.frontdoor import HttpRequest
 from quaymoor.rules.record import EndReason
 from quaymoor.server import run_server
+from tests.actors.running import running
 from tests.actors.test_end_to_end import PLAY, Client, play_now
 
 ATTACKER, PLAYER = "203.0.113.66", "198.51.100.7"
@@ -31,10 +32,8 @@ ATTACKER, PLAYER = "203.0.113.66", "198.51.100.7"
 @asynccontextmanager
 async def api_with(limits: ClientLimits, *, max_tables: int = 5000) -> AsyncIterator[HttpApi]:
     sup = Supervisor(TableConfig(bot_delay=0.0, lobby_seconds=600.0), max_tables=max_tables)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(sup.run)
+    async with running(sup):
         yield HttpApi(sup, limits=limits)
-        nursery.cancel_scope.cancel()
 
 
 async def post(api: HttpApi, client: str, path: str,

@@ -13,7 +13,6 @@ from typing import Any
 
 import jsonschema_rs
 import pytest
-import trio
 
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import TableConfig
@@ -23,19 +22,16 @@ from quaymoor.http.api import HttpApi
 from quaymoor.http.frontdoor import HttpRequest
 from quaymoor.http.openapi import PATHS, document
 from quaymoor.protocol.codes import HTTP_STATUS
+from tests.actors.running import running
 
 DOC = document()
 OPERATIONS = [(path, method) for path, ops in PATHS.items() for method in ops]
 SAMPLE_ID = "0123456789"
-#: Described ahead of the code: the deal-order branch adds the seed route and changes
-#: play-now and join; these marks go when it is merged.
 @pytest.fixture
 async def api() -> AsyncIterator[HttpApi]:
     sup = Supervisor(TableConfig(bot_delay=3600.0), max_tables=8)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(sup.run)
+    async with running(sup):
         yield HttpApi(sup)
-        nursery.cancel_scope.cancel()
 
 
 async def call(

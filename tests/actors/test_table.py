@@ -19,6 +19,7 @@ from quaymoor.config import TableConfig
 from quaymoor.protocol.codec import decode_action
 from quaymoor.protocol.codes import Close
 from quaymoor.rules.fairness import fingerprint
+from tests.actors.running import running
 
 _ids = itertools.count(1000)
 FAST = TableConfig(bot_delay=0.0, linger_seconds=5.0)
@@ -38,10 +39,8 @@ async def play_now(
 @pytest.fixture
 async def supervisor() -> AsyncIterator[Supervisor]:
     sup = Supervisor(FAST)
-    async with trio.open_nursery() as nursery:
-        await nursery.start(sup.run)
+    async with running(sup):
         yield sup
-        nursery.cancel_scope.cancel()
 
 
 class Client:
