@@ -33,6 +33,7 @@ from quaymoor.config import ServerConfig, TableConfig
 from quaymoor.rules.record import GameRecord
 from quaymoor.rules.verify import verify_record
 from quaymoor.server import run_server
+from tests.patching import Views
 
 LIMIT = 60  #: seconds for a whole test
 PLAY = TableConfig(bot_delay=0.0, decision_seconds=30.0, linger_seconds=1.0)
@@ -131,6 +132,7 @@ class Client:
     def __init__(self, ws: WebSocketConnection) -> None:
         self.ws = ws
         self.frames: list[dict[str, Any]] = []
+        self.views = Views()  #: deltas applied: each update has its whole view
         self.close_code: int | None = None
         self.acted_at = -1  #: the version last acted on: one action per version
         self.pending: str | None = None  #: our side of the view when we last acted
@@ -166,7 +168,7 @@ class Client:
             self.close_code = exc.reason.code
             return None
         assert isinstance(text, str), "the server sends text frames only"
-        frame: dict[str, Any] = json.loads(text)
+        frame: dict[str, Any] = self.views.feed(json.loads(text))
         self.frames.append(frame)
         return frame
 

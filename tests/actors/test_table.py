@@ -19,6 +19,7 @@ from quaymoor.config import TableConfig
 from quaymoor.protocol.codec import decode_action
 from quaymoor.protocol.codes import Close
 from quaymoor.rules.fairness import fingerprint
+from tests.patching import Views
 
 _ids = itertools.count(1000)
 FAST = TableConfig(bot_delay=0.0, linger_seconds=5.0)
@@ -53,6 +54,7 @@ class Client:
         send, self.recv = trio.open_memory_channel[str](10_000)
         self.conn = Connection(next(_ids), send)
         self.frames: list[dict[str, Any]] = []
+        self.views = Views()  #: deltas applied: each update has its whole view
 
     async def attach(self, since: int | None = None) -> None:
         reply = Reply()
@@ -65,7 +67,7 @@ class Client:
         except trio.EndOfChannel:
             return None
         self.conn.frame_written()  # as the gateway's writer does once the socket has it
-        frame: dict[str, Any] = json.loads(text)
+        frame: dict[str, Any] = self.views.feed(json.loads(text))
         self.frames.append(frame)
         return frame
 
