@@ -26,6 +26,7 @@ from trio_websocket import (
     ConnectionRejected,
     WebSocketConnection,
     open_websocket_url,
+    wrap_client_stream,
 )
 
 from quaymoor.actors.supervisor import Supervisor
@@ -244,6 +245,22 @@ async def connect(
 ) -> AsyncIterator[Client]:
     async with open_websocket_url(f"ws://127.0.0.1:{port}/ws", extra_headers=headers) as ws:
         yield Client(ws)
+
+
+@asynccontextmanager
+async def connect_narrow(port: int, window: int = 2048) -> AsyncIterator[Client]:
+    """A client whose socket takes in at most about ``window`` bytes it has not read: one
+    that stops reading fills the server's side after a few frames, however small they are
+    (deltas are; the kernel's usual buffers would hold a whole game of them)."""
+    sock = trio.socket.socket()
+    sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, window)
+    await sock.connect(("127.0.0.1", port))
+    async with trio.open_nursery() as nursery:
+        ws = await wrap_client_stream(nursery, trio.SocketStream(sock), "127.0.0.1", "/ws")
+        try:
+            yield Client(ws)
+        finally:
+            await ws.aclose()
 
 
 def check_chain(updates: list[dict[str, Any]], start: int | None = None) -> None:
