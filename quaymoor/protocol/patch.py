@@ -125,3 +125,55 @@ class Differ:
         if not deep and len(ops) > 1 and changed * 2 > len(b):
             return [("", b)]
         return ops
+
+
+class PatchError(ValueError):
+    """An operation the protocol does not allow (a bad pointer, an index past the end)."""
+
+
+def apply_patch(view: Any, patch: Any) -> Any:
+    """``view`` with ``patch`` applied, as a client does it (docs/protocol.md): the
+    containers on each operation's path are copied, the rest shared; ``view`` is not
+    changed. Raises ``PatchError``. (For the bench clients; the tests check the server
+    with an applier of their own.)"""
+    if not isinstance(patch, list):
+        raise PatchError("a patch is a list")
+    root = _copy(view)
+    fresh = {id(root)}
+    for op in patch:
+        if not isinstance(op, list) or len(op) not in (1, 2) or not isinstance(op[0], str) \
+                or not op[0].startswith("/"):
+            raise PatchError(f"not an operation: {op!r}")
+        *parents, last = [t.replace("~1", "/").replace("~0", "~") for t in op[0][1:].split("/")]
+        target = root
+        try:
+            for ref in parents:
+                key: Any = int(ref) if isinstance(target, list) else ref
+                child = target[key]
+                if id(child) not in fresh:
+                    child = target[key] = _copy(child)
+                    fresh.add(id(child))
+                target = child
+            if isinstance(target, list):
+                index = int(last)
+                if len(op) == 1:
+                    del target[index]
+                elif index == len(target):
+                    target.append(op[1])
+                else:
+                    target[index] = op[1]
+            elif len(op) == 1:
+                del target[last]
+            else:
+                target[last] = op[1]
+        except (KeyError, IndexError, ValueError, TypeError) as exc:
+            raise PatchError(f"cannot apply {op!r}: {exc}") from None
+    return root
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, list):
+        return list(value)
+    raise TypeError(f"not a container: {type(value).__name__}")
