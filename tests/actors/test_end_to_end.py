@@ -671,3 +671,22 @@ async def test_shutdown_ends_every_game_and_keeps_the_records() -> None:
             for game in games:
                 record = supervisor.records[game["table"]]
                 assert record.fingerprint == game["fingerprint"] and record.actions
+
+
+async def test_resync_over_the_socket_gets_a_snapshot() -> None:
+    """``resync`` goes through the gateway to the table; the answer is the whole view at
+    the current version (no events), and the deltas go on from it."""
+    with trio.fail_after(LIMIT):
+        async with serving() as (port, _), connect(port) as ada:
+            info = await play_now(port)
+            await ada.hello(info["table"], info["token"])
+            await ada.play(acts=3)
+            assert ada.views.deltas > 0
+            await ada.send({"type": "resync"})
+            while ada.views.snapshots < 2:
+                assert await ada.next() is not None
+            snapshot = ada.of_type("update")[-1]
+            assert snapshot["since"] == snapshot["version"] and snapshot["events"] == []
+            before = ada.views.deltas
+            await ada.play(acts=2)
+            assert ada.views.deltas > before
