@@ -126,3 +126,4 @@ class Fanout:
         for conn in list(self.connections.values()):
             conn.close(code, reason)
         self.connections.clear()
+        self._seats.clear()
