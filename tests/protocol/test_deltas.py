@@ -100,7 +100,7 @@ def test_a_delta_never_shows_another_seats_secrets(played: list[dict[str, Any]])
                     parts = op[0].split("/")
                     over = truth["result"] is not None
                     if parts[1] == "mats" and not over and parts[2] != name:
-                        value = op[1] if len(op) == 2 else None
+                        value: Any = op[1] if len(op) == 2 else None
                         if len(parts) == 4 and parts[3] in ("seals", "score"):
                             assert value is None, (name, op)
                         if len(parts) == 3:
