@@ -296,11 +296,11 @@ export class TableScreen {
   }
 
   /** A snapshot or a delta (docs/protocol.md, section 5): drawn from the whole view. */
-  onUpdate(delta) {
-    const got = this.keeper.take(delta);
+  onUpdate(update) {
+    const got = this.keeper.take(update);
     if (got.resync) this.conn.send({ type: "resync" });
     if (!got.view) return; // a delta that does not follow our view: the snapshot will
-    const m = { ...delta, view: got.view, seats: delta.seats || this.seats };
+    const m = { ...update, view: got.view, seats: update.seats || this.seats };
     noteUpdate(this.tableId, m);
     this.el.pre.hidden = true;
     this.layout.classList.remove("waiting");
