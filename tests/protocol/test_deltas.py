@@ -182,3 +182,35 @@ def test_web_patch_js_rebuilds_the_same_views(
         for name, truths in game["truth"].items():
             want = [hashlib.sha256(canonical(t).encode()).hexdigest() for t in truths]
             assert got[name] == want, name
+
+
+_KEEPER = """
+import { ViewKeeper, applyPatch, PatchError } from "%s";
+const k = new ViewKeeper();
+const out = [];
+out.push(k.take({ since: 0, version: 1, patch: [] }).resync);  // no view yet
+out.push(k.take({ since: 1, version: 2, patch: [] }).view);  // waiting for the snapshot
+out.push(k.take({ since: 2, version: 2, view: { version: 2, a: [1] } }).view.a);
+out.push(k.take({ since: 2, version: 3, patch: [["/version", 3], ["/a/1", 2]] }).view.a);
+out.push(k.take({ since: 7, version: 8, patch: [] }).resync);  // a version missed
+out.push(k.take({ since: 3, version: 4, patch: [] }).view);  // dropped until the snapshot
+const before = { version: 1, b: { c: [1, 2] } };
+const after = applyPatch(before, [["/b/c/0"], ["/d", { e: 1 }]]);
+out.push(before.b.c.length, after.b.c, after.d);
+let threw = false;
+try { applyPatch(before, [["/b/c/5", 1]]); } catch (e) { threw = e instanceof PatchError; }
+out.push(threw);
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_web_view_keeper_asks_for_a_snapshot_when_a_version_is_missed() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    script = _KEEPER % (ROOT / "web" / "patch.js").as_uri()
+    run = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True,
+                         text=True, timeout=60, check=False)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == [
+        True, None, [1], [1, 2], True, None, 2, [2], {"e": 1}, True]
