@@ -8,6 +8,7 @@
 
 import { h, clear, toast } from "./dom.js";
 import { api, TableConnection } from "./net.js";
+import { ViewKeeper } from "./patch.js";
 import {
   GOODS, PLOT_KINDS, LETTER, actionLabel, phaseText, eventText, seatName, roleName, roleText,
   building, buildingName, buildingFacts, kindName, plotText, endReasonText, limit,
@@ -81,6 +82,7 @@ export class TableScreen {
     this.welcome = null;
     this.seats = [];
     this.view = null;
+    this.keeper = new ViewKeeper(); // the view kept from snapshots and deltas
     this.clocks = [];
     this.clocksAt = 0;
     this.log = this.token && this.version !== null ? loadLog(tableId) : [];
@@ -204,6 +206,7 @@ export class TableScreen {
   onMessage(m) {
     switch (m.type) {
       case "welcome":
+        this.keeper.reset(); // a new connection: its catch-up is a snapshot
         this.welcome = m;
         this.seat = m.seat;
         this.players = m.players;
@@ -292,7 +295,12 @@ export class TableScreen {
     this.addLog(lines);
   }
 
-  onUpdate(m) {
+  /** A snapshot or a delta (docs/protocol.md, section 5): drawn from the whole view. */
+  onUpdate(update) {
+    const got = this.keeper.take(update);
+    if (got.resync) this.conn.send({ type: "resync" });
+    if (!got.view) return; // a delta that does not follow our view: the snapshot will
+    const m = { ...update, view: got.view, seats: update.seats || this.seats };
     noteUpdate(this.tableId, m);
     this.el.pre.hidden = true;
     this.layout.classList.remove("waiting");

@@ -5,7 +5,9 @@ Every frame goes into a connection's outbox with ``send_nowait``: the table neve
 on a socket. A connection whose outbox is full is dropped (close 4003, ``dropped`` set so
 the gateway gives it only a short grace); one whose outbox is closed is let go. Either way
 ``on_gone`` tells the table, which forgets the connection. An update is encoded once per
-seat (spectators share one), not once per connection.
+audience (each seat; spectators share one), not once per connection: a delta with the
+audience's patch (``view_json``), with ``seats`` only for the connections whose last update
+showed other seats, so at most two texts per audience.
 """
 
 from __future__ import annotations
@@ -53,12 +55,15 @@ class Fanout:
         self.table_id = table_id
         self.connections: dict[int, Connection] = {}
         self._on_gone = on_gone
+        #: per connection id, the ``seats`` of the last update it was sent (as JSON)
+        self._seats: dict[int, str] = {}
 
     def add(self, conn: Connection) -> None:
         self.connections[conn.id] = conn
 
     def remove(self, conn: Connection) -> bool:
         """Forget ``conn``; False if it was not attached."""
+        self._seats.pop(conn.id, None)
         return self.connections.pop(conn.id, None) is not None
 
     def send(self, conn: Connection, message: ServerMessage) -> None:
@@ -76,19 +81,28 @@ class Fanout:
         receipt: Receipt | None = None,
         exclude: Connection | None = None,
     ) -> None:
-        """Each connection gets its seat's update; what seats share is encoded once.
-        ``receipt`` (an action's) waits for every frame queued here."""
-        cache: dict[int | None, str] = {}
+        """Each connection gets its seat's update (a delta, or a snapshot if its
+        audience's last view is not at the update's ``since``); what an audience shares is
+        encoded once. ``receipt`` (an action's) waits for every frame queued here."""
+        cache: dict[tuple[int | None, bool], str] = {}
+        seats = update.seats_json
         for conn in list(self.connections.values()):
             if conn is exclude:
                 continue
-            text = cache.get(conn.seat)
+            key = (conn.seat, self._seats.get(conn.id) != seats)
+            text = cache.get(key)
             if text is None:
-                text = update.for_seat(conn.seat)
-                cache[conn.seat] = text
+                text = update.for_seat(conn.seat, seats=key[1])
+                cache[key] = text
+            self._seats[conn.id] = seats
             if self.send_text(conn, text) and receipt is not None:
                 receipt.remaining += 1
                 conn.receipts.append((conn.queued, receipt))
+
+    def send_snapshot(self, conn: Connection, update: UpdateEncoder) -> None:
+        """``conn`` gets ``update`` with its seat's whole view (a catch-up, a resync)."""
+        self._seats[conn.id] = update.seats_json
+        self.send_text(conn, update.snapshot(conn.seat))
 
     def send_text(self, conn: Connection, text: str) -> bool:
         """Queue ``text`` for ``conn``; False when the connection is dropped instead."""
@@ -112,3 +126,4 @@ class Fanout:
         for conn in list(self.connections.values()):
             conn.close(code, reason)
         self.connections.clear()
+        self._seats.clear()

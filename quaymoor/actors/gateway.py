@@ -25,12 +25,12 @@ import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from quaymoor.actors.connection import Connection
-from quaymoor.actors.inbox import ActFrom, Attach, Detach, Inbox, Reply, TableError
+from quaymoor.actors.inbox import ActFrom, Attach, Detach, Inbox, Reply, ResyncFrom, TableError
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import ServerConfig
 from quaymoor.protocol.codec import ProtocolError, decode_action, decode_client, encode
 from quaymoor.protocol.codes import Close, Code
-from quaymoor.protocol.messages import Act, Error, Hello, Ping, Pong, ServerMessage
+from quaymoor.protocol.messages import Act, Error, Hello, Ping, Pong, Resync, ServerMessage
 
 log = logging.getLogger("quaymoor.gateway")
 
@@ -177,17 +177,18 @@ class Gateway:
                 return
             try:
                 message = decode_client(frame)
-                if isinstance(message, Act):
-                    action = decode_action(message.action)
+                if isinstance(message, Act | Resync):
+                    to_table = (ActFrom(conn, decode_action(message.action), received)
+                                if isinstance(message, Act) else ResyncFrom(conn))
                     try:
-                        await inbox.send(ActFrom(conn, action, received))
+                        await inbox.send(to_table)
                     except (trio.BrokenResourceError, trio.ClosedResourceError):
                         # The table has closed. Its writer still sends what is queued
                         # (game_ended) and closes with the table's code, then cancels
                         # this task: returning now would cut it short.
                         await trio.sleep(TABLE_GONE_GRACE)
                         return
-                    continue  # the table answers an act: an update, or an error
+                    continue  # the table answers: an update, or an error
                 if not isinstance(message, Ping):
                     raise ProtocolError(Code.ALREADY_ATTACHED, "hello was already sent @ $.type")
                 answer: ServerMessage = Pong()

@@ -2,7 +2,8 @@
 
 Everything a table hears comes through its inbox, a bounded memory channel of
 ``InboxMessage``: lobby requests (``Join``, ``Seed``, ``Start``), connections attaching and leaving
-(``Attach``, ``Detach``), their actions (``ActFrom``), its seat workers' reports
+(``Attach``, ``Detach``), their actions (``ActFrom``) and requests for a snapshot
+(``ResyncFrom``), its seat workers' reports
 (``TimedOut``, ``BotMove``) and ``Shutdown``. A request carries a ``Reply``, answered
 exactly once: with a value, or with a ``TableError`` whose code goes on the wire.
 """
@@ -128,6 +129,13 @@ class ActFrom:
 
 
 @attrs.frozen
+class ResyncFrom:
+    """A connection asks for a snapshot of its view (its client missed a version)."""
+
+    connection: Connection
+
+
+@attrs.frozen
 class Shutdown:
     """End the game now (players told, seed revealed, record kept)."""
 
@@ -152,7 +160,8 @@ class BotMove:
     version: int
 
 
-InboxMessage = Join | Seed | Start | Attach | Detach | ActFrom | Shutdown | TimedOut | BotMove
+InboxMessage = (Join | Seed | Start | Attach | Detach | ActFrom | ResyncFrom | Shutdown | TimedOut
+                | BotMove)
 #: A table's inbox, as its senders hold it.
 Inbox: TypeAlias = trio.MemorySendChannel[InboxMessage]
 
@@ -167,7 +176,7 @@ def refuse(msg: InboxMessage) -> None:
         case Attach(connection=conn, reply=reply):
             reply.fail(table_closed())
             conn.outbox.close()
-        case Detach(connection=conn) | ActFrom(connection=conn):
+        case Detach(connection=conn) | ActFrom(connection=conn) | ResyncFrom(connection=conn):
             conn.outbox.close()
         case Shutdown() | TimedOut() | BotMove():
             pass

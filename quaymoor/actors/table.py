@@ -14,7 +14,9 @@ safe move; a disconnected seat that times out twice in a row is played by a bot 
 player comes back.
 
 Events are versioned by the game's action count. A client that reconnects with the last
-version it saw gets every event since then and its current view.
+version it saw gets every event since then and its current view (a snapshot); the updates
+after it are deltas, the patch of each audience's view, and a client that lost its chain
+asks for a snapshot (``ResyncFrom``).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from quaymoor.actors.inbox import (
     Detach,
     InboxMessage,
     Join,
+    ResyncFrom,
     Seed,
     Shutdown,
     Start,
@@ -187,6 +190,8 @@ class Table:
                 self._attach(msg)
             case Detach(connection=conn):
                 self._detach(conn)
+            case ResyncFrom(connection=conn):
+                self._resync(conn)
             case Join():
                 self._join(msg)
             case Seed():
@@ -285,11 +290,21 @@ class Table:
                 self.fanout.send(conn, self._lobby())
             return
         start, events = self.history.since(msg.since, self.game.version)
-        self.fanout.send_text(conn, self._update(start, events).for_seat(conn.seat))
+        self.fanout.send_snapshot(conn, self._update(start, events))
         if self.state in (TableState.FINISHED, TableState.ENDED):
             self.fanout.send(conn, self._ended_message())
         elif seats_changed:
             self._broadcast_seats_changed(exclude=conn)
+
+    def _resync(self, conn: Connection) -> None:
+        """A snapshot of the connection's view now, with no events (its client lost its
+        chain of versions); before the start, the lobby."""
+        if self.fanout.connections.get(conn.id) is not conn:
+            return
+        if self.game is None:
+            self.fanout.send(conn, self._lobby())
+            return
+        self.fanout.send_snapshot(conn, self._update(self.game.version, []))
 
     def _detach(self, conn: Connection) -> None:
         if not self.fanout.remove(conn):

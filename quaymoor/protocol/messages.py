@@ -43,7 +43,13 @@ class Ping:
     """Keep-alive; answered by ``pong``."""
 
 
-ClientMessage = Hello | Act | Ping
+@attrs.frozen
+class Resync:
+    """Ask for a snapshot: the client's view is not at a delta's ``since`` (it missed a
+    version, or lost its view). Answered with an ``update`` carrying the whole view."""
+
+
+ClientMessage = Hello | Act | Ping | Resync
 
 # ---------------------------------------------------------------- server -> client
 
@@ -94,7 +100,10 @@ class GameStarted:
 @attrs.frozen
 class Update:
     """The game moved on (or a fresh snapshot): the events since ``since`` and the
-    recipient's whole view at ``version``."""
+    recipient's whole view at ``version``. This is the snapshot form; most updates are
+    deltas, which carry ``patch`` (the view's changes since ``since``) instead of
+    ``view``, and ``seats`` only when they changed: they are written by
+    ``view_json.UpdateEncoder`` (docs/protocol.md, section 5)."""
 
     version: int
     since: int

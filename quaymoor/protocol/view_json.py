@@ -1,4 +1,5 @@
-"""Every seat's ``update`` for one change of the game, encoded once and spliced.
+"""Every seat's ``update`` for one change of the game: a delta (a patch) per audience, or
+a snapshot encoded once and spliced.
 
 The seats of a table see nearly the same view. The rules build it in two parts
 (``rules.views``): the public view, which everyone sees, and each seat's own part (its mat
@@ -8,8 +9,13 @@ action, so this module encodes the public view once per game version as a templa
 placeholders where the seat's part goes, encodes each seat's part, and splices them in the
 places where ``views.compose`` puts them. It decides nothing about what a seat may see.
 
-The output is byte for byte what ``codec.encode(Update(...))`` writes for the same message
+A snapshot is byte for byte what ``codec.encode(Update(...))`` writes for the same message
 (a test checks it over whole games), so clients cannot tell the difference.
+
+Most updates are deltas (docs/protocol.md, section 5): the encoder keeps, per audience (a
+seat, or the spectators), the JSON-ready view it last sent, and the delta carries the
+patch from that view to the new one (``patch.Differ``), computed from that audience's two
+views only. An audience whose last view is not at the update's ``since`` gets a snapshot.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from typing import Any
 
 from quaymoor.protocol.codec import unstructure_with
 from quaymoor.protocol.messages import Clock, SeatPublic, Update
+from quaymoor.protocol.patch import Differ, Op
 from quaymoor.rules.actions import Action
 from quaymoor.rules.data import BUILDING_COUNT, MAX_PLAYERS, MIN_PLAYERS
 from quaymoor.rules.events import Event
@@ -76,12 +83,19 @@ _PRICE = tuple(f"price{b}" for b in range(BUILDING_COUNT))
 
 
 class ViewEncoder:
-    """Encodes ``update`` messages for every seat and spectator of one game.
+    """Encodes the views of every seat and spectator of one game, whole or as patches.
 
-    Per game version: the public view (a spectator's) as a template, with placeholders in
-    the places where ``views.compose`` puts a seat's part, and the market as a template
-    of its prices. Per seat: that seat's part, spliced in; the market is encoded once per
-    set of prices (most seats pay the same).
+    Per game version: the public view (a spectator's) unstructured once. A seat's view is
+    that object with the seat's part put in along the paths where ``views.compose`` puts
+    it (copies of the containers on those paths; everything else shared), so the views of
+    all audiences share their public parts and ``patch.Differ`` compares those once.
+
+    For a snapshot, the public view as a template, with placeholders in the places of a
+    seat's part, and the market as a template of its prices; each seat's part is spliced
+    in, the market encoded once per set of prices (most seats pay the same).
+
+    ``sent`` remembers, per audience (a seat, or None for the spectators), the version
+    and the view last sent to it: a delta is that view's patch to the current one.
     """
 
     def __init__(self, game: Game) -> None:
@@ -91,6 +105,12 @@ class ViewEncoder:
         self._public: dict[str, str] = {}  #: the spectator's JSON for every placeholder
         self._market: _Template | None = None
         self._markets: dict[tuple[int, ...], str] = {}  #: the market's JSON, by prices
+        self._dict_version = -1
+        self._dicts: dict[int | None, dict[str, Any]] = {}  #: JSON-ready views, by seat
+        self._market_lists: dict[tuple[int, ...], list[dict[str, Any]]] = {}
+        self._differ = Differ()
+        #: per audience: (the version, the JSON-ready view) last sent to it
+        self.sent: dict[int | None, tuple[int, dict[str, Any]]] = {}
 
     def _refresh(self) -> _Template:
         game = self.game
@@ -140,9 +160,80 @@ class ViewEncoder:
             self._markets[prices] = text
         return text
 
+    # ---------------------------------------------------------------- as patches
+
+    def view_dict(self, seat: int | None) -> dict[str, Any]:
+        """``game.view(seat)`` unstructured (JSON-ready). Shared: never change it."""
+        game = self.game
+        if self._dict_version != game.version:
+            self._dict_version = game.version
+            public = unstructure_with(compose(game.public_view(), None), SeatView)
+            self._dicts = {None: public}
+            listed = tuple(m["price"] for m in public["board"]["market"])
+            self._market_lists = {listed: public["board"]["market"]}
+            self._differ.forget()
+        view = self._dicts.get(seat)
+        if view is not None:
+            return view
+        assert seat is not None
+        public = self._dicts[None]
+        part = game.seat_part(seat)
+        view = dict(public)
+        view["seat"] = part.seat
+        mats = list(public["mats"])
+        mat = dict(mats[part.seat])
+        mat["seals"] = part.seals
+        mat["score"] = part.score
+        mats[part.seat] = mat
+        view["mats"] = mats
+        board = dict(public["board"])
+        board["market"] = self._market_list(part.prices)
+        view["board"] = board
+        view["legal"] = [_action_dict(a) for a in part.legal]
+        view["takebacks"] = [_action_dict(a) for a in part.takebacks]
+        if part.keep is not None:
+            view["keep"] = unstructure_with(part.keep, KeepChoice)
+        self._dicts[seat] = view
+        return view
+
+    def _market_list(self, prices: tuple[int, ...]) -> list[dict[str, Any]]:
+        market = self._market_lists.get(prices)
+        if market is None:
+            public = self._dicts[None]["board"]["market"]
+            market = [{"building": m["building"], "copies": m["copies"], "price": price}
+                      for m, price in zip(public, prices, strict=True)]
+            self._market_lists[prices] = market
+        return market
+
+    def patch(self, seat: int | None, since: int) -> list[Op] | None:
+        """The patch from the view last sent to ``seat``'s audience to its view now, if
+        that view was at ``since``; None if not (the audience needs a snapshot). Either
+        way the audience counts as having the current view from now on."""
+        view = self.view_dict(seat)
+        sent = self.sent.get(seat)
+        self.sent[seat] = (self.game.version, view)
+        if sent is None or sent[0] != since:
+            return None
+        return self._differ.diff(sent[1], view)
+
+    def mark_sent(self, seat: int | None) -> None:
+        """A snapshot of the current view went to ``seat``'s audience."""
+        self.sent[seat] = (self.game.version, self.view_dict(seat))
+
 
 #: Each action's JSON, encoded the first time it is seen (there are a few hundred).
 _ACTION_JSON: dict[Action, str] = {}
+
+
+#: Each action unstructured, the first time it is seen (shared: never changed).
+_ACTION_DICT: dict[Action, dict[str, Any]] = {}
+
+
+def _action_dict(action: Action) -> dict[str, Any]:
+    value = _ACTION_DICT.get(action)
+    if value is None:
+        value = _ACTION_DICT[action] = unstructure_with(action, Action)
+    return value
 
 
 def _actions(actions: list[Action]) -> str:
@@ -157,8 +248,9 @@ def _actions(actions: list[Action]) -> str:
 
 
 class UpdateEncoder:
-    """One broadcast's ``update`` messages: the parts common to all (events, clocks,
-    seats) encoded once, the view spliced in per seat."""
+    """One broadcast's ``update`` messages. A snapshot: the parts common to all (events,
+    clocks, seats) encoded once, the view spliced in per seat. A delta: the view's patch
+    for the seat's audience, computed once per audience, between the common parts."""
 
     def __init__(
         self,
@@ -171,15 +263,52 @@ class UpdateEncoder:
         seats: list[SeatPublic],
     ) -> None:
         self._views = views
-        message = unstructure_with(
-            Update(version, since, events, _PLACEHOLDER_VIEW, clocks, seats), Update,
-            tagged=True,
-        )
-        message["view"] = _MARK.format("view")
-        self._template = _Template(_dumps(message))
+        self.version = version
+        self.since = since
+        self._message = (version, since, events, clocks, seats)
+        self._template: _Template | None = None  #: for snapshots, made when first needed
+        self._head = (f'{{"version":{version},"since":{since},"events":'
+                      f'{_compact(unstructure_with(events, list[Event]))},"patch":')
+        self._clocks = f',"clocks":{_compact(unstructure_with(clocks, list[Clock]))}'
+        #: the seats, as a delta writes them
+        self.seats_json = _compact(unstructure_with(seats, list[SeatPublic]))
+        self._patches: dict[int | None, str | None] = {}
 
-    def for_seat(self, seat: int | None) -> str:
+    def _snapshot_json(self, seat: int | None) -> str:
+        if self._template is None:
+            version, since, events, clocks, seats = self._message
+            message = unstructure_with(
+                Update(version, since, events, _PLACEHOLDER_VIEW, clocks, seats), Update,
+                tagged=True,
+            )
+            message["view"] = _MARK.format("view")
+            self._template = _Template(_dumps(message))
         return self._template.fill({"view": self._views.view_json(seat)})
+
+    def snapshot(self, seat: int | None) -> str:
+        """The update with ``seat``'s whole view (as ``codec.encode`` writes it); its
+        audience has the current view from now on."""
+        self._views.mark_sent(seat)
+        return self._snapshot_json(seat)
+
+    def for_seat(self, seat: int | None, *, seats: bool = True) -> str:
+        """The update for ``seat``'s audience: a delta if the audience has the view at
+        ``since`` (with ``seats`` only if asked), else a snapshot. Call it for each
+        audience of a broadcast; the patch is computed at the first call."""
+        if seat in self._patches:
+            patch = self._patches[seat]
+        else:
+            ops = self._views.patch(seat, self.since)
+            patch = None if ops is None else _compact(ops)
+            self._patches[seat] = patch
+        if patch is None:
+            return self._snapshot_json(seat)
+        tail = f',"seats":{self.seats_json},"type":"update"}}' if seats else ',"type":"update"}'
+        return self._head + patch + self._clocks + tail
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def _placeholder_view() -> SeatView:

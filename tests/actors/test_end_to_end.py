@@ -26,6 +26,7 @@ from trio_websocket import (
     ConnectionRejected,
     WebSocketConnection,
     open_websocket_url,
+    wrap_client_stream,
 )
 
 from quaymoor.actors.supervisor import Supervisor
@@ -33,6 +34,7 @@ from quaymoor.config import ServerConfig, TableConfig
 from quaymoor.rules.record import GameRecord
 from quaymoor.rules.verify import verify_record
 from quaymoor.server import run_server
+from tests.patching import Views
 
 LIMIT = 60  #: seconds for a whole test
 PLAY = TableConfig(bot_delay=0.0, decision_seconds=30.0, linger_seconds=1.0)
@@ -131,6 +133,7 @@ class Client:
     def __init__(self, ws: WebSocketConnection) -> None:
         self.ws = ws
         self.frames: list[dict[str, Any]] = []
+        self.views = Views()  #: deltas applied: each update has its whole view
         self.close_code: int | None = None
         self.acted_at = -1  #: the version last acted on: one action per version
         self.pending: str | None = None  #: our side of the view when we last acted
@@ -166,7 +169,7 @@ class Client:
             self.close_code = exc.reason.code
             return None
         assert isinstance(text, str), "the server sends text frames only"
-        frame: dict[str, Any] = json.loads(text)
+        frame: dict[str, Any] = self.views.feed(json.loads(text))
         self.frames.append(frame)
         return frame
 
@@ -242,6 +245,22 @@ async def connect(
 ) -> AsyncIterator[Client]:
     async with open_websocket_url(f"ws://127.0.0.1:{port}/ws", extra_headers=headers) as ws:
         yield Client(ws)
+
+
+@asynccontextmanager
+async def connect_narrow(port: int, window: int = 2048) -> AsyncIterator[Client]:
+    """A client whose socket takes in at most about ``window`` bytes it has not read: one
+    that stops reading fills the server's side after a few frames, however small they are
+    (deltas are; the kernel's usual buffers would hold a whole game of them)."""
+    sock = trio.socket.socket()
+    sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, window)
+    await sock.connect(("127.0.0.1", port))
+    async with trio.open_nursery() as nursery:
+        ws = await wrap_client_stream(nursery, trio.SocketStream(sock), "127.0.0.1", "/ws")
+        try:
+            yield Client(ws)
+        finally:
+            await ws.aclose()
 
 
 def check_chain(updates: list[dict[str, Any]], start: int | None = None) -> None:
@@ -652,3 +671,22 @@ async def test_shutdown_ends_every_game_and_keeps_the_records() -> None:
             for game in games:
                 record = supervisor.records[game["table"]]
                 assert record.fingerprint == game["fingerprint"] and record.actions
+
+
+async def test_resync_over_the_socket_gets_a_snapshot() -> None:
+    """``resync`` goes through the gateway to the table; the answer is the whole view at
+    the current version (no events), and the deltas go on from it."""
+    with trio.fail_after(LIMIT):
+        async with serving() as (port, _), connect(port) as ada:
+            info = await play_now(port)
+            await ada.hello(info["table"], info["token"])
+            await ada.play(acts=3)
+            assert ada.views.deltas > 0
+            await ada.send({"type": "resync"})
+            while ada.views.snapshots < 2:
+                assert await ada.next() is not None
+            snapshot = ada.of_type("update")[-1]
+            assert snapshot["since"] == snapshot["version"] and snapshot["events"] == []
+            before = ada.views.deltas
+            await ada.play(acts=2)
+            assert ada.views.deltas > before

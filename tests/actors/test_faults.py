@@ -40,6 +40,7 @@ from tests.actors.test_end_to_end import (
     Client,
     check_chain,
     connect,
+    connect_narrow,
     create_table,
     http,
     join,
@@ -390,7 +391,8 @@ async def test_a_client_that_never_reads_is_dropped_and_its_table_goes_on() -> N
         async with serving(config) as (port, supervisor):
             info = await play_now(port, players=5)
             table = info["table"]
-            async with connect(port) as lazy, connect(port) as watcher, connect(port) as me:
+            async with connect_narrow(port) as lazy, connect(port) as watcher, \
+                    connect(port) as me:
                 await lazy.hello(table, None, since=0)
                 await watcher.hello(table, None, since=0)
                 await me.hello(table, info["token"], since=0)
@@ -429,7 +431,7 @@ async def test_a_dropped_client_that_never_reads_is_let_go() -> None:
             port, supervisor = await nursery.start(run_server, server)
             info = await play_now(port, players=5)
             table = info["table"]
-            async with connect(port) as lazy:
+            async with connect_narrow(port) as lazy:
                 await lazy.hello(table, None, since=0)
                 async with connect(port) as me:
                     await me.hello(table, info["token"], since=0)

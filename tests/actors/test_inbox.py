@@ -21,6 +21,7 @@ from quaymoor.actors.inbox import (
     InboxMessage,
     Join,
     Reply,
+    ResyncFrom,
     Seed,
     Shutdown,
     Start,
@@ -66,7 +67,7 @@ def _connection() -> tuple[Connection, trio.MemoryReceiveChannel[str]]:
 
 async def test_refuse_answers_every_request_and_closes_every_connection() -> None:
     replies = [Reply() for _ in range(4)]
-    conns = [_connection() for _ in range(3)]
+    conns = [_connection() for _ in range(4)]
     messages: list[InboxMessage] = [
         Join("Ada", replies[0]),
         Seed("token", "my dice", replies[3]),
@@ -74,6 +75,7 @@ async def test_refuse_answers_every_request_and_closes_every_connection() -> Non
         Attach(conns[0][0], None, None, replies[2]),
         Detach(conns[1][0]),
         ActFrom(conns[2][0], Pass()),
+        ResyncFrom(conns[3][0]),
         Shutdown(),
         TimedOut(0, 1),
         BotMove(0, Pass(), 0),

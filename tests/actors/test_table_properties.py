@@ -50,6 +50,7 @@ from quaymoor.rules.actions import ACTION_TYPES, Action, Load
 from quaymoor.rules.fairness import seed_to_hex
 from quaymoor.rules.record import EndReason
 from quaymoor.rules.views import SeatView
+from tests.patching import Views
 
 EXAMPLES = int(os.environ.get("QUAYMOOR_TABLE_EXAMPLES", "25"))
 STEPS = int(os.environ.get("QUAYMOOR_TABLE_STEPS", "40"))
@@ -122,7 +123,8 @@ class Watcher:
                 return
 
     def frames(self) -> list[dict[str, Any]]:
-        return [json.loads(t) for t in self.texts]
+        views = Views()
+        return [views.feed(json.loads(t)) for t in self.texts]
 
     def legal(self) -> list[dict[str, Any]]:
         """The legal actions of the last update this connection was shown."""

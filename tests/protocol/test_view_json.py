@@ -55,7 +55,7 @@ def _check_game(players: int, seed: bytes) -> Counter[str]:
         for seat in order:
             view = game.view(seat)
             plain = encode(Update(game.version, since, events, view, clocks, seats))
-            assert update.for_seat(seat) == plain
+            assert update.snapshot(seat) == plain
             _seen(view, seen)
         if game.is_over():
             break

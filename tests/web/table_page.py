@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.patching import Views
 from tests.web.conftest import ROOT
 
 SHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -41,13 +42,15 @@ class Watch:
         page.on("websocket", self._on_socket)
 
     def _on_socket(self, ws: Any) -> None:
-        ws.on("framereceived", lambda payload: self._keep(self.received, payload))
+        views = Views()  # per socket: its deltas applied, each update with its whole view
+        ws.on("framereceived", lambda payload: self._keep(self.received, payload, views))
         ws.on("framesent", lambda payload: self._keep(self.sent, payload))
 
     @staticmethod
-    def _keep(into: list[dict[str, Any]], payload: Any) -> None:
+    def _keep(into: list[dict[str, Any]], payload: Any, views: Views | None = None) -> None:
         text = payload if isinstance(payload, str) else bytes(payload).decode()
-        into.append(json.loads(text))
+        msg = json.loads(text)
+        into.append(views.feed(msg) if views is not None else msg)
 
     def of_type(self, kind: str, frames: list[dict[str, Any]] | None = None
                 ) -> list[dict[str, Any]]:

@@ -13,7 +13,8 @@ What it does, in order (one run, everything bounded in count and time):
    ``RAW_CLIENTS // FANOUT_TABLES`` spectator websockets (hello with a null token), split
    over the client processes. Spectators only count frames and bytes (no JSON parsing but
    of the ``game_ended`` that must end every stream); runs until the games end or
-   ``RAW_SECONDS * 4`` pass. Frames/s and MB/s over the first to last spectator frame, and
+   ``RAW_SECONDS * 4`` pass. Frames/s and MB/s over the first to last spectator frame, the
+   mean ``update`` frame of the players and of the spectators (most are deltas), and
    spectators closed early (any close code; 4003 is a too-slow drop): must be none.
 4. Raw trio-websocket fan-out: a minimal trio-websocket server in its own subprocess
    broadcasts messages of the spectators' average frame size (4096 B if none was measured)
@@ -27,7 +28,8 @@ What it does, in order (one run, everything bounded in count and time):
    spread evenly over ``--start-spread`` seconds (below), and every seat plays the first
    legal action of each decision. Each stream is checked (``since`` equals the previous
    update's version, versions never go back, an update with events always moves the
-   version on, ``game_ended`` with reason ``finished``). Latency: from sending an ``act``
+   version on, a delta's patch applies to the view at its ``since`` and reaches its
+   ``version``, ``game_ended`` with reason ``finished``). Latency: from sending an ``act``
    to receiving the first update whose version is above the view acted on. The load stops
    ``--seconds`` after go even if games are unfinished.
 6. Prints the figures: the clients' latency overall and per 10-second window after go,

@@ -58,6 +58,13 @@ def report_fanout(run: LoadRun) -> tuple[float, float]:
           f"{rate:,.0f} frames/s ({rate / spectators:.1f} per spectator), "
           f"{rate * size / 1e6:.1f} MB/s; server CPU {run.server_cpu / played:.2f} cores",
           flush=True)
+    updates = sum(w["updates"] for w in watch)
+    played_updates = sum(r["updates"] for r in run.done)
+    player_mean = (sum(r["update_bytes"] for r in run.done) / played_updates
+                   if played_updates else 0.0)
+    watched_mean = sum(w["update_bytes"] for w in watch) / updates if updates else 0.0
+    print(f"  mean update frame: players {player_mean:,.0f} B ({played_updates} updates), "
+          f"spectators {watched_mean:,.0f} B ({updates} updates)", flush=True)
     print(f"  spectators closed early: {dict(closed) or 'none'} (must be none); "
           f"game_ended seen by {sum(w['ended'] for w in watch)} of {spectators}; connect "
           f"failures {dict(failed) or 'none'}; games finished {finished} of "

@@ -18,6 +18,7 @@ from typing import Any
 import trio
 import trio_websocket
 
+from quaymoor.protocol.patch import PatchError, apply_patch
 from quaymoor.tools.server_bench.game_socket import run_connected
 from quaymoor.tools.server_bench.settings import CLIENT_BURST, CLIENT_RATE
 
@@ -49,6 +50,8 @@ class LoadStats:
         self.updates = 0
         self.update_bytes = 0
         self.snapshots = 0  #: updates with no events at an unchanged version (seat changes)
+        self.deltas = 0  #: updates with a patch, not a whole view
+        self.delta_bytes = 0
         self.order_errors: list[str] = []
         self.streams_ok = 0
         self.streams_bad = 0
@@ -137,7 +140,23 @@ async def play_seat(seat: Seat, port: int, stats: LoadStats, gate: trio.Semaphor
                     stats.updates += 1
                     stats.update_bytes += len(text)
                     v, since = msg["version"], msg["since"]
-                    view = msg["view"]
+                    if "view" in msg:
+                        view = msg["view"]
+                    else:
+                        try:
+                            if view is None or view["version"] != since:
+                                raise PatchError(f"a delta from {since} on a view at "
+                                                 f"{None if view is None else view['version']}")
+                            view = apply_patch(view, msg["patch"])
+                        except PatchError as exc:
+                            bad(str(exc))  # a fault; the snapshot asked for goes on
+                            await ws.send_message(json.dumps({"type": "resync"}))
+                            continue
+                        stats.deltas += 1
+                        stats.delta_bytes += len(text)
+                        msg["view"] = view
+                    if view["version"] != v:
+                        bad(f"view at {view['version']} in the update to {v}")
                     if last is not None:
                         if since != last:
                             bad(f"since {since} after version {last}")

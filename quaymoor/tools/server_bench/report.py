@@ -72,9 +72,11 @@ def report_load(done: list[dict[str, Any]], go: float, seconds: float, held: int
           f"(of {os.cpu_count()})")
     per_idle = f"; RSS per idle table: {idle_kib:.1f} KiB" if idle_kib is not None else ""
     print(f"  server RSS at peak: {peak_rss / 1024:.1f} MiB{per_idle}")
+    deltas = total("deltas")
     print(f"  player updates delivered during the load: {updates} frames "
-          f"({total('update_bytes') / updates / 1024 if updates else 0:.1f} KiB average) = "
-          f"{update_rate:,.0f} frames/s", flush=True)
+          f"({total('update_bytes') / updates if updates else 0:,.0f} B average; "
+          f"{deltas} deltas, {total('delta_bytes') / deltas if deltas else 0:,.0f} B average) "
+          f"= {update_rate:,.0f} frames/s", flush=True)
     ended_at = [x for r in done for x in r["latency_at"]]
     _report_windows(latencies, ended_at, go)
 

@@ -23,6 +23,8 @@ class WatchStats:
         self.welcomed = 0
         self.frames = 0  #: frames received after go
         self.bytes = 0
+        self.updates = 0  #: of those, updates (snapshots and deltas)
+        self.update_bytes = 0
         self.first = math.inf  #: time.monotonic() of the first frame after go
         self.last = 0.0  #: ... and of the last
         self.ended = 0  #: streams that ended with game_ended
@@ -69,6 +71,9 @@ async def watch(table: str, port: int, stats: WatchStats, gate: trio.Semaphore, 
             now = time.monotonic()
             stats.frames += 1
             stats.bytes += len(text)
+            if text.endswith('"update"}'):  # the tag is last (no parsing)
+                stats.updates += 1
+                stats.update_bytes += len(text)
             stats.first = min(stats.first, now)
             stats.last = max(stats.last, now)
             if is_type(text, "game_ended"):
