@@ -177,3 +177,22 @@ def _copy(value: Any) -> Any:
     if isinstance(value, list):
         return list(value)
     raise TypeError(f"not a container: {type(value).__name__}")
+
+
+class ViewKeeper:
+    """One connection's view kept from its updates, as a client does it (for the tools'
+    clients): a snapshot replaces it; a delta applies when it follows on."""
+
+    def __init__(self) -> None:
+        self.view: Any = None
+
+    def feed(self, update: dict[str, Any]) -> Any:
+        """The view after ``update``, or None when it is a delta that does not follow on
+        (the client would ask for a ``resync``). Raises ``PatchError``."""
+        if "view" in update:
+            self.view = update["view"]
+        elif self.view is not None and self.view.get("version") == update.get("since"):
+            self.view = apply_patch(self.view, update.get("patch"))
+        else:
+            return None
+        return self.view

@@ -15,6 +15,7 @@ from typing import Any, Final
 import trio
 import trio_websocket
 
+from quaymoor.protocol.patch import ViewKeeper
 from quaymoor.tools.fuzz.checks import Input
 from quaymoor.tools.fuzz.context import Run
 from quaymoor.tools.fuzz.tables import SetupError, Target, make_table, snapshot
@@ -143,6 +144,7 @@ async def _attach(run: Run, table: Target, token: Any, since: Any,
         try:
             await ws.send_message(hello)
             view: dict[str, Any] | None = None
+            keeper = ViewKeeper()
             answered = 0
             while True:
                 text = await receive(ws, ANSWER_SECONDS)
@@ -154,7 +156,7 @@ async def _attach(run: Run, table: Target, token: Any, since: Any,
                 run.secrets.scan_frame(text, f"a sequence on {table.where}", sent)
                 msg = json.loads(text)
                 if msg["type"] == "update":
-                    view = msg["view"]
+                    view = keeper.feed(msg)
                     moved = moved or (msg["version"] != msg["since"] and acts == 0)
                 if msg["type"] in ("error", "game_ended") or (msg["type"] in (
                         "update", "lobby") and acts == 0):

@@ -17,6 +17,7 @@ import attrs
 import trio
 import trio_websocket
 
+from quaymoor.protocol.patch import ViewKeeper
 from quaymoor.tools.fuzz.wire import HttpClient, Hung, connect_ws, open_ws, receive
 
 #: The phases a table can be put in; "lobby" is a table not started.
@@ -97,6 +98,7 @@ async def _play_to(port: int, table: Target, phase: str, rng: random.Random,
     latest: dict[int, dict[str, Any]] = {}
     moved = trio.Event()
     sent = dict.fromkeys(range(table.players), 0)
+    keepers = {seat: ViewKeeper() for seat in range(table.players)}
 
     async def read(ws: trio_websocket.WebSocketConnection, seat: int) -> None:
         nonlocal moved
@@ -104,6 +106,7 @@ async def _play_to(port: int, table: Target, phase: str, rng: random.Random,
             while True:
                 msg = json.loads(await ws.get_message())
                 if msg.get("type") == "update":
+                    msg["view"] = keepers[seat].feed(msg)
                     latest[seat] = msg
                     moved.set()
                     moved = trio.Event()

@@ -5,8 +5,9 @@ one, attaches (as a seat, as another seat, or as a spectator), checks that the c
 shows exactly the version and seats it left the table with, sends a batch of frames
 (under the per-connection burst), and reads until every frame is answered:
 
-- each frame gets exactly one answer: an ``error``, a ``pong``, or, for an accepted
-  action, an ``update`` that moves the version by one. More version than accepted frames
+- each frame gets exactly one answer: an ``error``, a ``pong``, a snapshot (or before the
+  start a ``lobby``) for a ``resync``, or, for an accepted action, an ``update`` that moves
+  the version by one. More version than accepted frames
   means a refused frame changed the table ("state changes from refused inputs");
 - an answer that does not come within 2 s is a hung request;
 - close 1011 (the handler raised) is a server crash, close 4001 a table crash; the table is
@@ -43,6 +44,7 @@ class Answers:
     """What came back on one connection after its catch-up."""
 
     answered: int = 0
+    resyncs: int = 0  #: snapshots (or lobbies) that answered a ``resync``
     errors: int = 0
     pongs: int = 0
     moved: int = 0  #: versions the table moved on
@@ -231,16 +233,26 @@ def _note(run: Run, answers: Answers, text: str, where: str, sent: str) -> None:
         answers.moved += msg["version"] - msg["since"]
         answers.answered += 1
         answers.last_version = msg["version"]
-        answers.seats = seats_of(msg)
+        if "seats" in msg:  # a delta leaves unchanged seats out
+            answers.seats = seats_of(msg)
+    elif kind == "update" and "view" in msg:  # a snapshot answers a resync
+        answers.answered += 1
+        answers.resyncs += 1
+        if "seats" in msg:  # a delta leaves unchanged seats out
+            answers.seats = seats_of(msg)
     elif kind == "update":
-        answers.seats = seats_of(msg)
+        if "seats" in msg:  # a delta leaves unchanged seats out
+            answers.seats = seats_of(msg)
+    elif kind == "lobby":  # before the start, the lobby answers a resync
+        answers.answered += 1
+        answers.resyncs += 1
 
 
 def _judge(run: Run, table: Target, answers: Answers, *, count: int,
            inputs: list[Input], where: str) -> None:
     """Accepted frames = answers that were not errors or pongs; the table may have moved
     by exactly that many versions."""
-    accepted = count - answers.errors - answers.pongs
+    accepted = count - answers.errors - answers.pongs - answers.resyncs
     if answers.close is None and answers.moved > max(0, accepted):
         run.tally.fail("state changes from refused inputs",
                        f"{answers.errors} of {count} frames were refused, yet the version "
