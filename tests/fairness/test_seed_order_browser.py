@@ -96,7 +96,10 @@ def assert_seed_after_fingerprint(page: Any, rec: Recorder, seated: str, table: 
     fair = page.evaluate("window.__fair")
     (sent,) = [f for f in fair["fetches"] if f["url"].endswith(seed_path)]
     assert fair["shown"][fp] < sent["t"]
-    assert fp in page.inner_text("#fingerprint") or fp in page.inner_text("body")
+    # and the player goes on seeing it: the lobby's notice may already have given way to
+    # the table ("Connecting to the table..."), whose top bar shows it once it draws
+    page.wait_for_function("fp => document.body.innerText.includes(fp)", arg=fp,
+                           timeout=15_000)
     body = rec.body("request", seed_path)
     assert set(body) == {"token", "client_seed"} and len(body["client_seed"]) == 32
     assert "client_seed" not in rec.body("request", seated)
