@@ -177,9 +177,13 @@ class Gateway:
                 return
             try:
                 message = decode_client(frame)
-                if isinstance(message, Act | Resync):
-                    to_table = (ActFrom(conn, decode_action(message.action), received)
-                                if isinstance(message, Act) else ResyncFrom(conn))
+                to_table: ActFrom | ResyncFrom | None = None
+                match message:
+                    case Act(action=action):
+                        to_table = ActFrom(conn, decode_action(action), received)
+                    case Resync():
+                        to_table = ResyncFrom(conn)
+                if to_table is not None:
                     try:
                         await inbox.send(to_table)
                     except (trio.BrokenResourceError, trio.ClosedResourceError):

@@ -107,6 +107,11 @@ class TableLimits(Protocol):
     def open_tables(self) -> int: ...
 
 
+def _shown(text: str, limit: int = 80) -> str:
+    """A stranger's header or method, quoted for an error message and cut to ``limit``."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
 class HttpApi:
     def __init__(
         self, supervisor: Supervisor, web_root: Path = WEB_ROOT, *,
@@ -230,13 +235,13 @@ class HttpApi:
             return None
         media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
         if media != JSON_TYPE:
-            given = f"Content-Type {media!r}" if media else "no Content-Type"
+            given = f"Content-Type {_shown(media)}" if media else "no Content-Type"
             return error_response(Code.UNSUPPORTED_MEDIA_TYPE,
                                   f"send the body as {JSON_TYPE} (this request has {given})")
         if not self.origin_ok(request):
+            origin = _shown(request.headers["origin"])
             return error_response(Code.CROSS_SITE,
-                                  f"a page of another site (Origin {request.headers['origin']!r})"
-                                  " cannot do this")
+                                  f"a page of another site (Origin {origin}) cannot do this")
         return None
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import trio
 import trio_websocket
 
-from quaymoor.protocol.patch import PatchError, apply_patch
+from quaymoor.protocol.patch import PatchError, ViewKeeper
 from quaymoor.tools.server_bench.game_socket import run_connected
 from quaymoor.tools.server_bench.settings import CLIENT_BURST, CLIENT_RATE
 
@@ -91,6 +91,7 @@ async def play_seat(seat: Seat, port: int, stats: LoadStats, gate: trio.Semaphor
     in_flight = False  #: an act the server has neither applied (as far as we saw) nor refused
     acted_mat: Any = None  #: our own mat in the view we acted on
     view: dict[str, Any] | None = None
+    keeper = ViewKeeper()  #: keeps ``view`` from snapshots and deltas
     bucket = Bucket(CLIENT_RATE, CLIENT_BURST)
 
     def bad(why: str) -> None:
@@ -140,18 +141,18 @@ async def play_seat(seat: Seat, port: int, stats: LoadStats, gate: trio.Semaphor
                     stats.updates += 1
                     stats.update_bytes += len(text)
                     v, since = msg["version"], msg["since"]
-                    if "view" in msg:
-                        view = msg["view"]
-                    else:
-                        try:
-                            if view is None or view["version"] != since:
-                                raise PatchError(f"a delta from {since} on a view at "
-                                                 f"{None if view is None else view['version']}")
-                            view = apply_patch(view, msg["patch"])
-                        except PatchError as exc:
-                            bad(str(exc))  # a fault; the snapshot asked for goes on
-                            await ws.send_message(json.dumps({"type": "resync"}))
-                            continue
+                    delta = "view" not in msg
+                    try:
+                        fed = keeper.feed(msg)
+                        if fed is None:
+                            raise PatchError(f"a delta from {since} on a view at "
+                                             f"{view and view['version']}")
+                        view = fed
+                    except PatchError as exc:
+                        bad(str(exc))  # a fault; the snapshot asked for goes on
+                        await ws.send_message(json.dumps({"type": "resync"}))
+                        continue
+                    if delta:
                         stats.deltas += 1
                         stats.delta_bytes += len(text)
                         msg["view"] = view
