@@ -71,13 +71,7 @@ class Differ:
         ta = type(a)
         if ta is not type(b) or ta not in (dict, list):
             return [("", b)]
-        key = (id(a), id(b))
-        hit = self._memo.get(key)
-        if hit is not None and hit[0] is a and hit[1] is b:
-            return hit[2]
-        ops = self._dict(a, b) if ta is dict else self._list(a, b)
-        self._memo[key] = (a, b, ops)
-        return ops
+        return self._dict(a, b) if ta is dict else self._list(a, b)
 
     def _dict(self, a: dict[str, Any], b: dict[str, Any], whole: bool = True) -> list[_Rel]:
         ops: list[_Rel] = []
@@ -125,6 +119,30 @@ class Differ:
         if not deep and len(ops) > 1 and changed * 2 > len(b):
             return [("", b)]
         return ops
+
+
+def share_unchanged(old: Any, new: Any) -> Any:
+    """``new`` with every part that equals the same part of ``old`` replaced by ``old``'s
+    object (``old`` itself when they are equal): a view of the next version then holds
+    only its changed parts as new objects. ``new`` must be fresh (it is changed in place);
+    ``old`` is not changed. Both are JSON-ready values of one shape."""
+    if old is new or old == new:
+        return old
+    kind = type(new)
+    if kind is not type(old):
+        return new
+    if kind is dict:
+        for k, vb in new.items():
+            if k in old:
+                va = old[k]
+                if va is not vb:
+                    new[k] = share_unchanged(va, vb)
+    elif kind is list:
+        for i in range(min(len(old), len(new))):
+            va, vb = old[i], new[i]
+            if va is not vb:
+                new[i] = share_unchanged(va, vb)
+    return new
 
 
 class PatchError(ValueError):

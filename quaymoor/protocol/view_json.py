@@ -26,7 +26,7 @@ from typing import Any
 
 from quaymoor.protocol.codec import unstructure_with
 from quaymoor.protocol.messages import Clock, SeatPublic, Update
-from quaymoor.protocol.patch import Differ, Op
+from quaymoor.protocol.patch import Differ, Op, share_unchanged
 from quaymoor.rules.actions import Action
 from quaymoor.rules.data import BUILDING_COUNT, MAX_PLAYERS, MIN_PLAYERS
 from quaymoor.rules.events import Event
@@ -107,6 +107,7 @@ class ViewEncoder:
         self._markets: dict[tuple[int, ...], str] = {}  #: the market's JSON, by prices
         self._dict_version = -1
         self._dicts: dict[int | None, dict[str, Any]] = {}  #: JSON-ready views, by seat
+        self._last: dict[int | None, dict[str, Any]] = {}  #: the same, one version before
         self._market_lists: dict[tuple[int, ...], list[dict[str, Any]]] = {}
         self._differ = Differ()
         #: per audience: (the version, the JSON-ready view) last sent to it
@@ -168,6 +169,10 @@ class ViewEncoder:
         if self._dict_version != game.version:
             self._dict_version = game.version
             public = unstructure_with(compose(game.public_view(), None), SeatView)
+            self._last = self._dicts
+            last = self._last.get(None)
+            if last is not None:
+                public = share_unchanged(last, public)
             self._dicts = {None: public}
             listed = tuple(m["price"] for m in public["board"]["market"])
             self._market_lists = {listed: public["board"]["market"]}
@@ -193,6 +198,9 @@ class ViewEncoder:
         view["takebacks"] = [_action_dict(a) for a in part.takebacks]
         if part.keep is not None:
             view["keep"] = unstructure_with(part.keep, KeepChoice)
+        last = self._last.get(seat)
+        if last is not None:
+            view = share_unchanged(last, view)
         self._dicts[seat] = view
         return view
 
