@@ -1,13 +1,20 @@
 """A seat's worker: its decision timer and, where a bot plays the seat, the bot.
 
 Each seat has a nursery of its own. The table tells the worker when a new decision starts
-(``start_timer``) or when the bot should move (``start_bot``); the worker runs one task at a
-time in its nursery, cancelling the previous one, and reports back through the table's
-inbox. The timer is a cancel scope's deadline (``trio.sleep``), never a hand-made timestamp.
+(``start_timer``) or when the bot should move (``start_bot``), and the worker reports back
+through the table's inbox (``TimedOut``, ``BotMove``).
+
+The timer is one task for the seat's whole game, asleep in a cancel scope whose deadline is
+the running decision's: a new decision moves the deadline, ``stop`` moves it to never. (A
+task per decision, started and cancelled each time, was several per cent of the server's
+work under load.) A timeout that has fired is reported with its decision's number; the
+table ignores one whose decision has since ended. A bot's move is a task of its own, one
+at a time, cancelling the previous one.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Awaitable, Callable
 
@@ -35,33 +42,40 @@ class SeatWorker:
         self._on_bot_decided = on_bot_decided
         self._inbox = inbox
         self._nursery: trio.Nursery | None = None
-        self._scope: trio.CancelScope | None = None
+        self._scope: trio.CancelScope | None = None  #: the bot move's
+        self._clock: trio.CancelScope | None = None  #: the timer's sleep, while it sleeps
+        self._decision: int | None = None  #: the decision the timer runs for
         self.deadline: float | None = None  #: trio time the running timer ends
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            nursery.start_soon(self._timer)
             task_status.started()
             try:
                 await trio.sleep_forever()
             finally:  # cancelled: the nursery takes no new task from here on
                 self._nursery = None
+                self.stop()
 
     def stop(self) -> None:
-        """Cancel the running timer or bot move, if any."""
+        """Stop the running timer and cancel the bot's move, if any."""
         if self._scope is not None:
             self._scope.cancel()
             self._scope = None
+        self._decision = None
         self.deadline = None
+        if self._clock is not None:
+            self._clock.deadline = math.inf
 
     def start_timer(self, decision: int, seconds: float) -> None:
         self.stop()
         if self._nursery is None:
             return  # the worker has stopped (the table is being cancelled)
-        scope = trio.CancelScope()
-        self._scope = scope
+        self._decision = decision
         self.deadline = trio.current_time() + seconds
-        self._nursery.start_soon(self._timer, scope, decision, seconds)
+        if self._clock is not None:
+            self._clock.deadline = self.deadline
 
     def start_bot(self, view: SeatView, choose: Chooser, delay: float) -> None:
         self.stop()
@@ -71,9 +85,17 @@ class SeatWorker:
         self._scope = scope
         self._nursery.start_soon(self._bot, scope, view, choose, delay)
 
-    async def _timer(self, scope: trio.CancelScope, decision: int, seconds: float) -> None:
-        with scope:
-            await trio.sleep(seconds)
+    async def _timer(self) -> None:
+        """Forever: sleep until the running decision's deadline, then report it."""
+        while True:
+            with trio.move_on_at(math.inf if self.deadline is None else self.deadline) as clock:
+                self._clock = clock
+                await trio.sleep_forever()
+            self._clock = None
+            decision, deadline = self._decision, self.deadline
+            if decision is None or deadline is None or trio.current_time() < deadline:
+                continue  # stopped, or moved on to a later deadline meanwhile
+            self._decision = None
             await self._inbox.send(TimedOut(self.seat, decision))
 
     async def _bot(

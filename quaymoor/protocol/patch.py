@@ -10,30 +10,27 @@ audience (a seat's previous and new view, or a spectator's) and says how to turn
 into the second. Values are compared with ``==``: a view holds no booleans or floats, so
 ``1 == True`` and ``1 == 1.0`` cannot hide a change.
 
-How it works. ``Differ.diff`` walks both values together, skipping every part that is
-equal (compared in C by ``==``, not walked). A scalar that changed is set; dicts are
-compared key by key (set for keys that changed or came, remove for keys that went); lists
-element by element on their common length, then appended to, or removed from the end,
-last index first. A dict or a list where more than half of the children changed, each as a
-whole, is set whole (shorter on the wire: a list of legal actions, an action); one with a
-change further down never is, so the view itself is never set whole.
+How it works. ``diff`` walks both values together, skipping every part that is equal
+(compared in C by ``==``, not walked). A scalar that changed is set; dicts are compared
+key by key (set for keys that changed or came, remove for keys that went); lists element
+by element on their common length, then appended to, or removed from the end, last index
+first. A dict or a list where more than half of the children changed, each as a whole, is
+set whole (shorter on the wire: a list of legal actions, an action); one with a change
+further down never is, so the view itself is never set whole.
 
-The views of a table's audiences share their public parts as the same objects
-(``view_json.ViewEncoder``), so ``Differ`` remembers the patch of every pair of
-containers it has compared: the seats after the first pay only for their own parts.
+Sharing. Where a part of the new view equals the old one's, ``diff`` puts the old object
+in the new view's place (the values stay as they were). The views of the next version are
+then compared by identity (``is``) wherever nothing changed, and a version's views keep as
+new objects only the parts that changed: the rest of what was built is freed at once, so
+the long-lived heap stays small and the young garbage collections have little to scan.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 #: One operation as it goes on the wire: ``[pointer, value]`` (set) or ``[pointer]``.
 Op = list[Any]
-
-_REMOVE: Final = object()
-#: (a pointer relative to the values compared, "" for the value itself; the new value or
-#: ``_REMOVE``)
-_Rel = tuple[str, Any]
 
 
 def _escape(key: str) -> str:
@@ -43,106 +40,86 @@ def _escape(key: str) -> str:
     return key
 
 
-class Differ:
-    """Computes patches, remembering the patch of each pair of containers compared.
+def diff(a: dict[str, Any], b: dict[str, Any]) -> list[Op]:
+    """The operations that turn the view ``a`` into the view ``b`` (JSON-ready: dicts with
+    str keys, lists, str, int, None). Values in the operations are parts of ``b``, shared,
+    not copies.
 
-    The memory holds references to what it compared (so that no ``id`` is reused while
-    it lives); call ``forget`` when the views move on.
-    """
+    ``b`` also takes over ``a``'s objects for every part they have equal (see the module's
+    notes): ``b`` must be the caller's own, and the values of both stay as they were."""
+    ops: list[Op] = []
+    if a is not b and a != b:
+        _dict(a, b, "", ops, whole=False)
+    return ops
 
-    def __init__(self) -> None:
-        #: (id(a), id(b)) -> (a, b, the patch from a to b with paths relative to them)
-        self._memo: dict[tuple[int, int], tuple[Any, Any, list[_Rel]]] = {}
 
-    def forget(self) -> None:
-        self._memo.clear()
+def _walk(a: Any, b: Any, path: str, ops: list[Op]) -> bool:
+    """Append the operations from ``a`` to ``b`` (which differ) at ``path``; True when
+    that is one operation setting ``b`` whole."""
+    kind = type(a)
+    if kind is not type(b) or (kind is not dict and kind is not list):
+        ops.append([path, b])
+        return True
+    return _dict(a, b, path, ops) if kind is dict else _list(a, b, path, ops)
 
-    def diff(self, a: dict[str, Any], b: dict[str, Any]) -> list[Op]:
-        """The operations that turn the view ``a`` into the view ``b`` (JSON-ready: dicts
-        with str keys, lists, str, int, None). Neither is changed; values in the
-        operations are parts of ``b``, shared, not copies."""
-        if a is b or a == b:
-            return []
-        return [[path] if value is _REMOVE else [path, value]
-                for path, value in self._dict(a, b, whole=False)]
 
-    def _relative(self, a: Any, b: Any) -> list[_Rel]:
-        """The operations from ``a`` to ``b``, which differ (``a != b``)."""
-        ta = type(a)
-        if ta is not type(b) or ta not in (dict, list):
-            return [("", b)]
-        return self._dict(a, b) if ta is dict else self._list(a, b)
-
-    def _dict(self, a: dict[str, Any], b: dict[str, Any], whole: bool = True) -> list[_Rel]:
-        ops: list[_Rel] = []
-        changed = 0
-        deep = False  #: some change is below a child: never set whole
-        for k, vb in b.items():
-            if k not in a:
-                ops.append(("/" + _escape(k), vb))
-                changed += 1
-                continue
-            va = a[k]
-            if va is vb or va == vb:
-                continue
-            sub = self._relative(va, vb)
+def _dict(a: dict[str, Any], b: dict[str, Any], path: str, ops: list[Op],
+          whole: bool = True) -> bool:
+    start = len(ops)
+    changed = 0
+    deep = False  #: some change is below a child: never set whole
+    for k, vb in b.items():
+        if k not in a:
+            ops.append([f"{path}/{_escape(k)}", vb])
             changed += 1
-            deep = deep or sub[0][0] != ""
-            prefix = "/" + _escape(k)
-            ops.extend((prefix + p, v) for p, v in sub)
-        for k in a:
-            if k not in b:
-                ops.append(("/" + _escape(k), _REMOVE))
-                changed += 1
-        if whole and not deep and len(ops) > 1 and changed * 2 > len(b):
-            return [("", b)]
-        return ops
-
-    def _list(self, a: list[Any], b: list[Any]) -> list[_Rel]:
-        ops: list[_Rel] = []
-        common = min(len(a), len(b))
-        changed = abs(len(a) - len(b))
-        deep = False
-        for i in range(common):
-            va, vb = a[i], b[i]
-            if va is vb or va == vb:
-                continue
-            sub = self._relative(va, vb)
+            continue
+        va = a[k]
+        if va is vb:
+            continue
+        if va == vb:
+            b[k] = va
+            continue
+        changed += 1
+        if not _walk(va, vb, f"{path}/{_escape(k)}", ops):
+            deep = True
+    for k in a:
+        if k not in b:
+            ops.append([f"{path}/{_escape(k)}"])
             changed += 1
-            deep = deep or sub[0][0] != ""
-            prefix = f"/{i}"
-            ops.extend((prefix + p, v) for p, v in sub)
-        for i in range(common, len(b)):
-            ops.append((f"/{i}", b[i]))
-        for i in range(len(a) - 1, common - 1, -1):
-            ops.append((f"/{i}", _REMOVE))
-        if not deep and len(ops) > 1 and changed * 2 > len(b):
-            return [("", b)]
-        return ops
+    return _maybe_whole(b, path, ops, start, changed, whole and not deep)
 
 
-def share_unchanged(old: Any, new: Any) -> Any:
-    """``new`` with every part that equals the same part of ``old`` replaced by ``old``'s
-    object (``old`` itself when they are equal): a view of the next version then holds
-    only its changed parts as new objects. ``new`` must be fresh (it is changed in place);
-    ``old`` is not changed. Both are JSON-ready values of one shape."""
-    if old is new or old == new:
-        return old
-    kind = type(new)
-    if kind is not type(old):
-        return new
-    if kind is dict:
-        for k, vb in new.items():
-            if k in old:
-                va = old[k]
-                if va is not vb:
-                    new[k] = share_unchanged(va, vb)
-    elif kind is list:
-        for i in range(min(len(old), len(new))):
-            va, vb = old[i], new[i]
-            if va is not vb:
-                new[i] = share_unchanged(va, vb)
-    return new
+def _list(a: list[Any], b: list[Any], path: str, ops: list[Op]) -> bool:
+    start = len(ops)
+    common = min(len(a), len(b))
+    changed = abs(len(a) - len(b))
+    deep = False
+    for i in range(common):
+        va, vb = a[i], b[i]
+        if va is vb:
+            continue
+        if va == vb:
+            b[i] = va
+            continue
+        changed += 1
+        if not _walk(va, vb, f"{path}/{i}", ops):
+            deep = True
+    for i in range(common, len(b)):
+        ops.append([f"{path}/{i}", b[i]])
+    for i in range(len(a) - 1, common - 1, -1):
+        ops.append([f"{path}/{i}"])
+    return _maybe_whole(b, path, ops, start, changed, not deep)
+
+
+def _maybe_whole(b: Any, path: str, ops: list[Op], start: int, changed: int,
+                 may: bool) -> bool:
+    """Set ``b`` whole instead of its children's operations (from ``start``) when more
+    than half of its children changed, each as a whole; True if it did."""
+    if may and len(ops) - start > 1 and changed * 2 > len(b):
+        del ops[start:]
+        ops.append([path, b])
+        return True
+    return False
 
 
 class PatchError(ValueError):

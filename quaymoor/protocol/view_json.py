@@ -14,7 +14,7 @@ A snapshot is byte for byte what ``codec.encode(Update(...))`` writes for the sa
 
 Most updates are deltas (docs/protocol.md, section 5): the encoder keeps, per audience (a
 seat, or the spectators), the JSON-ready view it last sent, and the delta carries the
-patch from that view to the new one (``patch.Differ``), computed from that audience's two
+patch from that view to the new one (``patch.diff``), computed from that audience's two
 views only. An audience whose last view is not at the update's ``since`` gets a snapshot.
 """
 
@@ -26,7 +26,7 @@ from typing import Any
 
 from quaymoor.protocol.codec import unstructure_with
 from quaymoor.protocol.messages import Clock, SeatPublic, Update
-from quaymoor.protocol.patch import Differ, Op, share_unchanged
+from quaymoor.protocol.patch import Op, diff
 from quaymoor.rules.actions import Action
 from quaymoor.rules.data import BUILDING_COUNT, MAX_PLAYERS, MIN_PLAYERS
 from quaymoor.rules.events import Event
@@ -88,7 +88,8 @@ class ViewEncoder:
     Per game version: the public view (a spectator's) unstructured once. A seat's view is
     that object with the seat's part put in along the paths where ``views.compose`` puts
     it (copies of the containers on those paths; everything else shared), so the views of
-    all audiences share their public parts and ``patch.Differ`` compares those once.
+    all audiences share their public parts, and ``patch.diff`` finds those unchanged by
+    identity.
 
     For a snapshot, the public view as a template, with placeholders in the places of a
     seat's part, and the market as a template of its prices; each seat's part is spliced
@@ -107,9 +108,9 @@ class ViewEncoder:
         self._markets: dict[tuple[int, ...], str] = {}  #: the market's JSON, by prices
         self._dict_version = -1
         self._dicts: dict[int | None, dict[str, Any]] = {}  #: JSON-ready views, by seat
-        self._last: dict[int | None, dict[str, Any]] = {}  #: the same, one version before
+        #: the public view's patch from the one before it: (that view, the patch)
+        self._public_patch: tuple[dict[str, Any], list[Op]] | None = None
         self._market_lists: dict[tuple[int, ...], list[dict[str, Any]]] = {}
-        self._differ = Differ()
         #: per audience: (the version, the JSON-ready view) last sent to it
         self.sent: dict[int | None, tuple[int, dict[str, Any]]] = {}
 
@@ -169,14 +170,13 @@ class ViewEncoder:
         if self._dict_version != game.version:
             self._dict_version = game.version
             public = unstructure_with(compose(game.public_view(), None), SeatView)
-            self._last = self._dicts
-            last = self._last.get(None)
-            if last is not None:
-                public = share_unchanged(last, public)
+            last = self._dicts.get(None)
+            # The patch from the last public view; it also makes ``public`` share that
+            # view's objects wherever they are equal, and so every seat's view does.
+            self._public_patch = None if last is None else (last, diff(last, public))
             self._dicts = {None: public}
             listed = tuple(m["price"] for m in public["board"]["market"])
             self._market_lists = {listed: public["board"]["market"]}
-            self._differ.forget()
         view = self._dicts.get(seat)
         if view is not None:
             return view
@@ -198,9 +198,6 @@ class ViewEncoder:
         view["takebacks"] = [_action_dict(a) for a in part.takebacks]
         if part.keep is not None:
             view["keep"] = unstructure_with(part.keep, KeepChoice)
-        last = self._last.get(seat)
-        if last is not None:
-            view = share_unchanged(last, view)
         self._dicts[seat] = view
         return view
 
@@ -208,7 +205,7 @@ class ViewEncoder:
         market = self._market_lists.get(prices)
         if market is None:
             public = self._dicts[None]["board"]["market"]
-            market = [{"building": m["building"], "copies": m["copies"], "price": price}
+            market = [_market_entry(m["building"], m["copies"], price)
                       for m, price in zip(public, prices, strict=True)]
             self._market_lists[prices] = market
         return market
@@ -222,11 +219,28 @@ class ViewEncoder:
         self.sent[seat] = (self.game.version, view)
         if sent is None or sent[0] != since:
             return None
-        return self._differ.diff(sent[1], view)
+        if seat is None and self._public_patch is not None \
+                and self._public_patch[0] is sent[1]:
+            return self._public_patch[1]
+        return diff(sent[1], view)
 
     def mark_sent(self, seat: int | None) -> None:
         """A snapshot of the current view went to ``seat``'s audience."""
         self.sent[seat] = (self.game.version, self.view_dict(seat))
+
+
+#: Each market entry a seat's view shows, by (building, copies, price): a few hundred, made
+#: once and shared by every view (never changed).
+_MARKET_ENTRIES: dict[tuple[str, int, int], dict[str, Any]] = {}
+
+
+def _market_entry(building: str, copies: int, price: int) -> dict[str, Any]:
+    key = (building, copies, price)
+    entry = _MARKET_ENTRIES.get(key)
+    if entry is None:
+        entry = _MARKET_ENTRIES[key] = {"building": building, "copies": copies,
+                                        "price": price}
+    return entry
 
 
 #: Each action's JSON, encoded the first time it is seen (there are a few hundred).
