@@ -86,7 +86,7 @@ def _dict(a: dict[str, Any], b: dict[str, Any], path: str, ops: list[Op],
         if k not in b:
             ops.append([f"{path}/{_escape(k)}"])
             changed += 1
-    return _maybe_whole(b, path, ops, start, changed, whole and not deep)
+    return _maybe_whole(b, path, ops, start, changed=changed, may=whole and not deep)
 
 
 def _list(a: list[Any], b: list[Any], path: str, ops: list[Op]) -> bool:
@@ -108,10 +108,10 @@ def _list(a: list[Any], b: list[Any], path: str, ops: list[Op]) -> bool:
         ops.append([f"{path}/{i}", b[i]])
     for i in range(len(a) - 1, common - 1, -1):
         ops.append([f"{path}/{i}"])
-    return _maybe_whole(b, path, ops, start, changed, not deep)
+    return _maybe_whole(b, path, ops, start, changed=changed, may=not deep)
 
 
-def _maybe_whole(b: Any, path: str, ops: list[Op], start: int, changed: int,
+def _maybe_whole(b: Any, path: str, ops: list[Op], start: int, *, changed: int,
                  may: bool) -> bool:
     """Set ``b`` whole instead of its children's operations (from ``start``) when more
     than half of its children changed, each as a whole; True if it did."""
