@@ -24,6 +24,8 @@ import json
 import re
 from typing import Any
 
+import attrs
+
 from quaymoor.protocol.codec import unstructure_with
 from quaymoor.protocol.messages import Clock, SeatPublic, Update
 from quaymoor.protocol.patch import Op, diff
@@ -31,7 +33,7 @@ from quaymoor.rules.actions import Action
 from quaymoor.rules.data import BUILDING_COUNT, MAX_PLAYERS, MIN_PLAYERS
 from quaymoor.rules.events import Event
 from quaymoor.rules.game import Game
-from quaymoor.rules.views import KeepChoice, SeatView, compose
+from quaymoor.rules.views import KeepChoice, PlayerView, SeatView, compose
 
 _MARK = "\u0000slot:{}\u0000"
 _SLOT = re.compile(r'"\\u0000slot:([a-z_0-9]+)\\u0000"')
@@ -111,6 +113,8 @@ class ViewEncoder:
         #: the public view's patch from the one before it: (that view, the patch)
         self._public_patch: tuple[dict[str, Any], list[Op]] | None = None
         self._market_lists: dict[tuple[int, ...], list[dict[str, Any]]] = {}
+        #: by seat: the mat last unstructured and its dict (shared: never changed)
+        self._mats: dict[int, tuple[PlayerView, dict[str, Any]]] = {}
         #: per audience: (the version, the JSON-ready view) last sent to it
         self.sent: dict[int | None, tuple[int, dict[str, Any]]] = {}
 
@@ -169,7 +173,9 @@ class ViewEncoder:
         game = self.game
         if self._dict_version != game.version:
             self._dict_version = game.version
-            public = unstructure_with(compose(game.public_view(), None), SeatView)
+            shown = game.public_view()
+            public = unstructure_with(attrs.evolve(compose(shown, None), mats=[]), SeatView)
+            public["mats"] = [self._mat_dict(i, mat) for i, mat in enumerate(shown.mats)]
             last = self._dicts.get(None)
             # The patch from the last public view; it also makes ``public`` share that
             # view's objects wherever they are equal, and so every seat's view does.
@@ -200,6 +206,16 @@ class ViewEncoder:
             view["keep"] = unstructure_with(part.keep, KeepChoice)
         self._dicts[seat] = view
         return view
+
+    def _mat_dict(self, seat: int, mat: PlayerView) -> dict[str, Any]:
+        """``mat`` unstructured; the same dict as last time when the game gave the same
+        mat object (``Game.public_view`` keeps a mat that has not changed)."""
+        last = self._mats.get(seat)
+        if last is not None and last[0] is mat:
+            return last[1]
+        value: dict[str, Any] = unstructure_with(mat, PlayerView)
+        self._mats[seat] = (mat, value)
+        return value
 
     def _market_list(self, prices: tuple[int, ...]) -> list[dict[str, Any]]:
         market = self._market_lists.get(prices)

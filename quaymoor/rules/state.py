@@ -53,6 +53,11 @@ class PlayerState:
     staff: list[int]  #: by Building: -1 not owned, else apprentices on it
     lodge: int
 
+    def key(self) -> tuple[object, ...]:
+        """Everything on the mat, as a hashable value: equal keys, equal mats."""
+        return (self.coins, self.seals, self.lodge, tuple(self.goods), tuple(self.plots),
+                tuple(self.worked), tuple(self.street), tuple(self.staff))
+
     def clone(self) -> PlayerState:
         p = PlayerState.__new__(PlayerState)
         p.coins = self.coins

@@ -182,8 +182,15 @@ def view_for(
     return compose(public_view(s), part)
 
 
-def public_view(s: GameState) -> PublicView:
-    """What everyone may see: a spectator's view."""
+#: A game's mats as last shown, by seat: (``PlayerState.key()`` and the end flag, the
+#: mat's view). Given to ``public_view`` so that a mat that has not changed is the same
+#: object in the next view (for the wire, which then encodes it once).
+MatMemory = dict[int, tuple[tuple[object, ...], "PlayerView"]]
+
+
+def public_view(s: GameState, mats: MatMemory | None = None) -> PublicView:
+    """What everyone may see: a spectator's view. ``mats`` (a game's own, kept between
+    calls) lets every mat that has not changed since the last call be the same object."""
     over = s.phase is Phase.GAME_OVER
     all_scores = scores(s) if over else None
     result = None
@@ -195,7 +202,8 @@ def public_view(s: GameState) -> PublicView:
         players=s.n,
         version=s.version,
         board=_board(s),
-        mats=[_mat(s, i, over) for i in range(s.n)],
+        mats=[_mat(s, i, over) if mats is None else _remembered_mat(s, i, over, mats)
+              for i in range(s.n)],
         deciding=list(deciding(s)),
         result=result,
     )
@@ -244,6 +252,16 @@ def compose(public: PublicView, part: SeatPart | None) -> SeatView:
         keep=part.keep,
         result=public.result,
     )
+
+
+def _remembered_mat(s: GameState, i: int, over: bool, mats: MatMemory) -> PlayerView:
+    key = (over, *s.players[i].key())
+    last = mats.get(i)
+    if last is not None and last[0] == key:
+        return last[1]
+    mat = _mat(s, i, over)
+    mats[i] = (key, mat)
+    return mat
 
 
 def _mat(s: GameState, i: int, over: bool) -> PlayerView:
