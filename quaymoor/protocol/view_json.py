@@ -33,7 +33,7 @@ from quaymoor.rules.actions import Action
 from quaymoor.rules.data import BUILDING_COUNT, MAX_PLAYERS, MIN_PLAYERS
 from quaymoor.rules.events import Event
 from quaymoor.rules.game import Game
-from quaymoor.rules.views import KeepChoice, PlayerView, SeatView, compose
+from quaymoor.rules.views import KeepChoice, MarketBuilding, PlayerView, SeatView, compose
 
 _MARK = "\u0000slot:{}\u0000"
 _SLOT = re.compile(r'"\\u0000slot:([a-z_0-9]+)\\u0000"')
@@ -115,6 +115,8 @@ class ViewEncoder:
         self._market_lists: dict[tuple[int, ...], list[dict[str, Any]]] = {}
         #: by seat: the mat last unstructured and its dict (shared: never changed)
         self._mats: dict[int, tuple[PlayerView, dict[str, Any]]] = {}
+        #: the public market last unstructured and its list (shared: never changed)
+        self._public_market: tuple[list[MarketBuilding], list[dict[str, Any]]] | None = None
         #: per audience: (the version, the JSON-ready view) last sent to it
         self.sent: dict[int | None, tuple[int, dict[str, Any]]] = {}
 
@@ -174,8 +176,12 @@ class ViewEncoder:
         if self._dict_version != game.version:
             self._dict_version = game.version
             shown = game.public_view()
-            public = unstructure_with(attrs.evolve(compose(shown, None), mats=[]), SeatView)
+            whole = compose(shown, None)
+            public = unstructure_with(
+                attrs.evolve(whole, mats=[], board=attrs.evolve(whole.board, market=[])),
+                SeatView)
             public["mats"] = [self._mat_dict(i, mat) for i, mat in enumerate(shown.mats)]
+            public["board"]["market"] = self._market_dicts(shown.board.market)
             last = self._dicts.get(None)
             # The patch from the last public view; it also makes ``public`` share that
             # view's objects wherever they are equal, and so every seat's view does.
@@ -215,6 +221,16 @@ class ViewEncoder:
             return last[1]
         value: dict[str, Any] = unstructure_with(mat, PlayerView)
         self._mats[seat] = (mat, value)
+        return value
+
+    def _market_dicts(self, market: list[MarketBuilding]) -> list[dict[str, Any]]:
+        """The public ``market`` unstructured; the same list as last time when the game
+        gave the same list (no copy has gone since)."""
+        if self._public_market is not None and self._public_market[0] is market:
+            return self._public_market[1]
+        value = [_market_entry(m["building"], m["copies"], m["price"])
+                 for m in unstructure_with(market, list[MarketBuilding])]
+        self._public_market = (market, value)
         return value
 
     def _market_list(self, prices: tuple[int, ...]) -> list[dict[str, Any]]:

@@ -17,10 +17,10 @@ from quaymoor.rules.safe_move import safe_action
 from quaymoor.rules.scoring import Score, scores
 from quaymoor.rules.state import GameState, Phase
 from quaymoor.rules.views import (
-    MatMemory,
     PublicView,
     SeatPart,
     SeatView,
+    ViewMemory,
     public_view,
     seat_part,
     view_for,
@@ -48,7 +48,7 @@ class Game:
         self.history: list[RecordedAction] = []
         self._events: list[Any] | None = [] if events else None
         self.first_warden = self.state.warden
-        self._mats: MatMemory = {}  #: for ``public_view``
+        self._shown = ViewMemory()  #: for ``public_view``
         #: Every turn-up of plots so far (public), tracked when events are on.
         self.turned_up: list[TurnedUp] | None = None
         if events:
@@ -123,7 +123,7 @@ class Game:
 
     def public_view(self) -> PublicView:
         """What everyone may see now (a spectator's view, before ``views.compose``)."""
-        return public_view(self.state, self._mats)
+        return public_view(self.state, self._shown)
 
     def seat_part(self, seat: int) -> SeatPart:
         """What only ``seat`` may see now, besides the public view."""

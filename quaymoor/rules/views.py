@@ -17,6 +17,8 @@ seat, and splices them the way ``compose`` does, so it never decides what is sec
 
 from __future__ import annotations
 
+from typing import Final
+
 import attrs
 
 from quaymoor.rules.actions import Action
@@ -182,15 +184,24 @@ def view_for(
     return compose(public_view(s), part)
 
 
-#: A game's mats as last shown, by seat: (``PlayerState.key()`` and the end flag, the
-#: mat's view). Given to ``public_view`` so that a mat that has not changed is the same
-#: object in the next view (for the wire, which then encodes it once).
-MatMemory = dict[int, tuple[tuple[object, ...], "PlayerView"]]
+class ViewMemory:
+    """A game's parts of the public view as last shown: given to ``public_view`` so that a
+    mat or the market that has not changed is the same object in the next view (for the
+    wire, which then encodes it once)."""
+
+    __slots__ = ("market", "mats")
+
+    def __init__(self) -> None:
+        #: by seat: (``PlayerState.key()`` with the end flag, the mat's view)
+        self.mats: dict[int, tuple[tuple[object, ...], PlayerView]] = {}
+        #: (the copies left of each building, the market's view)
+        self.market: tuple[tuple[int, ...], list[MarketBuilding]] | None = None
 
 
-def public_view(s: GameState, mats: MatMemory | None = None) -> PublicView:
-    """What everyone may see: a spectator's view. ``mats`` (a game's own, kept between
-    calls) lets every mat that has not changed since the last call be the same object."""
+def public_view(s: GameState, memory: ViewMemory | None = None) -> PublicView:
+    """What everyone may see: a spectator's view. ``memory`` (a game's own, kept between
+    calls) lets every mat, and the market, that has not changed since the last call be
+    the same object."""
     over = s.phase is Phase.GAME_OVER
     all_scores = scores(s) if over else None
     result = None
@@ -201,8 +212,8 @@ def public_view(s: GameState, mats: MatMemory | None = None) -> PublicView:
     return PublicView(
         players=s.n,
         version=s.version,
-        board=_board(s),
-        mats=[_mat(s, i, over) if mats is None else _remembered_mat(s, i, over, mats)
+        board=_board(s, memory),
+        mats=[_mat(s, i, over) if memory is None else _remembered_mat(s, i, over, memory)
               for i in range(s.n)],
         deciding=list(deciding(s)),
         result=result,
@@ -254,13 +265,13 @@ def compose(public: PublicView, part: SeatPart | None) -> SeatView:
     )
 
 
-def _remembered_mat(s: GameState, i: int, over: bool, mats: MatMemory) -> PlayerView:
+def _remembered_mat(s: GameState, i: int, over: bool, memory: ViewMemory) -> PlayerView:
     key = (over, *s.players[i].key())
-    last = mats.get(i)
+    last = memory.mats.get(i)
     if last is not None and last[0] == key:
         return last[1]
     mat = _mat(s, i, over)
-    mats[i] = (key, mat)
+    memory.mats[i] = (key, mat)
     return mat
 
 
@@ -281,9 +292,23 @@ def _mat(s: GameState, i: int, over: bool) -> PlayerView:
     )
 
 
-def _board(s: GameState) -> BoardView:
+def _market(s: GameState, memory: ViewMemory | None) -> list[MarketBuilding]:
+    """The market at the listed costs (the same list as last time if no copy went)."""
+    copies = tuple(s.copies)
+    if memory is not None and memory.market is not None and memory.market[0] == copies:
+        return memory.market[1]
+    market = [MarketBuilding(_BUILDINGS[b.index], copies[b.index], b.cost) for b in BUILDINGS]
+    if memory is not None:
+        memory.market = (copies, market)
+    return market
+
+
+_BUILDINGS: Final = tuple(Building)
+
+
+def _board(s: GameState, memory: ViewMemory | None = None) -> BoardView:
     in_role = s.role >= 0
-    market = [MarketBuilding(Building(b.index), s.copies[b.index], b.cost) for b in BUILDINGS]
+    market = _market(s, memory)
     return BoardView(
         round=s.round,
         warden=s.warden,
