@@ -297,8 +297,9 @@ export class TableScreen {
 
   /** A snapshot or a delta (docs/protocol.md, section 5): drawn from the whole view. */
   onUpdate(update) {
+    const held = this.keeper.view ? this.keeper.view.version : null; // the log is complete to it
     const got = this.keeper.take(update);
-    if (got.resync) this.conn.send({ type: "resync" });
+    if (got.resync) this.conn.send(held === null ? { type: "resync" } : { type: "resync", since: held });
     if (!got.view) return; // a delta that does not follow our view: the snapshot will
     const m = { ...update, view: got.view, seats: update.seats || this.seats };
     noteUpdate(this.tableId, m);

@@ -181,8 +181,8 @@ class Gateway:
                 match message:
                     case Act(action=action):
                         to_table = ActFrom(conn, decode_action(action), received)
-                    case Resync():
-                        to_table = ResyncFrom(conn)
+                    case Resync(since=since):
+                        to_table = ResyncFrom(conn, since)
                 if to_table is not None:
                     try:
                         await inbox.send(to_table)

@@ -130,9 +130,11 @@ class ActFrom:
 
 @attrs.frozen
 class ResyncFrom:
-    """A connection asks for a snapshot of its view (its client missed a version)."""
+    """A connection asks for a snapshot of its view (its client missed a version), with
+    the events after ``since`` if it gives the version it has every event up to."""
 
     connection: Connection
+    since: int | None = None
 
 
 @attrs.frozen

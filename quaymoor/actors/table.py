@@ -190,8 +190,8 @@ class Table:
                 self._attach(msg)
             case Detach(connection=conn):
                 self._detach(conn)
-            case ResyncFrom(connection=conn):
-                self._resync(conn)
+            case ResyncFrom(connection=conn, since=since):
+                self._resync(conn, since)
             case Join():
                 self._join(msg)
             case Seed():
@@ -296,15 +296,18 @@ class Table:
         elif seats_changed:
             self._broadcast_seats_changed(exclude=conn)
 
-    def _resync(self, conn: Connection) -> None:
-        """A snapshot of the connection's view now, with no events (its client lost its
-        chain of versions); before the start, the lobby."""
+    def _resync(self, conn: Connection, since: int | None) -> None:
+        """A snapshot of the connection's view now (its client lost its chain of
+        versions), with every event after ``since`` when the table has them (as on
+        reconnecting: the client's log misses nothing), else none; before the start, the
+        lobby."""
         if self.fanout.connections.get(conn.id) is not conn:
             return
         if self.game is None:
             self.fanout.send(conn, self._lobby())
             return
-        self.fanout.send_snapshot(conn, self._update(self.game.version, []))
+        start, events = self.history.since(since, self.game.version)
+        self.fanout.send_snapshot(conn, self._update(start, events))
 
     def _detach(self, conn: Connection) -> None:
         if not self.fanout.remove(conn):

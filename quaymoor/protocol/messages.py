@@ -46,7 +46,11 @@ class Ping:
 @attrs.frozen
 class Resync:
     """Ask for a snapshot: the client's view is not at a delta's ``since`` (it missed a
-    version, or lost its view). Answered with an ``update`` carrying the whole view."""
+    version, or lost its view). Answered with an ``update`` carrying the whole view and,
+    when ``since`` is given (the version up to which the client has every event), the
+    events after it."""
+
+    since: int | None = None
 
 
 ClientMessage = Hello | Act | Ping | Resync

@@ -690,3 +690,50 @@ async def test_resync_over_the_socket_gets_a_snapshot() -> None:
             before = ada.views.deltas
             await ada.play(acts=2)
             assert ada.views.deltas > before
+
+
+async def test_resync_with_since_brings_the_events_missed() -> None:
+    """A client that gives the version its log is complete to gets, with the snapshot,
+    every event after it: exactly the events of the updates it got after that version."""
+    with trio.fail_after(LIMIT):
+        async with serving() as (port, _), connect(port) as ada:
+            info = await play_now(port)
+            await ada.hello(info["table"], info["token"])
+            await ada.play(acts=2)
+            updates = ada.of_type("update")
+            mark = updates[1]["version"]
+            await ada.play(acts=2)
+            missed = [e for u in ada.of_type("update") if u["since"] >= mark
+                      for e in u["events"]]
+            assert missed  # the test needs some events after the mark
+            seen = len(ada.of_type("update"))
+            await ada.send({"type": "resync", "since": mark})
+            while ada.views.snapshots < 2:
+                assert await ada.next() is not None
+            answer = next(u for u in ada.of_type("update")[seen:] if "patch" not in u)
+            assert answer["since"] == mark
+            # The events between the last update before the answer and the answer's
+            # version are the bots' moves since; the prefix is what the client saw.
+            assert answer["events"][:len(missed)] == missed
+            assert answer["view"]["version"] == answer["version"]
+
+
+async def test_resync_with_a_version_the_table_never_had_gets_no_events() -> None:
+    with trio.fail_after(LIMIT):
+        async with serving() as (port, _), connect(port) as ada:
+            info = await play_now(port)
+            await ada.hello(info["table"], info["token"])
+            await ada.play(acts=1)
+            for since in (-1, 10**30):
+                seen = len(ada.of_type("update"))
+                snapshots = ada.views.snapshots
+                await ada.send({"type": "resync", "since": since})
+                while ada.views.snapshots == snapshots:
+                    assert await ada.next() is not None
+                answer = next(u for u in ada.of_type("update")[seen:] if "patch" not in u)
+                assert answer["since"] == answer["version"] and answer["events"] == []
+            await ada.send({"type": "resync", "since": "7"})
+            while not ada.of_type("error"):
+                assert await ada.next() is not None
+            error = ada.of_type("error")[-1]
+            assert "since" in error["message"]

@@ -229,15 +229,20 @@ def _note(run: Run, answers: Answers, text: str, where: str, sent: str) -> None:
     elif kind == "pong":
         answers.pongs += 1
         answers.answered += 1
+    elif kind == "update" and "view" in msg:  # a snapshot answers a resync
+        # Its events may reach back past versions already seen (a resync's ``since``):
+        # the table moved only from the last version seen.
+        if answers.last_version is not None:
+            answers.moved += max(0, msg["version"] - answers.last_version)
+        answers.last_version = msg["version"]
+        answers.answered += 1
+        answers.resyncs += 1
+        if "seats" in msg:
+            answers.seats = seats_of(msg)
     elif kind == "update" and msg["version"] != msg["since"]:
         answers.moved += msg["version"] - msg["since"]
         answers.answered += 1
         answers.last_version = msg["version"]
-        if "seats" in msg:  # a delta leaves unchanged seats out
-            answers.seats = seats_of(msg)
-    elif kind == "update" and "view" in msg:  # a snapshot answers a resync
-        answers.answered += 1
-        answers.resyncs += 1
         if "seats" in msg:  # a delta leaves unchanged seats out
             answers.seats = seats_of(msg)
     elif kind == "update":
