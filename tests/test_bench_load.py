@@ -84,6 +84,8 @@ def test_prometheus_histograms_are_diffed_and_read_as_bucket_bounds() -> None:
     assert pauses["0"].bound_text(1.0) == "<= 50 ms"
     assert pauses["2"].observed == 1  # absent before: all of it is new
     assert pauses["2"].bound_text(1.0) == "> 50 ms"  # only in the +Inf bucket
+    assert latency.counts_text() == "<=10 ms: 50, <=40 ms: 48, <=50 ms: 1, <=100 ms: 1"
+    assert pauses["2"].counts_text() == "> 50 ms: 1"
 
     same = histogram_diff(AFTER, AFTER, "quaymoor_action_latency_seconds")[""]
     assert same.observed == 0

@@ -41,6 +41,22 @@ class Histogram(NamedTuple):
         under = [n for le, n in self.buckets if le <= limit]
         return (under[-1] if under else 0.0) / self.observed
 
+    def counts_text(self) -> str:
+        """The samples in each bucket (not cumulative), empty buckets left out:
+        ``<=1 ms: 812, <=2.5 ms: 40, > 2500 ms: 1``."""
+        parts = []
+        below = 0.0
+        finite = [le for le, _ in self.buckets if not math.isinf(le)]
+        for le, n in self.buckets:
+            count = n - below
+            below = n
+            if count <= 0:
+                continue
+            label = (f"> {max(finite, default=0.0) * 1000:g} ms" if math.isinf(le)
+                     else f"<={le * 1000:g} ms")
+            parts.append(f"{label}: {count:.0f}")
+        return ", ".join(parts) or "none"
+
     def bound_text(self, q: float) -> str:
         b = self.bound(q)
         if b is None:

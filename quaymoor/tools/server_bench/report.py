@@ -127,6 +127,8 @@ def report_server_metrics(before: str | None, after: str | None) -> bool | None:
              for g, h in pauses.items()]
     print(f"  server GC pauses over the load (count, total, max): "
           f"{'; '.join(parts) or 'none in /metrics'}")
+    for g, h in pauses.items():
+        print(f"    gen {g} pause histogram: {h.counts_text()}")
     lag = histogram_diff(before, after, "quaymoor_event_loop_lag_seconds").get("")
     print(f"  server event-loop lag over the load: "
           f"{f'{lag.observed:.0f} samples, p99 {lag.bound_text(0.99)}' if lag else 'n/a'}",
