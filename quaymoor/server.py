@@ -73,7 +73,7 @@ def serve(config: ServerConfig) -> None:
     opened."""
     if config.archive_path is not None:
         check_archive(config.archive_path)
-    configure_collector()
+    configure_collector(young=False)
     configure_json_logs()
     trio.run(_main, config)
 

@@ -1,4 +1,4 @@
-"""The server's garbage-collection policy: young collections automatic, full ones from a
+"""The server's garbage-collection policy: no automatic collection in the server, full ones from a
 task, on a timer or when the process grows."""
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ def test_configure_collector_freezes_and_turns_off_automatic_full_collections(
         assert gc.get_threshold() == (*YOUNG_THRESHOLDS, NO_AUTOMATIC_FULL)
         assert gc.get_freeze_count() >= frozen_before
         assert gc.get_freeze_count() > 0
+        configure_collector(young=False)
+        assert gc.get_threshold()[0] == 0  # the server's: nothing automatic
     finally:
         gc.unfreeze()
 
