@@ -4,10 +4,10 @@ Each seat has a nursery of its own. The table tells the worker when a new decisi
 (``start_timer``) or when the bot should move (``start_bot``), and the worker reports back
 through the table's inbox (``TimedOut``, ``BotMove``).
 
-The timer is one task for the seat's whole game, asleep in a cancel scope whose deadline is
-the running decision's: a new decision moves the deadline, ``stop`` moves it to never. (A
-task per decision, started and cancelled each time, was several per cent of the server's
-work under load.) A timeout that has fired is reported with its decision's number; the
+The timer is one task for the seat's whole game, started with its first decision (a table
+in its lobby has none), asleep in a cancel scope whose deadline is the running decision's:
+a new decision moves the deadline, ``stop`` moves it to never. (A task per decision,
+started and cancelled each time, was several per cent of the server's work under load.) A timeout that has fired is reported with its decision's number; the
 table ignores one whose decision has since ended. A bot's move is a task of its own, one
 at a time, cancelling the previous one.
 """
@@ -45,12 +45,12 @@ class SeatWorker:
         self._scope: trio.CancelScope | None = None  #: the bot move's
         self._clock: trio.CancelScope | None = None  #: the timer's sleep, while it sleeps
         self._decision: int | None = None  #: the decision the timer runs for
+        self._timing = False  #: the timer task has been started
         self.deadline: float | None = None  #: trio time the running timer ends
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
-            nursery.start_soon(self._timer)
             task_status.started()
             try:
                 await trio.sleep_forever()
@@ -76,6 +76,9 @@ class SeatWorker:
         self.deadline = trio.current_time() + seconds
         if self._clock is not None:
             self._clock.deadline = self.deadline
+        elif not self._timing:  # the first decision: the timer starts (not for a lobby)
+            self._timing = True
+            self._nursery.start_soon(self._timer)
 
     def start_bot(self, view: SeatView, choose: Chooser, delay: float) -> None:
         self.stop()
