@@ -7,9 +7,10 @@ through the table's inbox (``TimedOut``, ``BotMove``).
 The timer is one task for the seat's whole game, started with its first decision (a table
 in its lobby has none), asleep in a cancel scope whose deadline is the running decision's:
 a new decision moves the deadline, ``stop`` moves it to never. (A task per decision,
-started and cancelled each time, was several per cent of the server's work under load.) A timeout that has fired is reported with its decision's number; the
-table ignores one whose decision has since ended. A bot's move is a task of its own, one
-at a time, cancelling the previous one.
+started and cancelled each time, was several per cent of the server's work under load.)
+A timeout that has fired is reported with its decision's number; the table ignores one
+whose decision has since ended. A bot's move is a task of its own, one at a time,
+cancelling the previous one.
 """
 
 from __future__ import annotations
