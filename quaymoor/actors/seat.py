@@ -1,6 +1,7 @@
 """A seat's worker: its decision timer and, where a bot plays the seat, the bot.
 
-Each seat has a nursery of its own. The table tells the worker when a new decision starts
+Each seat has a nursery of its own, opened when the seat first needs it (its first
+decision, or its bot's first move). The table tells the worker when a new decision starts
 (``start_timer``) or when the bot should move (``start_bot``), and the worker reports back
 through the table's inbox (``TimedOut``, ``BotMove``).
 
@@ -42,28 +43,62 @@ class SeatWorker:
         self.seat = seat
         self._on_bot_decided = on_bot_decided
         self._inbox = inbox
-        self._nursery: trio.Nursery | None = None
+        self._nursery: trio.Nursery | None = None  #: the worker's own, while it runs
+        self._parent: trio.Nursery | None = None  #: where it starts itself (``attach``)
+        self._launched = False  #: ``run`` has been started (it may not be running yet)
+        self._closed = False  #: ``run`` has ended: the worker takes nothing more
         self._scope: trio.CancelScope | None = None  #: the bot move's
+        #: a bot move asked for before the worker's nursery opened
+        self._pending_bot: tuple[trio.CancelScope, SeatView, Chooser, float] | None = None
         self._clock: trio.CancelScope | None = None  #: the timer's sleep, while it sleeps
         self._decision: int | None = None  #: the decision the timer runs for
         self._timing = False  #: the timer task has been started
         self.deadline: float | None = None  #: trio time the running timer ends
 
+    def attach(self, parent: trio.Nursery) -> None:
+        """Start in ``parent`` (the table's nursery) when first needed, not before: a
+        table in its lobby runs no task for its seats."""
+        self._parent = parent
+
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        self._launched = True
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            if self.deadline is not None:  # asked for while the worker was starting
+                self._start_timer_task()
+            if self._pending_bot is not None:
+                nursery.start_soon(self._bot, *self._pending_bot)
+                self._pending_bot = None
             task_status.started()
             try:
                 await trio.sleep_forever()
             finally:  # cancelled: the nursery takes no new task from here on
                 self._nursery = None
+                self._closed = True
                 self.stop()
+
+    def _ready(self) -> bool:
+        """Whether the worker can take a task, now or once its nursery opens (starting
+        it in the table's nursery if it has not started yet)."""
+        if self._closed:
+            return False  # the worker has stopped (the table is being cancelled)
+        if self._launched:
+            return True
+        if self._parent is None:
+            return False
+        try:
+            self._parent.start_soon(self.run)
+        except RuntimeError:  # the table's nursery is closed: the table is ending
+            return False
+        self._launched = True
+        return True
 
     def stop(self) -> None:
         """Stop the running timer and cancel the bot's move, if any."""
         if self._scope is not None:
             self._scope.cancel()
             self._scope = None
+        self._pending_bot = None
         self._decision = None
         self.deadline = None
         if self._clock is not None:
@@ -71,23 +106,30 @@ class SeatWorker:
 
     def start_timer(self, decision: int, seconds: float) -> None:
         self.stop()
-        if self._nursery is None:
-            return  # the worker has stopped (the table is being cancelled)
+        if not self._ready():
+            return
         self._decision = decision
         self.deadline = trio.current_time() + seconds
         if self._clock is not None:
             self._clock.deadline = self.deadline
-        elif not self._timing:  # the first decision: the timer starts (not for a lobby)
-            self._timing = True
+        elif self._nursery is not None:
+            self._start_timer_task()
+
+    def _start_timer_task(self) -> None:
+        if not self._timing and self._nursery is not None:
+            self._timing = True  # the first decision: the timer starts
             self._nursery.start_soon(self._timer)
 
     def start_bot(self, view: SeatView, choose: Chooser, delay: float) -> None:
         self.stop()
-        if self._nursery is None:
-            return  # the worker has stopped (the table is being cancelled)
+        if not self._ready():
+            return
         scope = trio.CancelScope()
         self._scope = scope
-        self._nursery.start_soon(self._bot, scope, view, choose, delay)
+        if self._nursery is None:
+            self._pending_bot = (scope, view, choose, delay)
+        else:
+            self._nursery.start_soon(self._bot, scope, view, choose, delay)
 
     async def _timer(self) -> None:
         """Forever: sleep until the running decision's deadline, then report it."""

@@ -142,7 +142,7 @@ class Table:
         supervisor isolates it); cancellation passes through."""
         async with trio.open_nursery() as nursery:
             for worker in self.workers:
-                await nursery.start(worker.run)
+                worker.attach(nursery)
             task_status.started()
             with trio.move_on_after(self.config.lobby_seconds) as lobby_scope:
                 while self.state is TableState.WAITING:
