@@ -47,6 +47,7 @@ function pips(staffed, total) {
 
 const cap = (w) => w.charAt(0).toUpperCase() + w.slice(1);
 const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
+const points = (n) => plural(n, "building point");
 const actKey = (a) => JSON.stringify(a);
 const isPhone = () => window.matchMedia("(max-width: 599px)").matches;
 const logKey = (table) => `quaymoor.log.${table}`;
@@ -109,6 +110,8 @@ export class TableScreen {
     this.clickAway = (ev) => this.onClickAway(ev);
     document.addEventListener("click", this.clickAway);
     this.unSound = sound.onChange(() => this.renderSoundButton());
+    this.onResize = () => { this.applyTabs(); if (this.view) this.fit(); };
+    window.addEventListener("resize", this.onResize);
   }
 
   /** Ask for what we missed: everything since the start when our log is empty. */
@@ -122,6 +125,7 @@ export class TableScreen {
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.keyHandler);
     document.removeEventListener("click", this.clickAway);
+    window.removeEventListener("resize", this.onResize);
     this.unSound();
     hideTip();
     setBanner(null);
@@ -153,6 +157,7 @@ export class TableScreen {
       }, label, h("kbd", { "aria-hidden": "true" }, k))));
     const board = h("section", { id: "board", class: "board panel", "aria-label": "Board", tabindex: "-1" },
       h("h2", {}, "Roles"), this.el.roles, this.el.board);
+    this.el.boardPanel = board;
     const logPane = h("aside", { id: "logpane", class: "logpane panel", "aria-label": "Game log", tabindex: "-1" },
       h("h2", {}, "Log"), this.el.log);
     this.layout = h("div", { class: "table-layout waiting", "data-tab": this.tab, "data-side": this.side },
@@ -536,7 +541,26 @@ export class TableScreen {
         section.focus({ preventScroll: true });
       }
     }
+    this.fit();
     refreshTip(this.app);
+  }
+
+  /**
+   * Desktop: the page does not scroll in play. A panel whose content would overflow (the
+   * players with five seats late in a game; the board once your high street has grown) is
+   * drawn denser, a level at a time (data-fit-others, data-fit-board: 0 to 3, style.css).
+   */
+  fit() {
+    const layout = this.layout;
+    const desk = window.matchMedia("(min-width: 1000px)").matches && !this.ended && !!this.view;
+    for (const [el, attr] of [[this.el.others, "fitOthers"], [this.el.boardPanel, "fitBoard"]]) {
+      let level = 0;
+      layout.dataset[attr] = "0";
+      while (desk && level < 3 && el.scrollHeight > el.clientHeight + 1) {
+        level += 1;
+        layout.dataset[attr] = String(level);
+      }
+    }
   }
 
   whoText() {
@@ -747,7 +771,7 @@ export class TableScreen {
         { "data-key": `market:${m.building}` },
         [h("span", { class: "bld-name" }, info.name, owned ? " ✔" : ""),
           h("span", { class: "bld-meta" },
-            `${plural(m.price, "coin")} · ${info.points ?? "?"} pt · ${m.copies} left`)],
+            `${plural(m.price, "coin")} · ${info.points ?? "?"} pt${info.points === 1 ? "" : "s"} · ${m.copies} left`)],
         { tip: info.text || "", tipTitle: `${buildingFacts(m.building)}${owned ? " (you own one)" : ""}`,
           lift: { type: "building", key: m.building } }));
     }
@@ -763,14 +787,13 @@ export class TableScreen {
       return;
     }
     const me = v.mats[this.seat];
-    mat.append(h("h2", {}, `Your mat — ${seatName(this.seats, this.seat, null)}`));
-    mat.append(h("div", { class: "stats" },
-      h("span", { class: "stat" }, h("b", {}, me.coins), " coins"),
-      h("span", { class: "stat" }, h("b", { id: "my-seals" }, me.seals ?? "?"), " seals"),
-      h("span", { class: "stat" }, h("b", {}, me.building_points), " building pts"),
+    mat.append(h("div", { class: "mat-head" }, h("h2", {}, `Your mat — ${seatName(this.seats, this.seat, null)}`), h("div", { class: "stats" },
+      h("span", { class: "stat" }, h("b", {}, me.coins), me.coins === 1 ? " coin" : " coins"),
+      h("span", { class: "stat" }, h("b", { id: "my-seals" }, me.seals ?? "?"), me.seals === 1 ? " seal" : " seals"),
+      h("span", { class: "stat" }, h("b", {}, me.building_points), me.building_points === 1 ? " building point" : " building points"),
       h("span", { class: "stat score" }, h("b", {}, me.score ?? "?"), " score"),
       h("span", { class: "stat" }, h("b", {}, me.lodge), " in lodge"),
-      h("span", { class: "stat goods" }, "Goods: ", GOODS.map((g) => goodChip(g, me.goods[g])))));
+      h("span", { class: "stat goods" }, "Goods: ", GOODS.map((g) => goodChip(g, me.goods[g]))))));
 
     const holding = h("div", { class: "holding" });
     let used = 0;
@@ -811,20 +834,31 @@ export class TableScreen {
     for (const m of v.mats) {
       if (m.seat === this.seat) continue;
       const s = this.seats.find((x) => x.seat === m.seat) || {};
-      const plots = PLOT_KINDS.filter((k) => m.plots[k]).map((k) => `${m.plots[k]} ${kindName(k)} (${m.worked[k]} worked)`);
       const deciding = v.deciding.includes(m.seat);
       const staffed = m.buildings.reduce((n, bv) => n + bv.apprentices, 0);
       const onPlots = PLOT_KINDS.reduce((n, k) => n + m.worked[k], 0);
+      const plots = PLOT_KINDS.filter((k) => m.plots[k]).map((k) => {
+        const label = `${plural(m.plots[k], k === "stone_pit" ? "stone pit" : `${k} plot`)}, ${m.worked[k]} worked`;
+        return h("span", { class: `plot-chip good-${k}`, role: "img", "aria-label": label, title: label },
+          h("b", { "aria-hidden": "true" }, LETTER[k]), pips(m.worked[k], m.plots[k]));
+      });
+      const blds = m.buildings.map((bv) => {
+        const info = building(bv.building);
+        const slots = info.slots || 1;
+        return h("span", { class: `o-bld${bv.apprentices ? "" : " empty"}` },
+          info.name, pips(bv.apprentices, slots),
+          h("span", { class: "sr-only" }, ` (${bv.apprentices} of ${slots} staffed)`));
+      });
       others.append(h("div", { class: `other${deciding ? " deciding" : ""}`, "data-seat": m.seat },
         h("h3", {}, seatName(this.seats, m.seat, this.seat),
           s.bot ? h("span", { class: "tag bot" }, "bot") : null,
           m.seat === v.board.warden ? h("span", { class: "tag" }, "Warden") : null,
           !s.bot && !s.connected ? h("span", { class: "tag warn" }, "disconnected") : null,
           deciding && !this.ended ? h("span", { class: "tag now" }, "deciding") : null),
-        h("p", {}, `${plural(m.coins, "coin")} · ${m.building_points} building pts · ${plural(m.lodge + staffed + onPlots, "apprentice")}`),
+        h("p", { class: "o-stats" }, `${plural(m.coins, "coin")} · ${points(m.building_points)} · ${plural(m.lodge + staffed + onPlots, "apprentice")}`),
         h("p", { class: "goods" }, GOODS.map((g) => goodChip(g, m.goods[g]))),
-        h("p", { class: "small" }, `Plots: ${plots.join(", ") || "none"}`),
-        h("p", { class: "small" }, `Buildings: ${m.buildings.map((bv) => `${buildingName(bv.building)}${bv.apprentices ? "" : " (empty)"}`).join(", ") || "none"}`)));
+        h("p", { class: "o-plots" }, h("span", { class: "label" }, "Plots:"), plots.length ? plots : " none"),
+        h("p", { class: "o-blds" }, h("span", { class: "label" }, "Buildings:"), blds.length ? blds : " none")));
     }
     const me = this.seat !== null ? v.mats[this.seat] : null;
     if (me && me.seat === v.board.warden) others.append(h("p", { class: "small" }, "You are the Warden."));

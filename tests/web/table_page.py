@@ -199,3 +199,21 @@ def play_until_phase(page: Any, phase: str, timeout: float = 60.0) -> None:
             return
         click_step(page, step)
         step += 1
+
+
+def click_step_builder(page: Any, step: int) -> str:
+    """Like ``click_step``, but playing for a long high street: lift the Mason when it is
+    lit, and in the Mason's phase the dearest building you may build."""
+    if not page.locator("#confirm").count():
+        phase = page.get_attribute("#decision", "data-phase")
+        if phase == "pick_role":
+            mason = page.locator('button.lit[data-key="role:mason"]')
+            if mason.count():
+                mason.click()
+                return "pick_role"
+        elif phase == "mason":
+            builds = page.locator("button.lit[data-type=build]")
+            if builds.count():
+                builds.last.click()
+                return "build"
+    return click_step(page, step)
