@@ -793,7 +793,7 @@ export class TableScreen {
       const dim = mason && me && v.deciding.includes(this.seat) ? !act : cantAfford;
       market.append(this.target(act, `bld${owned ? " owned" : ""} cat-${info.category || "x"}${dim ? " dim" : ""}${info.spaces === 2 ? " large" : ""}`,
         { "data-key": `market:${m.building}` },
-        [h("span", { class: "bld-name" }, info.name, owned ? " ✔" : ""),
+        [h("span", { class: "bld-name" }, owned ? "✔ " : "", info.name),
           h("span", { class: "bld-meta" },
             `${plural(m.price, "coin")} · ${info.points ?? "?"} pt${info.points === 1 ? "" : "s"} · ${m.copies} left`)],
         { tip: info.text || "", tipTitle: `${buildingFacts(m.building)}${owned ? " (you own one)" : ""}`,
