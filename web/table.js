@@ -758,18 +758,24 @@ export class TableScreen {
       for (let k = 0; k < bg.capacity; k++) {
         slots.append(k < bg.load && bg.good ? goodChip(bg.good) : h("span", { class: "slot" }));
       }
-      // what loading would put here, in words on the barge (not only in its label)
-      const loads = acts.map((a) => {
+      // what loading would put here, in words on the barge (not only in its label); when
+      // several goods could go on it, one lit button on the barge for each
+      const loadText = (a) => {
         const n = Math.min((me && me.goods[a.good]) || 0, bg.capacity - bg.load);
         return `+${n} ${a.good} → ${bg.load + n}/${bg.capacity}`;
-      });
-      barges.append(this.target(acts.length === 1 ? acts[0] : null, `barge${acts.length > 1 ? " options" : ""}`,
-        { "data-key": `barge:${i}`, "aria-label": acts.length === 1 ? null : `Barge ${i + 1}: ${bg.good || "empty"}, ${bg.load} of ${bg.capacity}${loads.length ? `; loading here would put ${loads.join(" or ")}` : ""}` },
-        [h("span", { class: "barge-name" }, `Barge ${i + 1}`),
-          h("span", { class: "barge-kind" }, bg.good ? `${bg.good}` : "—"),
-          h("span", {}, `${bg.load}/${bg.capacity}`), slots,
-          loads.length ? h("span", { class: "barge-load", "aria-hidden": "true" },
-            acts.length === 1 ? `Load ${loads[0]}` : `Load ${loads.join(" or ")} (choose above)`) : null]));
+      };
+      const head = [h("span", { class: "barge-name" }, `Barge ${i + 1}`),
+        h("span", { class: "barge-kind" }, bg.good ? `${bg.good}` : "—"),
+        h("span", {}, `${bg.load}/${bg.capacity}`), slots];
+      if (acts.length === 1) {
+        barges.append(this.target(acts[0], "barge", { "data-key": `barge:${i}` },
+          [...head, h("span", { class: "barge-load", "aria-hidden": "true" }, `Load ${loadText(acts[0])}`)]));
+      } else {
+        barges.append(h("div", { class: `barge${acts.length ? " options" : ""}`, "data-key": `barge:${i}` }, head,
+          acts.length ? h("span", { class: "barge-options", role: "group", "aria-label": `Load barge ${i + 1}` },
+            acts.map((a) => this.target(a, "barge-opt", { "data-key": `barge:${i}:${a.good}` },
+              [h("span", { "aria-hidden": "true", title: `Load ${loadText(a)}` }, `Load ${loadText(a).split(" →")[0]}`)]))) : null));
+      }
     });
     const hall = h("div", { class: "hall" });
     const hallSpaces = Math.max(limit("market_hall_spaces") || 0, b.hall.length);

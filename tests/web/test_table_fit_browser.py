@@ -144,18 +144,24 @@ def check_lift_moves_nothing(page: Any) -> bool:
 
 
 def check_barges(page: Any) -> bool:
-    """A lit barge says in visible text what loading it would put on it."""
-    barges = page.locator("button.barge.lit")
-    if not barges.count():
+    """A lit barge (or, when several goods could go on one, each lit option on it) says in
+    visible text what loading would put on it, inside the barge."""
+    lit = page.locator("button.barge.lit, button.barge-opt.lit")
+    if not lit.count():
         return False
-    for i in range(barges.count()):
-        b = barges.nth(i)
+    for i in range(lit.count()):
+        b = lit.nth(i)
         label = b.get_attribute("aria-label") or ""  # "Load 3 wool on barge 2"
         m = re.match(r"Load (\d+) (\w+) on barge (\d+)", label)
         assert m, label
         text = b.inner_text()
         assert f"Load +{m.group(1)} {m.group(2)}" in text, (label, text)
-        assert b.locator(".barge-load").is_visible()
+        inside = page.evaluate("""(el) => {
+          const t = (el.querySelector('.barge-load') || el).getBoundingClientRect();
+          const o = el.closest('.barge').getBoundingClientRect();
+          return t.width > 0 && t.left >= o.left - 0.5 && t.right <= o.right + 0.5;
+        }""", b.element_handle())
+        assert inside, f"{label}: its words stick out of the barge"
     return True
 
 
@@ -248,8 +254,10 @@ def test_desktop_fits_a_whole_five_player_game(browser: Any, server_url: str) ->
             seat = int(page.get_attribute("#mat", "data-seat"))
             for width, height in DESKTOPS:
                 resize(page, width, height)
-                for problem in page.evaluate(MEASURE, list(LARGE)):
-                    overflows.append(f"{width}x{height} {phase} step {step}: {problem}")
+                problems = page.evaluate(MEASURE, list(LARGE))
+                if problems and not overflows:
+                    shot(page, f"fit-overflow-{width}")  # what it looked like, for the report
+                overflows.extend(f"{width}x{height} {phase} step {step}: {p}" for p in problems)
             resize(page, 1440, 900)
             bad = BAD_WORDS.findall(visible_text(page))
             assert not bad, bad
@@ -328,9 +336,11 @@ def check_end_screen(page: Any) -> None:
       const th = [...document.querySelectorAll('#end .scores th')].find((x) => /Tie/.test(x.textContent));
       const range = document.createRange();
       range.selectNodeContents(th);
-      return {text: th.innerText, lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size};
+      const r = th.getBoundingClientRect();
+      return {text: th.innerText, lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
+              inView: r.left >= 0 && r.right <= document.documentElement.clientWidth};
     }""")
-    assert lines == {"text": "Tie-break", "lines": 1}, lines
+    assert lines == {"text": "Tie-break", "lines": 1, "inView": True}, lines
     shot(page, "fit-end-phone")
     page.set_viewport_size({"width": 1440, "height": 900})
 
