@@ -209,7 +209,8 @@ def click_step_builder(page: Any, step: int) -> str:
         phase = page.get_attribute("#decision", "data-phase")
         if phase == "pick_role":
             goods = page.evaluate("""() => [...document.querySelectorAll('#mat .stat.goods .good')]
-              .reduce((n, el) => n + Number((el.getAttribute('aria-label') || '0').split(' ')[0]), 0)""")
+              .reduce((n, el) =>
+                n + Number((el.getAttribute('aria-label') || '0').split(' ')[0]), 0)""")
             for role in (("bargemaster", "mason") if goods else ("mason",)):
                 card = page.locator(f'button.lit[data-key="role:{role}"]')
                 if card.count():

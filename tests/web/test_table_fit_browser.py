@@ -37,13 +37,15 @@ MEASURE = """(large) => {
   if (d.scrollWidth > d.clientWidth + 1) out.push(`page width ${d.scrollWidth} > ${d.clientWidth}`);
   for (const id of ['decision', 'board', 'mat', 'others']) {
     const e = document.getElementById(id);
-    if (e && e.scrollHeight > e.clientHeight + 1) out.push(`#${id} ${e.scrollHeight} > ${e.clientHeight}`);
+    if (e && e.scrollHeight > e.clientHeight + 1)
+      out.push(`#${id} ${e.scrollHeight} > ${e.clientHeight}`);
   }
   const inside = (el, box, what) => {
     const r = el.getBoundingClientRect();
     const b = box.getBoundingClientRect();
     if (r.top < b.top - 1 || r.bottom > b.bottom + 1 || r.bottom > innerHeight)
-      out.push(`${what} cut off: ${Math.round(r.top)}-${Math.round(r.bottom)} in ${Math.round(b.top)}-${Math.round(b.bottom)}`);
+      out.push(`${what} cut off: ${Math.round(r.top)}-${Math.round(r.bottom)}`
+        + ` in ${Math.round(b.top)}-${Math.round(b.bottom)}`);
   };
   const board = document.getElementById('board');
   for (const key of large) {
@@ -51,7 +53,8 @@ MEASURE = """(large) => {
     if (el) inside(el, board, key);
   }
   const others = document.getElementById('others');
-  for (const el of others.querySelectorAll('.other')) inside(el, others, `player ${el.dataset.seat}`);
+  for (const el of others.querySelectorAll('.other'))
+    inside(el, others, `player ${el.dataset.seat}`);
   const mat = document.getElementById('mat');
   for (const el of mat.querySelectorAll('.tile')) inside(el, mat, `tile ${el.dataset.key}`);
   return out;
@@ -79,7 +82,8 @@ ACTIVE_IN_VIEW = """() => {
   const r = a.getBoundingClientRect();
   const top = document.getElementById('decision').getBoundingClientRect().bottom;
   const tabs = document.getElementById('tabs');
-  const bottom = getComputedStyle(tabs).position === 'fixed' ? tabs.getBoundingClientRect().top : innerHeight;
+  const bottom = getComputedStyle(tabs).position === 'fixed'
+    ? tabs.getBoundingClientRect().top : innerHeight;
   return {key: a.dataset.key, inView: r.top >= top - 1 && r.bottom <= bottom + 1};
 }"""
 
@@ -104,16 +108,21 @@ LAST_ROUND_WATCH = """
 })();
 """
 
-RECT = "(sel) => { const r = document.querySelector(sel).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }"
+RECT = """(sel) => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return [r.x, r.y, r.width, r.height];
+}"""
 
 # Text a player reads that has a wrong plural.
-BAD_WORDS = re.compile(r"\b1 (coins|seals|building points|apprentices)\b|building pts|\(bot\) \(bot\)")
+BAD_WORDS = re.compile(
+    r"\b1 (coins|seals|building points|apprentices)\b|building pts|\(bot\) \(bot\)")
 
 
 def resize(page: Any, width: int, height: int) -> None:
     """A new viewport, and the page's resize handling done (it fits the panels again)."""
     page.set_viewport_size({"width": width, "height": height})
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.evaluate("() => new Promise((done) =>"
+                  " requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
 def last_view(watch: Any) -> dict[str, Any]:
@@ -233,7 +242,8 @@ def test_desktop_fits_a_whole_five_player_game(browser: Any, server_url: str) ->
         assert page.evaluate("document.querySelector('.topbar').offsetHeight") <= 44
         assert page.evaluate(RECT, "#fp-value")[2] < 200
         value = page.inner_text("#fp-value")
-        assert value.startswith(fingerprint[:8]) and value.replace("…", "").endswith(fingerprint[-8:])
+        assert value.startswith(fingerprint[:8])
+        assert value.replace("…", "").endswith(fingerprint[-8:])
         page.click("#fp-whole")
         assert page.get_attribute("#fp-whole", "aria-expanded") == "true"
         assert page.evaluate(RECT, "#fp-value")[2] > 300
@@ -271,7 +281,8 @@ def test_desktop_fits_a_whole_five_player_game(browser: Any, server_url: str) ->
                 if "barge" not in shots:
                     shots.add("barge")
                     shot(page, "fit-barges-desktop")
-            if phase in ("pick_role", "mason") and checked["lift"] < 4 and check_lift_moves_nothing(page):
+            lifting = phase in ("pick_role", "mason") and checked["lift"] < 4
+            if lifting and check_lift_moves_nothing(page):
                 checked["lift"] += 1
             if phase not in shots:
                 shots.add(phase)
@@ -333,11 +344,13 @@ def check_end_screen(page: Any) -> None:
     page.set_viewport_size({"width": 375, "height": 812})
     page.wait_for_timeout(100)
     lines = page.evaluate("""() => {
-      const th = [...document.querySelectorAll('#end .scores th')].find((x) => /Tie/.test(x.textContent));
+      const th = [...document.querySelectorAll('#end .scores th')]
+        .find((x) => /Tie/.test(x.textContent));
       const range = document.createRange();
       range.selectNodeContents(th);
       const r = th.getBoundingClientRect();
-      return {text: th.innerText, lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
+      const tops = [...range.getClientRects()].map((r) => Math.round(r.top));
+      return {text: th.innerText, lines: new Set(tops).size,
               inView: r.left >= 0 && r.right <= document.documentElement.clientWidth};
     }""")
     assert lines == {"text": "Tie-break", "lines": 1, "inView": True}, lines
@@ -354,7 +367,8 @@ def check_end_screen(page: Any) -> None:
     shot(page, "fit-verify")
 
 
-def play_checking_view(page: Any, watch: Any, size: str, want: set[str], max_steps: int) -> set[str]:
+def play_checking_view(page: Any, watch: Any, size: str, want: set[str], max_steps: int
+                       ) -> set[str]:
     """On a phone or tablet: at each decision of yours a lit target is in view at once (the
     Reeve's on your mat); at some, J from the top of the page (and another section) brings
     the next lit target into view with the focus on it. Returns the phases checked."""
