@@ -82,8 +82,9 @@ export function displayFingerprint(fp) {
   };
   const value = span("fp-value", "");
   value.id = "fp-value";
+  // the "…" is drawn by CSS, so the page's text is the 64 digits unbroken
   value.append(span("fp-head", fp.slice(0, 8)), span("fp-mid", fp.slice(8, -8)),
-    span("fp-dots", "…"), span("fp-tail", fp.slice(-8)));
+    span("fp-tail", fp.slice(-8)));
   const whole = button("fp-whole", "Show all", () => {
     const on = el.classList.toggle("whole");
     whole.textContent = on ? "Fold" : "Show all";
