@@ -561,7 +561,8 @@ export class TableScreen {
   /**
    * Desktop: the page does not scroll in play. A panel whose content would overflow (the
    * players with five seats late in a game; the board once your high street has grown) is
-   * drawn denser, a level at a time (data-fit-others, data-fit-board: 0 to 3, style.css).
+   * drawn denser, a level at a time (data-fit-others, data-fit-board: 0 to 3, style.css),
+   * and at last the decision bar leaves out its hint (data-fit-bar).
    */
   fit() {
     const layout = this.layout;
@@ -574,6 +575,9 @@ export class TableScreen {
         layout.dataset[attr] = String(level);
       }
     }
+    // last: the decision bar drops its one-line hint (the lit targets and buttons stay)
+    layout.dataset.fitBar = "0";
+    if (desk && this.el.boardPanel.scrollHeight > this.el.boardPanel.clientHeight + 1) layout.dataset.fitBar = "1";
   }
 
   whoText() {
