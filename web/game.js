@@ -28,6 +28,8 @@ async function getJson(url) {
   return data;
 }
 
+const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
+
 const REASONS = { finished: "Played to the end", shutdown: "Ended when the server stopped", crashed: "Ended by a server fault" };
 
 function renderResult() {
@@ -71,9 +73,9 @@ function mat(m, scores, board) {
   const plots = PLOT_KINDS.filter((k) => m.plots[k]).map((k) => `${m.plots[k]} ${kindName(k)} (${m.worked[k]} worked)`);
   return h("div", { class: `replay-mat${m.seat === board.warden ? " warden" : ""}`, "data-seat": m.seat },
     h("h3", {}, seatName(seats, m.seat, null), m.seat === board.warden ? " · Warden" : ""),
-    h("p", {}, `Score ${sc.total ?? "?"}: ${sc.seals ?? "?"} seals, ${sc.building_points ?? m.building_points} building pts`,
+    h("p", {}, `Score ${sc.total ?? "?"}: ${plural(sc.seals ?? "?", "seal")}, ${plural(sc.building_points ?? m.building_points, "building point")}`,
       Object.keys(sc.bonuses || {}).length ? `, bonuses ${Object.entries(sc.bonuses).map(([k, n]) => `${buildingName(k)} +${n}`).join(", ")}` : ""),
-    h("p", {}, `${m.coins} coins · ${m.lodge} in the lodge · goods: ${GOODS.filter((g) => m.goods[g]).map((g) => `${m.goods[g]} ${g}`).join(", ") || "none"}`),
+    h("p", {}, `${plural(m.coins, "coin")} · ${m.lodge} in the lodge · goods: ${GOODS.filter((g) => m.goods[g]).map((g) => `${m.goods[g]} ${g}`).join(", ") || "none"}`),
     h("p", { class: "muted" }, `Plots: ${plots.join(", ") || "none"}`),
     h("p", { class: "muted" }, `Buildings: ${m.buildings.map((b) => `${buildingName(b.building)}${b.apprentices ? "" : " (empty)"}`).join(", ") || "none"}`));
 }

@@ -51,13 +51,63 @@ function entryFor(table) {
   return e && typeof e === "object" ? e : { turned_up: [], upto: null };
 }
 
-/** The fingerprint in the top bar (empty text: none). */
+/**
+ * The fingerprint in the top bar (empty: none), short: its first 8 and last 8 digits with
+ * the middle folded away (still in the page's text, so it reads and copies whole), a button
+ * that unfolds it and one that copies it.
+ */
 export function displayFingerprint(fp) {
   const el = document.getElementById("fingerprint");
-  if (el) {
-    el.textContent = fp ? `Seed fingerprint: ${fp}` : "";
-    el.title = fp ? `SHA-256 of the secret seed: ${fp}` : "";
-  }
+  if (!el) return;
+  if (fp && el.dataset.fp === fp && el.firstChild) return; // drawn already: keep its state
+  el.dataset.fp = fp || "";
+  el.textContent = "";
+  el.classList.remove("whole");
+  el.title = fp ? `SHA-256 of the secret seed: ${fp}` : "";
+  if (!fp) return;
+  const span = (cls, text) => {
+    const s = document.createElement("span");
+    if (cls) s.className = cls;
+    s.textContent = text;
+    return s;
+  };
+  const button = (id, text, onclick) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.id = id;
+    b.className = "fp-button quiet";
+    b.textContent = text;
+    b.addEventListener("click", onclick);
+    return b;
+  };
+  const value = span("fp-value", "");
+  value.id = "fp-value";
+  // the "…" is drawn by CSS, so the page's text is the 64 digits unbroken
+  value.append(span("fp-head", fp.slice(0, 8)), span("fp-mid", fp.slice(8, -8)),
+    span("fp-tail", fp.slice(-8)));
+  const whole = button("fp-whole", "Show all", () => {
+    const on = el.classList.toggle("whole");
+    whole.textContent = on ? "Fold" : "Show all";
+    whole.setAttribute("aria-expanded", on ? "true" : "false");
+  });
+  whole.setAttribute("aria-expanded", "false");
+  whole.setAttribute("aria-controls", "fp-value");
+  const copy = button("fp-copy", "Copy", async () => {
+    try {
+      await navigator.clipboard.writeText(fp);
+      copy.textContent = "Copied";
+    } catch {
+      const range = document.createRange(); // no clipboard here: select it for the player
+      range.selectNodeContents(value);
+      const sel = getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      copy.textContent = "Selected: copy it";
+    }
+    setTimeout(() => { copy.textContent = "Copy"; }, 2500);
+  });
+  copy.setAttribute("aria-label", "Copy the whole fingerprint");
+  el.append(span("fp-label", "Seed fingerprint: "), value, whole, copy);
 }
 
 const painted = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));

@@ -3,18 +3,19 @@
 // Interaction: lit targets are the legal actions (from the server's view, never worked out
 // here). Role cards and market buildings are lifted first (their text shows in the decision
 // bar with Pick / Build); plots, stone pits, barges and Reeve placements act on one tap.
-// Keys: Tab walks the lit targets, Enter chooses; H mat, B board, P players, L log,
-// D Done, Esc puts back, M sound.
+// Keys: Tab walks the lit targets, Enter chooses; J jumps to the next lit target (in view),
+// H mat, B board, P players, L log, D Done, Esc puts back, M sound.
 
 import { h, clear, toast } from "./dom.js";
 import { api, TableConnection } from "./net.js";
 import { ViewKeeper } from "./patch.js";
 import {
-  GOODS, PLOT_KINDS, LETTER, actionLabel, phaseText, eventText, seatName, roleName, roleText,
+  GOODS, PLOT_KINDS, LETTER, actionLabel, phaseText, seatName, roleName, roleText,
   building, buildingName, buildingFacts, kindName, plotText, endReasonText, limit,
 } from "./text.js";
 import { getToken, setToken, dropToken, getVersion, setVersion, getName, setName } from "./store.js";
 import { sound } from "./sound.js";
+import { GameLog } from "./gamelog.js";
 import { refreshTip, hideTip } from "./tooltip.js";
 import {
   displayFingerprint, noteStart, noteUpdate, noteWelcome, sendClientSeed, showFingerprint,
@@ -23,7 +24,6 @@ import {
 const URGENT = 10;
 const TICKS_FROM = 5;
 const SECTIONS = { mat: "mat", board: "board", others: "others", log: "logpane" };
-const LOG_KEEP = 200;
 
 function goodChip(good, count, extra) {
   const label = count === undefined ? good : `${count} ${good}`;
@@ -47,17 +47,9 @@ function pips(staffed, total) {
 
 const cap = (w) => w.charAt(0).toUpperCase() + w.slice(1);
 const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
+const points = (n) => plural(n, "building point");
 const actKey = (a) => JSON.stringify(a);
 const isPhone = () => window.matchMedia("(max-width: 599px)").matches;
-const logKey = (table) => `quaymoor.log.${table}`;
-
-function loadLog(table) {
-  try { return JSON.parse(sessionStorage.getItem(logKey(table)) || "[]"); } catch { return []; }
-}
-function saveLog(table, lines) {
-  try { sessionStorage.setItem(logKey(table), JSON.stringify(lines.slice(-LOG_KEEP))); } catch { /* full */ }
-}
-
 /** What to do now, in a few words, by phase (a hint, not a rule). */
 const PROMPTS = {
   pick_role: "Lift a lit role card to read it, then pick it.",
@@ -85,7 +77,7 @@ export class TableScreen {
     this.keeper = new ViewKeeper(); // the view kept from snapshots and deltas
     this.clocks = [];
     this.clocksAt = 0;
-    this.log = this.token && this.version !== null ? loadLog(tableId) : [];
+    this.log = new GameLog(tableId, !!this.token, !!(this.token && this.version !== null));
     this.ended = null;
     this.pending = false;
     this.lobby = null;
@@ -109,6 +101,8 @@ export class TableScreen {
     this.clickAway = (ev) => this.onClickAway(ev);
     document.addEventListener("click", this.clickAway);
     this.unSound = sound.onChange(() => this.renderSoundButton());
+    this.onResize = () => { this.applyTabs(); if (this.view) this.fit(); };
+    window.addEventListener("resize", this.onResize);
   }
 
   /** Ask for what we missed: everything since the start when our log is empty. */
@@ -122,6 +116,7 @@ export class TableScreen {
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.keyHandler);
     document.removeEventListener("click", this.clickAway);
+    window.removeEventListener("resize", this.onResize);
     this.unSound();
     hideTip();
     setBanner(null);
@@ -140,10 +135,11 @@ export class TableScreen {
       end: h("section", { id: "end", class: "end", "aria-label": "Game over", hidden: true }),
       pre: h("section", { id: "pre", class: "pre card", hidden: true }),
       roles: h("div", { class: "roles", id: "roles" }),
+      lastRound: h("p", { class: "board-last-round", id: "board-last-round", role: "status", hidden: true }),
       board: h("div", { class: "board-body" }),
       mat: h("section", { id: "mat", class: "mat panel", "aria-label": "Your mat", tabindex: "-1" }),
       others: h("aside", { id: "others", class: "others panel", "aria-label": "Other players", tabindex: "-1" }),
-      log: h("ol", { id: "log", class: "log", role: "log", "aria-live": "polite", "aria-label": "Game log", tabindex: "-1" }),
+      log: this.log.list,
     };
     const tabs = [["mat", "Your mat", "H"], ["board", "Board", "B"], ["others", "Players", "P"], ["log", "Log", "L"]];
     this.el.tabs = h("nav", { id: "tabs", class: "tabs", "aria-label": "Sections" },
@@ -152,14 +148,15 @@ export class TableScreen {
         "aria-keyshortcuts": k, onclick: () => this.showSection(key, false),
       }, label, h("kbd", { "aria-hidden": "true" }, k))));
     const board = h("section", { id: "board", class: "board panel", "aria-label": "Board", tabindex: "-1" },
-      h("h2", {}, "Roles"), this.el.roles, this.el.board);
+      this.el.lastRound, h("h2", {}, "Roles"), this.el.roles, this.el.board);
+    this.el.boardPanel = board;
     const logPane = h("aside", { id: "logpane", class: "logpane panel", "aria-label": "Game log", tabindex: "-1" },
-      h("h2", {}, "Log"), this.el.log);
+      h("div", { class: "log-top" }, h("h2", {}, "Log"), this.log.filterBar), this.el.log);
     this.layout = h("div", { class: "table-layout waiting", "data-tab": this.tab, "data-side": this.side },
       this.el.decision, this.el.end, this.el.pre, this.el.others, board, logPane, this.el.mat, this.el.tabs);
     this.app.append(this.layout);
     this.el.decision.append(h("p", {}, "Connecting to the table…"));
-    for (const line of this.log) this.el.log.append(h("li", {}, line));
+    this.log.render();
     this.applyTabs();
   }
 
@@ -292,7 +289,7 @@ export class TableScreen {
       lines.push(`✘ Your client seed ${s.mine} is NOT listed at your seat (the server lists ${s.listed === null ? "none" : s.listed}).`);
       toast("The server did not list your client seed at your seat: this game's draws may not include your randomness. Verify will fail.");
     }
-    this.addLog(lines);
+    this.log.addNotes(lines, this.view ? this.view.board.round : 0);
   }
 
   /** A snapshot or a delta (docs/protocol.md, section 5): drawn from the whole view. */
@@ -306,8 +303,8 @@ export class TableScreen {
     this.el.pre.hidden = true;
     this.layout.classList.remove("waiting");
     this.seats = m.seats;
-    this.logStartSeeds();
     this.view = m.view;
+    this.logStartSeeds();
     if (!m.view.result) this.sawLive = true;
     this.clocks = m.clocks || [];
     this.clocksAt = performance.now();
@@ -315,8 +312,8 @@ export class TableScreen {
     if (this.token) setVersion(this.tableId, m.version);
     this.pending = false;
     if (this.lifted && !this.legalKeys().has(actKey(this.lifted.action))) this.lifted = null;
-    const lines = (m.events || []).map((e) => eventText(e, this.seats, this.seat)).filter(Boolean);
-    if (lines.length) this.addLog(lines);
+    this.log.mySeat = this.seat;
+    this.log.addEvents(m.events || [], m.view, this.seats, this.seat);
     const mine = this.isMine();
     const b = m.view.board;
     const decision = `${b.round}|${b.phase}|${b.role}|${b.picker}`;
@@ -344,18 +341,47 @@ export class TableScreen {
     return new Set(v ? v.legal.concat(v.takebacks || []).map(actKey) : []);
   }
 
-  /** On a phone, when a decision of yours starts, show the section holding its targets. */
+  /** The lit targets on the board and your mat, in page order (the decision bar's are in view). */
+  litTargets() {
+    return [...this.app.querySelectorAll("#board button.lit, #mat button.lit")];
+  }
+
+  /**
+   * On a phone or tablet, when a decision of yours starts: show the section that holds its
+   * lit targets (phone) and scroll the first into view. Nothing moves on a desktop, where
+   * everything is in view, and the focus stays where it is.
+   */
   revealTargets() {
-    if (!isPhone()) return;
+    if (window.matchMedia("(min-width: 1000px)").matches) return;
     const panel = document.getElementById(SECTIONS[this.tab]);
-    if (panel && panel.querySelector("button.lit")) return;
-    for (const key of ["board", "mat"]) {
-      if (document.getElementById(SECTIONS[key]).querySelector("button.lit")) {
-        this.tab = key;
-        this.applyTabs();
-        return;
-      }
+    const lit = this.litTargets();
+    if (!lit.length) return;
+    const here = isPhone() && panel ? lit.find((el) => panel.contains(el)) : null;
+    this.jumpTo(here || lit[0], false);
+  }
+
+  /** J and the "Jump to lit" button: the next lit target (round and round), in view and focused. */
+  jumpToLit() {
+    const lit = this.litTargets();
+    if (!lit.length) { toast("Nothing is lit on the board or your mat: your choices are in the decision bar."); return; }
+    const at = lit.indexOf(document.activeElement);
+    this.jumpTo(lit[(at + 1) % lit.length], true);
+  }
+
+  jumpTo(el, focus) {
+    if (isPhone()) {
+      const key = el.closest("#mat") ? "mat" : "board";
+      if (this.tab !== key) { this.tab = key; this.applyTabs(); }
     }
+    if (focus) el.focus({ preventScroll: true });
+    // clear of the sticky decision bar above and, on a phone, the tab bar below
+    const r = el.getBoundingClientRect();
+    const top = this.el.decision.offsetHeight + 8;
+    const tabs = isPhone() ? this.el.tabs.offsetHeight : 0;
+    const bottom = window.innerHeight - tabs - 8;
+    if (r.top >= top && r.bottom <= bottom) return;
+    const want = top + Math.max(0, (bottom - top - r.height) / 2);
+    window.scrollBy({ top: r.top - want, left: 0, behavior: "instant" });
   }
 
   act(action) {
@@ -406,17 +432,6 @@ export class TableScreen {
     this.putBack();
   }
 
-  addLog(lines) {
-    for (const line of lines) {
-      this.log.push(line);
-      this.el.log.append(h("li", {}, line));
-    }
-    if (this.log.length > LOG_KEEP) this.log.splice(0, this.log.length - LOG_KEEP);
-    while (this.el.log.childNodes.length > LOG_KEEP) this.el.log.removeChild(this.el.log.firstChild);
-    this.el.log.scrollTop = this.el.log.scrollHeight;
-    if (this.token) saveLog(this.tableId, this.log);
-  }
-
   onKey(ev) {
     if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
@@ -428,6 +443,9 @@ export class TableScreen {
     } else if (k === "d" && this.view && this.isMine()) {
       const done = this.view.legal.find((a) => a.type === "done");
       if (done) { ev.preventDefault(); this.act(done); }
+    } else if (k === "j" && this.view && this.isMine()) {
+      ev.preventDefault();
+      this.jumpToLit();
     } else if (k === "m") {
       ev.preventDefault();
       sound.toggle();
@@ -537,7 +555,30 @@ export class TableScreen {
         section.focus({ preventScroll: true });
       }
     }
+    this.fit();
     refreshTip(this.app);
+  }
+
+  /**
+   * Desktop: the page does not scroll in play. A panel whose content would overflow (the
+   * players with five seats late in a game; the board once your high street has grown) is
+   * drawn denser, a level at a time (data-fit-others, data-fit-board: 0 to 3, style.css),
+   * and at last the decision bar leaves out its hint (data-fit-bar).
+   */
+  fit() {
+    const layout = this.layout;
+    const desk = window.matchMedia("(min-width: 1000px)").matches && !this.ended && !!this.view;
+    for (const [el, attr] of [[this.el.others, "fitOthers"], [this.el.boardPanel, "fitBoard"]]) {
+      let level = 0;
+      layout.dataset[attr] = "0";
+      while (desk && level < 3 && el.scrollHeight > el.clientHeight + 1) {
+        level += 1;
+        layout.dataset[attr] = String(level);
+      }
+    }
+    // last: the decision bar drops its one-line hint (the lit targets and buttons stay)
+    layout.dataset.fitBar = "0";
+    if (desk && this.el.boardPanel.scrollHeight > this.el.boardPanel.clientHeight + 1) layout.dataset.fitBar = "1";
   }
 
   whoText() {
@@ -577,6 +618,11 @@ export class TableScreen {
         h("span", { class: "round" }, `Round ${board.round}`,
           board.role ? h("span", { class: "round-detail" }, ` — ${roleName(board.role)} picked by ${picker}`) : null),
         this.soundBtn)));
+    const reasons = board.end_reasons || [];
+    if (reasons.length) {
+      d.append(h("p", { class: "last-round", id: "last-round" }, h("strong", {}, "Last round"),
+        ` — ${cap(reasons.map(endReasonText).join(" and "))}: the game ends when this round does.`));
+    }
     if (mine) {
       const doing = h("div", { class: "doing" });
       if (this.lifted) doing.append(this.liftPanel(this.lifted));
@@ -609,24 +655,19 @@ export class TableScreen {
       }
       if (this.pending) d.append(h("p", { class: "hint", role: "status" }, "Sent…"));
     } else if (this.seat === null) {
-      d.append(h("p", { class: "hint" }, "You are watching this table."));
+      d.append(h("div", { class: "doing" }, h("p", { class: "hint" }, "You are watching this table.")));
     } else {
-      d.append(h("p", { class: "hint" }, "Waiting for the others…"));
+      d.append(h("div", { class: "doing" }, h("p", { class: "hint" }, "Waiting for the others…")));
     }
     this.renderClock();
   }
 
-  /** On a phone: a button to the section that holds your lit targets (hidden elsewhere). */
+  /** On a phone or tablet: a button to the next lit target (J); hidden on a desktop. */
   gotoButton() {
-    for (const [key, label] of [["board", "Board"], ["mat", "Your mat"]]) {
-      const panel = document.getElementById(SECTIONS[key]);
-      if (panel && panel.querySelector("button.lit")) {
-        return h("button", { type: "button", class: `goto goto-${key} quiet`, "data-key": `goto:${key}`,
-          onclick: () => this.showSection(key) }, `Show ${label}`,
-        h("kbd", { "aria-hidden": "true" }, key === "mat" ? "H" : "B"));
-      }
-    }
-    return null;
+    if (!this.targeted.size) return null;
+    return h("button", { type: "button", class: "goto quiet", id: "jump-lit", "data-key": "jump-lit",
+      "aria-keyshortcuts": "J", onclick: () => this.jumpToLit() }, "Jump to lit",
+    h("kbd", { "aria-hidden": "true" }, "J"));
   }
 
   liftPanel(lifted) {
@@ -692,6 +733,10 @@ export class TableScreen {
     const b = v.board;
     const me = this.seat !== null ? v.mats[this.seat] : null;
     const out = clear(this.el.board);
+    const reasons = b.end_reasons || [];
+    this.el.lastRound.hidden = !reasons.length || !!this.ended;
+    this.el.lastRound.textContent = reasons.length
+      ? `Last round: ${reasons.map(endReasonText).join(" and ")}. The game ends after round ${b.round}.` : "";
 
     // plots
     const plots = h("div", { class: "plots" });
@@ -718,11 +763,24 @@ export class TableScreen {
       for (let k = 0; k < bg.capacity; k++) {
         slots.append(k < bg.load && bg.good ? goodChip(bg.good) : h("span", { class: "slot" }));
       }
-      barges.append(this.target(acts.length === 1 ? acts[0] : null, "barge",
-        { "data-key": `barge:${i}`, "aria-label": acts.length === 1 ? null : `Barge ${i + 1}: ${bg.good || "empty"}, ${bg.load} of ${bg.capacity}` },
-        [h("span", { class: "barge-name" }, `Barge ${i + 1}`),
-          h("span", { class: "barge-kind" }, bg.good ? `${bg.good}` : "—"),
-          h("span", {}, `${bg.load}/${bg.capacity}`), slots]));
+      // what loading would put here, in words on the barge (not only in its label); when
+      // several goods could go on it, one lit button on the barge for each
+      const loadText = (a) => {
+        const n = Math.min((me && me.goods[a.good]) || 0, bg.capacity - bg.load);
+        return `+${n} ${a.good} → ${bg.load + n}/${bg.capacity}`;
+      };
+      const head = [h("span", { class: "barge-name" }, `Barge ${i + 1}`),
+        h("span", { class: "barge-kind" }, bg.good ? `${bg.good}` : "—"),
+        h("span", {}, `${bg.load}/${bg.capacity}`), slots];
+      if (acts.length === 1) {
+        barges.append(this.target(acts[0], "barge", { "data-key": `barge:${i}` },
+          [...head, h("span", { class: "barge-load", "aria-hidden": "true" }, `Load ${loadText(acts[0])}`)]));
+      } else {
+        barges.append(h("div", { class: `barge${acts.length ? " options" : ""}`, "data-key": `barge:${i}` }, head,
+          acts.length ? h("span", { class: "barge-options", role: "group", "aria-label": `Load barge ${i + 1}` },
+            acts.map((a) => this.target(a, "barge-opt", { "data-key": `barge:${i}:${a.good}` },
+              [h("span", { "aria-hidden": "true", title: `Load ${loadText(a)}` }, `Load ${loadText(a).split(" →")[0]}`)]))) : null));
+      }
     });
     const hall = h("div", { class: "hall" });
     const hallSpaces = Math.max(limit("market_hall_spaces") || 0, b.hall.length);
@@ -746,9 +804,9 @@ export class TableScreen {
       const dim = mason && me && v.deciding.includes(this.seat) ? !act : cantAfford;
       market.append(this.target(act, `bld${owned ? " owned" : ""} cat-${info.category || "x"}${dim ? " dim" : ""}${info.spaces === 2 ? " large" : ""}`,
         { "data-key": `market:${m.building}` },
-        [h("span", { class: "bld-name" }, info.name, owned ? " ✔" : ""),
+        [h("span", { class: "bld-name" }, owned ? "✔ " : "", info.name),
           h("span", { class: "bld-meta" },
-            `${plural(m.price, "coin")} · ${info.points ?? "?"} pt · ${m.copies} left`)],
+            `${plural(m.price, "coin")} · ${info.points ?? "?"} pt${info.points === 1 ? "" : "s"} · ${m.copies} left`)],
         { tip: info.text || "", tipTitle: `${buildingFacts(m.building)}${owned ? " (you own one)" : ""}`,
           lift: { type: "building", key: m.building } }));
     }
@@ -764,14 +822,13 @@ export class TableScreen {
       return;
     }
     const me = v.mats[this.seat];
-    mat.append(h("h2", {}, `Your mat — ${seatName(this.seats, this.seat, null)}`));
-    mat.append(h("div", { class: "stats" },
-      h("span", { class: "stat" }, h("b", {}, me.coins), " coins"),
-      h("span", { class: "stat" }, h("b", { id: "my-seals" }, me.seals ?? "?"), " seals"),
-      h("span", { class: "stat" }, h("b", {}, me.building_points), " building pts"),
+    mat.append(h("div", { class: "mat-head" }, h("h2", {}, `Your mat — ${seatName(this.seats, this.seat, null)}`), h("div", { class: "stats" },
+      h("span", { class: "stat" }, h("b", {}, me.coins), me.coins === 1 ? " coin" : " coins"),
+      h("span", { class: "stat" }, h("b", { id: "my-seals" }, me.seals ?? "?"), me.seals === 1 ? " seal" : " seals"),
+      h("span", { class: "stat" }, h("b", {}, me.building_points), me.building_points === 1 ? " building point" : " building points"),
       h("span", { class: "stat score" }, h("b", {}, me.score ?? "?"), " score"),
       h("span", { class: "stat" }, h("b", {}, me.lodge), " in lodge"),
-      h("span", { class: "stat goods" }, "Goods: ", GOODS.map((g) => goodChip(g, me.goods[g])))));
+      h("span", { class: "stat goods" }, "Goods: ", GOODS.map((g) => goodChip(g, me.goods[g]))))));
 
     const holding = h("div", { class: "holding" });
     let used = 0;
@@ -796,8 +853,8 @@ export class TableScreen {
       street.append(this.target(place, `tile bld-tile cat-${info.category || "x"}${info.spaces === 2 ? " large" : ""}`,
         { "data-key": `street:${bv.building}` },
         [h("span", { class: "tile-top" }, info.name),
-          h("span", { class: "worked" }, `${bv.apprentices}/${slots} apprentice${slots === 1 ? "" : "s"}`,
-            pips(bv.apprentices, slots))],
+          h("span", { class: "worked" }, `${bv.apprentices}/${slots}`,
+            h("span", { class: "sr-only" }, ` apprentice${slots === 1 ? "" : "s"}`), pips(bv.apprentices, slots))],
         { tip: info.text || "", tipTitle: buildingFacts(bv.building) }));
     }
     mat.append(h("div", { class: "mat-rows" },
@@ -812,20 +869,31 @@ export class TableScreen {
     for (const m of v.mats) {
       if (m.seat === this.seat) continue;
       const s = this.seats.find((x) => x.seat === m.seat) || {};
-      const plots = PLOT_KINDS.filter((k) => m.plots[k]).map((k) => `${m.plots[k]} ${kindName(k)} (${m.worked[k]} worked)`);
       const deciding = v.deciding.includes(m.seat);
       const staffed = m.buildings.reduce((n, bv) => n + bv.apprentices, 0);
       const onPlots = PLOT_KINDS.reduce((n, k) => n + m.worked[k], 0);
+      const plots = PLOT_KINDS.filter((k) => m.plots[k]).map((k) => {
+        const label = `${plural(m.plots[k], k === "stone_pit" ? "stone pit" : `${k} plot`)}, ${m.worked[k]} worked`;
+        return h("span", { class: `plot-chip good-${k}`, role: "img", "aria-label": label, title: label },
+          h("b", { "aria-hidden": "true" }, LETTER[k]), pips(m.worked[k], m.plots[k]));
+      });
+      const blds = m.buildings.map((bv) => {
+        const info = building(bv.building);
+        const slots = info.slots || 1;
+        return h("span", { class: `o-bld${bv.apprentices ? "" : " empty"}` },
+          info.name, pips(bv.apprentices, slots),
+          h("span", { class: "sr-only" }, ` (${bv.apprentices} of ${slots} staffed)`));
+      });
       others.append(h("div", { class: `other${deciding ? " deciding" : ""}`, "data-seat": m.seat },
         h("h3", {}, seatName(this.seats, m.seat, this.seat),
           s.bot ? h("span", { class: "tag bot" }, "bot") : null,
           m.seat === v.board.warden ? h("span", { class: "tag" }, "Warden") : null,
           !s.bot && !s.connected ? h("span", { class: "tag warn" }, "disconnected") : null,
           deciding && !this.ended ? h("span", { class: "tag now" }, "deciding") : null),
-        h("p", {}, `${plural(m.coins, "coin")} · ${m.building_points} building pts · ${plural(m.lodge + staffed + onPlots, "apprentice")}`),
+        h("p", { class: "o-stats" }, `${plural(m.coins, "coin")} · ${points(m.building_points)} · ${plural(m.lodge + staffed + onPlots, "apprentice")}`),
         h("p", { class: "goods" }, GOODS.map((g) => goodChip(g, m.goods[g]))),
-        h("p", { class: "small" }, `Plots: ${plots.join(", ") || "none"}`),
-        h("p", { class: "small" }, `Buildings: ${m.buildings.map((bv) => `${buildingName(bv.building)}${bv.apprentices ? "" : " (empty)"}`).join(", ") || "none"}`)));
+        h("p", { class: "o-plots" }, h("span", { class: "label" }, "Plots:"), plots.length ? plots : " none"),
+        h("p", { class: "o-blds" }, h("span", { class: "label" }, "Buildings:"), blds.length ? blds : " none")));
     }
     const me = this.seat !== null ? v.mats[this.seat] : null;
     if (me && me.seat === v.board.warden) others.append(h("p", { class: "small" }, "You are the Warden."));
@@ -835,6 +903,7 @@ export class TableScreen {
     const end = this.el.end;
     if (!this.ended) { end.hidden = true; return; }
     clear(end);
+    if (end.hidden) hideTip();
     end.hidden = false;
     const e = this.ended;
     const result = e.result || (this.view && this.view.result);
@@ -880,7 +949,7 @@ export class TableScreen {
 
 /** While it is your decision only the lit targets and the decision bar are in the tab order. */
 function setOutOfTabOrder(on) {
-  for (const el of document.querySelectorAll(".topbar a, .topbar button, #tabs button")) {
+  for (const el of document.querySelectorAll(".topbar a, .topbar button, #tabs button, #log-filter button")) {
     if (on) el.setAttribute("tabindex", "-1");
     else el.removeAttribute("tabindex");
   }

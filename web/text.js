@@ -168,11 +168,11 @@ export function plotText(kind) {
   return works + pays;
 }
 
-/** A building's facts for its tooltip title: "Cellar — 3 coins, 1 pt, 1 slot". */
+/** A building's facts for its tooltip title: "Cellar — 3 coins, 1 building point, 1 slot". */
 export function buildingFacts(key) {
   const b = building(key);
   if (b.cost === undefined) return b.name;
   const slots = b.slots === 1 ? "1 slot" : `${b.slots} slots`;
   const large = b.spaces === 2 ? ", 2 spaces" : "";
-  return `${b.name} — ${b.cost} coin${b.cost === 1 ? "" : "s"}, ${b.points} pt, ${slots}${large}`;
+  return `${b.name} — ${plural(b.cost, "coin")}, ${plural(b.points, "building point")}, ${slots}${large}`;
 }

@@ -1,5 +1,5 @@
 // Tooltips for anything with a data-tip attribute (role cards, plots, buildings): shown by
-// pointing with a mouse, by keyboard focus, or by holding a finger on it (~500 ms) on a
+// pointing with a mouse (a real move onto it, never a page that changed under a resting mouse), by keyboard focus, or by holding a finger on it (~500 ms) on a
 // touch screen. A long press only shows the text: it never chooses anything.
 
 const HOVER_DELAY = 250;
@@ -98,13 +98,24 @@ function cancelPress() {
 
 export function installTooltips() {
   tipEl();
-  // mouse: point at it
-  document.addEventListener("pointerover", (ev) => {
+  // mouse: point at it. Only a real move counts: when the page changes under a resting
+  // mouse (a re-render, the end screen, a scroll) the browser sends pointerover to whatever
+  // is now under it, and that must not pop a tooltip.
+  let lastX = null;
+  let lastY = null;
+  let hoverEl = null;
+  document.addEventListener("pointermove", (ev) => {
     if (ev.pointerType !== "mouse") return;
+    const moved = ev.clientX !== lastX || ev.clientY !== lastY;
+    lastX = ev.clientX;
+    lastY = ev.clientY;
+    if (!moved) return;
     const el = tipTarget(ev.target);
-    if (!el || el === anchor) return;
+    if (el === hoverEl) return;
+    hoverEl = el;
     clearTimeout(hoverTimer);
-    hoverTimer = setTimeout(() => { if (el.isConnected) showTip(el, "hover"); }, HOVER_DELAY);
+    if (!el || el === anchor) return;
+    hoverTimer = setTimeout(() => { if (el.isConnected && el === hoverEl) showTip(el, "hover"); }, HOVER_DELAY);
   });
   document.addEventListener("pointerout", (ev) => {
     if (ev.pointerType !== "mouse") return;
@@ -112,6 +123,7 @@ export function installTooltips() {
     if (!el) return;
     if (ev.relatedTarget && el.contains(ev.relatedTarget)) return;
     clearTimeout(hoverTimer);
+    if (hoverEl === el) hoverEl = null;
     if (anchor === el && tip && tip.dataset.how === "hover") hideTip();
   });
   // keyboard: focus shows it, leaving hides it

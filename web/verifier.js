@@ -35,7 +35,9 @@ function shownTurnUps(record, replay) {
 }
 
 const seedText = (s) => (s === null || s === undefined ? "none" : JSON.stringify(s));
-const seatSeedsText = (list) => list.map((s, i) => `seat ${i}: ${seedText(s)}`).join(", ");
+/** Seats as people count them: from 1 (the record's seat 0 is "seat 1"). */
+const seatNo = (i) => `seat ${Number(i) + 1}`;
+const seatSeedsText = (list) => list.map((s, i) => `${seatNo(i)}: ${seedText(s)}`).join(", ");
 
 /** Match what this browser saw to the public turn-ups, in order (a seen turn-up happened at
  * a step in (from, to]). Returns the seen entry per public index, and the unmatched ones. */
@@ -111,7 +113,7 @@ export async function verifyRecord(record, { replay = null, seen = null, setups 
       ? bound[mySeat] === seen.client_seed
       : (record.client_seeds || []).includes(seen.client_seed);
     checks.push(check("seen-client-seed", bound && mySeat !== null
-      ? `This browser's client seed is at its seat (seat ${mySeat}) and in the key`
+      ? `This browser's client seed is at its seat (${seatNo(mySeat)}) and in the key`
       : "This browser's client seed was mixed into the key", ok,
     { game: bound ? seatSeedsText(bound) : JSON.stringify(record.client_seeds || []), seen: seen.client_seed,
       note: ok ? "" : "the record leaves out this browser's client seed, or puts it at another seat" }));
@@ -123,7 +125,7 @@ export async function verifyRecord(record, { replay = null, seen = null, setups 
     for (let i = 0; i < seats; i++) {
       const a = listed[i] === undefined ? null : listed[i];
       const b = seen.start_seeds[i] === undefined ? null : seen.start_seeds[i];
-      if (a !== b) differ.push(`seat ${i}: the record has ${seedText(a)}, the start showed ${seedText(b)}`);
+      if (a !== b) differ.push(`${seatNo(i)}: the record has ${seedText(a)}, the start showed ${seedText(b)}`);
     }
     const ok = bound !== null && differ.length === 0;
     checks.push(check("seen-start-seeds", "The client seeds this browser saw listed at the start", ok, {
@@ -142,8 +144,8 @@ export async function verifyRecord(record, { replay = null, seen = null, setups 
     const seenWarden = seen && Number.isInteger(seen.first_warden) ? seen.first_warden : null;
     const ok = (shownWarden === null || shownWarden === warden) && (seenWarden === null || seenWarden === warden);
     draws.push(check("first-warden", "First Warden", shownWarden === null && seenWarden === null ? null : ok, {
-      computed: `seat ${warden}`, game: shownWarden === null ? "" : `seat ${shownWarden}`,
-      seen: seenWarden === null ? "" : `seat ${seenWarden}`,
+      computed: seatNo(warden), game: shownWarden === null ? "" : seatNo(shownWarden),
+      seen: seenWarden === null ? "" : seatNo(seenWarden),
       drawOk: shownWarden === null || shownWarden === warden,
     }));
     const faceUp = setups && setups[String(players)] ? setups[String(players)].face_up_plots : null;
@@ -228,8 +230,8 @@ export async function verifyRecord(record, { replay = null, seen = null, setups 
     } else if (diff) {
       const { i, a, b } = diff;
       checks.push(check("actions", "Every action (replayed through the rules by the server)", false, {
-        computed: "", game: b ? `seat ${b.seat}: ${describeAction(b.action)}` : "no such action",
-        note: `action ${i + 1}: this record says ${a ? `seat ${a.seat}: ${describeAction(a.action)}` : "nothing"}`,
+        computed: "", game: b ? `${seatNo(b.seat)}: ${describeAction(b.action)}` : "no such action",
+        note: `action ${i + 1}: this record says ${a ? `${seatNo(a.seat)}: ${describeAction(a.action)}` : "nothing"}`,
       }));
     } else {
       checks.push(check("actions", "Every action (replayed through the rules by the server)", true,
@@ -270,8 +272,8 @@ function scoresCheck(record, replay) {
   for (const s of result.scores) {
     const sum = s.seals + s.building_points + Object.values(s.bonuses || {}).reduce((n, x) => n + x, 0);
     if (sum !== s.total) {
-      return check("scores", label, false, { computed: `seat ${s.seat}: ${sum} = seals + buildings + bonuses`,
-        game: `seat ${s.seat}: ${scoreText(s)}`, note: "a total is not the sum of its parts" });
+      return check("scores", label, false, { computed: `${seatNo(s.seat)}: ${sum} = seals + buildings + bonuses`,
+        game: `${seatNo(s.seat)}: ${scoreText(s)}`, note: "a total is not the sum of its parts" });
     }
   }
   if (!replay || !("result" in replay)) {
@@ -283,13 +285,13 @@ function scoresCheck(record, replay) {
   for (const s of result.scores) {
     const t = theirs.scores.find((x) => x.seat === s.seat);
     if (!t || canon(t) !== canon(s)) {
-      return check("scores", label, false, { computed: "", game: t ? `seat ${t.seat}: ${scoreText(t)}` : "no such seat",
-        note: `seat ${s.seat}: this record says ${scoreText(s)}` });
+      return check("scores", label, false, { computed: "", game: t ? `${seatNo(t.seat)}: ${scoreText(t)}` : "no such seat",
+        note: `${seatNo(s.seat)}: this record says ${scoreText(s)}` });
     }
   }
   if (JSON.stringify(theirs.winners) !== JSON.stringify(result.winners)) {
     return check("scores", label, false, { game: `winners ${theirs.winners.join(", ")}`, note: `this record says winners ${result.winners.join(", ")}` });
   }
   return check("scores", label, true, { game: result.scores.map((s) => s.total).join(", "),
-    computed: `winners: seat ${result.winners.join(", seat ")}` });
+    computed: `winners: ${result.winners.map(seatNo).join(", ")}` });
 }

@@ -39,7 +39,7 @@ function render(record, checks, { id, source }) {
       h("a", { href: `/games/${id}.json` }, "record")));
   }
   fact(dl, "From", source);
-  fact(dl, "Players", (record.seats || []).map((s, i) => `${s.name || `Seat ${i + 1}`}${s.bot ? " (bot)" : ""}`).join(", "));
+  fact(dl, "Players", (record.seats || []).map((s, i) => `${s.name || `Seat ${i + 1}`}${s.bot && !/\(bot\)/.test(s.name || "") ? " (bot)" : ""}`).join(", "));
   fact(dl, "Seed", String(record.seed), "v-seed");
   fact(dl, "Fingerprint", String(record.fingerprint), "v-fingerprint");
   fact(dl, "Client seeds", JSON.stringify(record.client_seeds || []), "v-client-seeds");

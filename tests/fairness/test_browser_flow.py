@@ -110,7 +110,7 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
     assert checks["seen-fingerprint"] == "fail"
     assert checks["plots-2"] == "fail" and checks["client-seeds"] == "pass"
     assert checks["seen-start-seeds"] == "fail" and checks["turn-ups"] == "pass"
-    assert "did not see at the start: seat 0" in page.locator(
+    assert "did not see at the start: seat 1" in page.locator(
         '#checks tr[data-check="seen-start-seeds"]').inner_text()
     assert page.locator("#verdict").get_attribute("data-first") == "seen-fingerprint"
     assert "0" * 64 in page.locator('#checks tr[data-check="seen-fingerprint"]').inner_text()

@@ -199,3 +199,26 @@ def play_until_phase(page: Any, phase: str, timeout: float = 60.0) -> None:
             return
         click_step(page, step)
         step += 1
+
+
+def click_step_builder(page: Any, step: int) -> str:
+    """Like ``click_step``, but playing for a long high street and full barges: lift the
+    Bargemaster when you hold goods (else the Mason) when it is lit, and in the Mason's
+    phase the dearest building you may build."""
+    if not page.locator("#confirm").count():
+        phase = page.get_attribute("#decision", "data-phase")
+        if phase == "pick_role":
+            goods = page.evaluate("""() => [...document.querySelectorAll('#mat .stat.goods .good')]
+              .reduce((n, el) =>
+                n + Number((el.getAttribute('aria-label') || '0').split(' ')[0]), 0)""")
+            for role in (("bargemaster", "mason") if goods else ("mason",)):
+                card = page.locator(f'button.lit[data-key="role:{role}"]')
+                if card.count():
+                    card.click()
+                    return "pick_role"
+        elif phase == "mason":
+            builds = page.locator("button.lit[data-type=build]")
+            if builds.count():
+                builds.last.click()
+                return "build"
+    return click_step(page, step)

@@ -1,0 +1,448 @@
+"""The table as a player sees it at each size (issue 14): a whole 5-player game fits
+1440x900 and 1920x1080 with no scrolling in any phase; on a phone and a tablet a new
+decision brings its lit targets into view and J jumps to them; the last round is announced;
+lifting a card moves nothing; a resting mouse pops no tooltip; lit barges say what loading
+would put on them; the words (plurals, the short fingerprint, the verify page); the log by
+round with its filter; one tab selected after a resize.
+
+Screenshots go to test-artifacts/screenshots/fit-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.web.table_page import (
+    GAME_TIMEOUT,
+    click_step_builder,
+    new_page,
+    play_now,
+    shot,
+    wait_turn,
+)
+
+DESKTOPS = ((1440, 900), (1920, 1080))
+LARGE = ("dormitory", "toll_house", "moot_hall")
+
+# What overflows: the page, and each panel that should show all it holds; each large
+# building of the market and each other player inside its panel's box.
+MEASURE = """(large) => {
+  const out = [];
+  const d = document.scrollingElement;
+  if (d.scrollHeight > d.clientHeight + 1) out.push(`page ${d.scrollHeight} > ${d.clientHeight}`);
+  if (d.scrollWidth > d.clientWidth + 1) out.push(`page width ${d.scrollWidth} > ${d.clientWidth}`);
+  for (const id of ['decision', 'board', 'mat', 'others']) {
+    const e = document.getElementById(id);
+    if (e && e.scrollHeight > e.clientHeight + 1)
+      out.push(`#${id} ${e.scrollHeight} > ${e.clientHeight}`);
+  }
+  const inside = (el, box, what) => {
+    const r = el.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    if (r.top < b.top - 1 || r.bottom > b.bottom + 1 || r.bottom > innerHeight)
+      out.push(`${what} cut off: ${Math.round(r.top)}-${Math.round(r.bottom)}`
+        + ` in ${Math.round(b.top)}-${Math.round(b.bottom)}`);
+  };
+  const board = document.getElementById('board');
+  for (const key of large) {
+    const el = document.querySelector(`[data-key="market:${key}"]`);
+    if (el) inside(el, board, key);
+  }
+  const others = document.getElementById('others');
+  for (const el of others.querySelectorAll('.other'))
+    inside(el, others, `player ${el.dataset.seat}`);
+  const mat = document.getElementById('mat');
+  for (const el of mat.querySelectorAll('.tile')) inside(el, mat, `tile ${el.dataset.key}`);
+  return out;
+}"""
+
+# The lit targets on the board and your mat that are wholly in view: below the sticky
+# decision bar and above the phone's tab bar.
+LIT_IN_VIEW = """() => {
+  const top = document.getElementById('decision').getBoundingClientRect().bottom;
+  const tabs = document.getElementById('tabs');
+  const fixed = tabs && getComputedStyle(tabs).position === 'fixed';
+  const bottom = fixed ? tabs.getBoundingClientRect().top : innerHeight;
+  const lit = [...document.querySelectorAll('#board button.lit, #mat button.lit')]
+    .filter((el) => el.offsetParent !== null);
+  const seen = lit.filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= top - 1 && r.bottom <= bottom + 1;
+  });
+  return {lit: lit.length, seen: seen.map((el) => el.dataset.key)};
+}"""
+
+ACTIVE_IN_VIEW = """() => {
+  const a = document.activeElement;
+  if (!a || !a.classList.contains('lit')) return null;
+  const r = a.getBoundingClientRect();
+  const top = document.getElementById('decision').getBoundingClientRect().bottom;
+  const tabs = document.getElementById('tabs');
+  const bottom = getComputedStyle(tabs).position === 'fixed'
+    ? tabs.getBoundingClientRect().top : innerHeight;
+  return {key: a.dataset.key, inView: r.top >= top - 1 && r.bottom <= bottom + 1};
+}"""
+
+# Before any page script: every state the table is drawn in, whether the decision bar and
+# the board said "last round" (and their words), and whether it went away before the end.
+LAST_ROUND_WATCH = """
+(() => {
+  const seen = { bar: [], board: [], lost: 0, shown: false };
+  window.__lastRound = seen;
+  new MutationObserver(() => {
+    const bar = document.getElementById('last-round');
+    const board = document.getElementById('board-last-round');
+    const ended = !!document.getElementById('seed');
+    if (bar && board && !board.hidden) {
+      seen.shown = true;
+      if (!seen.bar.includes(bar.textContent)) seen.bar.push(bar.textContent);
+      if (!seen.board.includes(board.textContent)) seen.board.push(board.textContent);
+    } else if (seen.shown && !ended && document.querySelector('#decision .decision-head')) {
+      seen.lost += 1;
+    }
+  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+})();
+"""
+
+RECT = """(sel) => {
+  const r = document.querySelector(sel).getBoundingClientRect();
+  return [r.x, r.y, r.width, r.height];
+}"""
+
+# Text a player reads that has a wrong plural.
+BAD_WORDS = re.compile(
+    r"\b1 (coins|seals|building points|apprentices)\b|building pts|\(bot\) \(bot\)")
+
+
+def resize(page: Any, width: int, height: int) -> None:
+    """A new viewport, and the page's resize handling done (it fits the panels again)."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.evaluate("() => new Promise((done) =>"
+                  " requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def last_view(watch: Any) -> dict[str, Any]:
+    view: dict[str, Any] = watch.of_type("update")[-1]["view"]
+    return view
+
+
+def visible_text(page: Any, sel: str = "body") -> str:
+    text: str = page.inner_text(sel)
+    return text
+
+
+def check_lift_moves_nothing(page: Any) -> bool:
+    """Lift the first lit role card or building: the board and the card stay put."""
+    card = page.locator("button.lit[data-lift]:visible").first
+    if not card.count():
+        return False
+    key = card.get_attribute("data-key")
+    before = (page.evaluate(RECT, "#board"), page.evaluate(RECT, f'[data-key="{key}"]'))
+    card.click()
+    page.locator("#lift-panel").wait_for()
+    after = (page.evaluate(RECT, "#board"), page.evaluate(RECT, f'[data-key="{key}"]'))
+    assert before == after, f"lifting {key} moved the board or the card: {before} -> {after}"
+    page.keyboard.press("Escape")
+    assert page.locator("#lift-panel").count() == 0
+    assert page.evaluate(RECT, "#board") == before[0]
+    return True
+
+
+def check_barges(page: Any) -> bool:
+    """A lit barge (or, when several goods could go on one, each lit option on it) says in
+    visible text what loading would put on it, inside the barge."""
+    lit = page.locator("button.barge.lit, button.barge-opt.lit")
+    if not lit.count():
+        return False
+    for i in range(lit.count()):
+        b = lit.nth(i)
+        label = b.get_attribute("aria-label") or ""  # "Load 3 wool on barge 2"
+        m = re.match(r"Load (\d+) (\w+) on barge (\d+)", label)
+        assert m, label
+        text = b.inner_text()
+        assert f"Load +{m.group(1)} {m.group(2)}" in text, (label, text)
+        inside = page.evaluate("""(el) => {
+          const t = (el.querySelector('.barge-load') || el).getBoundingClientRect();
+          const o = el.closest('.barge').getBoundingClientRect();
+          return t.width > 0 && t.left >= o.left - 0.5 && t.right <= o.right + 0.5;
+        }""", b.element_handle())
+        assert inside, f"{label}: its words stick out of the barge"
+    return True
+
+
+def check_last_round(page: Any, watch: Any) -> bool:
+    """Once an end trigger has fired, the decision bar and the board say so, and why."""
+    reasons = last_view(watch)["board"]["end_reasons"]
+    bar = page.locator("#last-round")
+    board = page.locator("#board-last-round")
+    if not reasons:
+        assert bar.count() == 0 and not board.is_visible()
+        return False
+    why = {"seals": "seals ran out", "apprentices": "apprentice barge",
+           "high_street": "high street is full"}  # one or more of them
+    assert bar.is_visible() and board.is_visible()
+    for text in (bar.inner_text(), board.inner_text()):
+        assert "Last round" in text, text
+        assert all(why[r] in text for r in reasons), (reasons, text)
+    return True
+
+
+def check_log(page: Any, seat: int) -> None:
+    """The log by round under the role picks, the Reeve one line a player, and its filter."""
+    rounds = page.locator("#log .log-round")
+    assert rounds.count() >= 3
+    heads = page.locator("#log .log-round-head").all_inner_texts()
+    assert heads[-1].lower().startswith("round")
+    numbers = [int(t.split()[-1]) for t in heads if t.lower().startswith("round")]
+    assert numbers == sorted(numbers) and len(set(numbers)) == len(numbers), heads
+    picks = page.locator("#log .log-head").all_inner_texts()
+    assert picks and all(" picked the " in p for p in picks), picks[:5]
+    lines = page.locator("#log .log-line").all_inner_texts()
+    assert not [x for x in lines if "arranged their apprentices" in x]
+    for r in range(rounds.count()):
+        arranged = rounds.nth(r).locator(".log-line", has_text="arranged:")
+        seats = [arranged.nth(i).get_attribute("data-seat") for i in range(arranged.count())]
+        assert len(seats) == len(set(seats)), f"round {r}: a player's Reeve on two lines"
+    assert any("arranged:" in x for x in lines)
+
+    page.click("#log-filter [data-filter=roles]")
+    assert page.get_attribute("#log-filter [data-filter=roles]", "aria-pressed") == "true"
+    assert page.locator("#log .log-line:visible").count() == 0
+    assert page.locator("#log .log-head:visible").count() == len(picks)
+    page.click("#log-filter [data-filter=mine]")
+    mine = page.locator("#log .log-line:visible")
+    assert mine.count() > 0
+    for i in range(mine.count()):
+        cls = mine.nth(i).get_attribute("class") or ""
+        assert "mine" in cls or "note" in cls
+        if "mine" in cls:
+            assert mine.nth(i).get_attribute("data-seat") == str(seat)
+            assert mine.nth(i).inner_text().startswith("You")
+    page.click("#log-filter [data-filter=all]")
+    assert page.locator("#log .log-line:visible").count() == len(lines)
+
+
+def test_desktop_fits_a_whole_five_player_game(browser: Any, server_url: str) -> None:
+    context, page, watch = new_page(browser)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server_url)
+    page.add_init_script(LAST_ROUND_WATCH)
+    overflows: list[str] = []
+    phases: set[str] = set()
+    checked = {"lift": 0, "barge": 0, "last": 0}
+    shots: set[str] = set()
+    try:
+        play_now(page, server_url, players=5)
+        fingerprint = watch.of_type("welcome")[-1]["fingerprint"]
+        # the fingerprint: short in one top bar line, whole on demand, and copied whole
+        page.locator("#fp-copy").wait_for()
+        assert page.evaluate("document.querySelector('.topbar').offsetHeight") <= 44
+        assert page.evaluate(RECT, "#fp-value")[2] < 200
+        value = page.inner_text("#fp-value")
+        assert value.startswith(fingerprint[:8])
+        assert value.replace("…", "").endswith(fingerprint[-8:])
+        page.click("#fp-whole")
+        assert page.get_attribute("#fp-whole", "aria-expanded") == "true"
+        assert page.evaluate(RECT, "#fp-value")[2] > 300
+        assert page.evaluate(RECT, ".fp-mid")[2] > 200
+        page.click("#fp-whole")
+        page.click("#fp-copy")
+        page.wait_for_function("document.getElementById('fp-copy').textContent === 'Copied'")
+        assert page.evaluate("navigator.clipboard.readText()") == fingerprint
+
+        deadline = time.monotonic() + GAME_TIMEOUT
+        step = 0
+        while True:
+            assert time.monotonic() < deadline, f"no end after {step} steps"
+            if wait_turn(page) == "ended":
+                break
+            phase = page.get_attribute("#decision", "data-phase")
+            phases.add(phase)
+            seat = int(page.get_attribute("#mat", "data-seat"))
+            for width, height in DESKTOPS:
+                resize(page, width, height)
+                problems = page.evaluate(MEASURE, list(LARGE))
+                if problems and not overflows:
+                    shot(page, f"fit-overflow-{width}")  # what it looked like, for the report
+                overflows.extend(f"{width}x{height} {phase} step {step}: {p}" for p in problems)
+            resize(page, 1440, 900)
+            bad = BAD_WORDS.findall(visible_text(page))
+            assert not bad, bad
+            if check_last_round(page, watch):
+                checked["last"] += 1
+                if "last" not in shots:
+                    shots.add("last")
+                    shot(page, "fit-last-round-desktop")
+            if phase == "bargemaster" and check_barges(page):
+                checked["barge"] += 1
+                if "barge" not in shots:
+                    shots.add("barge")
+                    shot(page, "fit-barges-desktop")
+            lifting = phase in ("pick_role", "mason") and checked["lift"] < 4
+            if lifting and check_lift_moves_nothing(page):
+                checked["lift"] += 1
+            if phase not in shots:
+                shots.add(phase)
+                shot(page, f"fit-{phase}-1440")
+                resize(page, 1920, 1080)
+                shot(page, f"fit-{phase}-1920")
+                resize(page, 1440, 900)
+            try:
+                click_step_builder(page, step)
+            except PlaywrightError:
+                continue  # the table moved on under the pointer: look again
+            step += 1
+        assert not overflows, overflows[:10]
+        assert {"pick_role", "surveyor", "reeve", "mason", "bargemaster"} <= phases, phases
+        assert checked["lift"] >= 2 and checked["barge"] >= 1, checked
+        # the end came by a trigger: from it to the end screen, both said so in every state
+        reasons = watch.of_type("game_ended")[-1]["result"]["reasons"]
+        seen = page.evaluate("window.__lastRound")
+        assert reasons and seen["shown"], seen
+        assert seen["lost"] == 0, seen
+        words = {"seals": "seals ran out", "apprentices": "apprentice barge",
+                 "high_street": "high street is full"}
+        for text in seen["bar"] + seen["board"]:
+            assert "Last round" in text and any(words[r] in text for r in reasons), text
+        shot(page, "fit-end-1440")
+        check_log(page, seat)
+        check_end_screen(page)
+    finally:
+        context.close()
+    assert not watch.problems, watch.problems
+
+
+def check_end_screen(page: Any) -> None:
+    """The end screen: no tooltip pops under a resting mouse, one does on a real move; on a
+    phone the Tie-break heading stays one word on one line; the verify page's words."""
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.evaluate("window.scrollTo(0, 0)")
+    card = page.evaluate(RECT, '[data-key="role:surveyor"]')
+    room = page.evaluate("document.scrollingElement.scrollHeight - innerHeight")
+    scroll = min(room, card[1] + card[3] / 2 - 60)
+    x, y = card[0] + card[2] / 2, card[1] + card[3] / 2 - scroll
+    tip_at = f"document.elementFromPoint({x}, {y}).closest('[data-tip]')?.dataset.key ?? null"
+    assert page.evaluate(tip_at) is None
+    page.mouse.move(x, y)  # over the end screen, on nothing with a tooltip
+    page.wait_for_timeout(400)
+    assert page.is_hidden("#tip")
+    # the page moves under the resting mouse until the card is under it
+    page.evaluate(f"window.scrollBy(0, {scroll})")
+    page.wait_for_timeout(50)
+    assert page.evaluate(tip_at) == "role:surveyor"
+    page.wait_for_timeout(600)
+    assert page.is_hidden("#tip"), "a tooltip popped under a resting mouse"
+    page.mouse.move(x + 3, y + 2)  # a real move on the card: its tooltip
+    page.locator("#tip").wait_for(state="visible", timeout=3000)
+    assert "Surveyor" in page.inner_text("#tip")
+    page.mouse.move(5, 5)
+    page.evaluate("window.scrollTo(0, 0)")
+
+    page.set_viewport_size({"width": 375, "height": 812})
+    page.wait_for_timeout(100)
+    lines = page.evaluate("""() => {
+      const th = [...document.querySelectorAll('#end .scores th')]
+        .find((x) => /Tie/.test(x.textContent));
+      const range = document.createRange();
+      range.selectNodeContents(th);
+      const r = th.getBoundingClientRect();
+      const tops = [...range.getClientRects()].map((r) => Math.round(r.top));
+      return {text: th.innerText, lines: new Set(tops).size,
+              inView: r.left >= 0 && r.right <= document.documentElement.clientWidth};
+    }""")
+    assert lines == {"text": "Tie-break", "lines": 1, "inView": True}, lines
+    shot(page, "fit-end-phone")
+    page.set_viewport_size({"width": 1440, "height": 900})
+
+    page.click("#verify-game")
+    page.locator("#verdict:not(.wait)").wait_for(timeout=30_000)
+    page.locator("#checks tr").first.wait_for()
+    text = visible_text(page)
+    assert "(bot) (bot)" not in text
+    assert not re.search(r"\bseat 0\b", text), re.findall(r".{40}\bseat 0\b.{20}", text)
+    assert re.search(r"\bseat 1\b", text)
+    shot(page, "fit-verify")
+
+
+def play_checking_view(page: Any, watch: Any, size: str, want: set[str], max_steps: int
+                       ) -> set[str]:
+    """On a phone or tablet: at each decision of yours a lit target is in view at once (the
+    Reeve's on your mat); at some, J from the top of the page (and another section) brings
+    the next lit target into view with the focus on it. Returns the phases checked."""
+    seen: set[str] = set()
+    for step in range(max_steps):
+        if wait_turn(page) == "ended" or want <= seen:
+            break
+        phase = page.get_attribute("#decision", "data-phase")
+        info = page.evaluate(LIT_IN_VIEW)
+        if info["lit"]:
+            assert info["seen"], f"{size} {phase}: none of {info['lit']} lit targets in view"
+            if phase == "reeve":
+                assert any(k.startswith(("holding:", "street:")) for k in info["seen"]), info
+            if phase not in seen:
+                seen.add(phase)
+                shot(page, f"fit-{phase}-{size}")
+                # J from the top of the page, from another section on a phone
+                page.evaluate("window.scrollTo(0, 0)")
+                if size == "phone":
+                    page.keyboard.press("l")
+                assert page.locator("#jump-lit").is_visible()
+                page.keyboard.press("j")
+                got = page.evaluate(ACTIVE_IN_VIEW)
+                assert got and got["inView"], f"{size} {phase}: J left {got}"
+                page.locator("#jump-lit").click()  # the button: the next one, in view
+                again = page.evaluate(ACTIVE_IN_VIEW)
+                assert again and again["inView"], again
+        try:
+            click_step_builder(page, step)
+        except PlaywrightError:
+            continue
+    return seen
+
+
+def test_phone_and_tablet_bring_the_lit_targets_into_view(browser: Any, server_url: str) -> None:
+    for size, (width, height) in (("phone", (375, 812)), ("tablet", (768, 1024))):
+        context, page, watch = new_page(browser, width=width, height=height, touch=size == "phone")
+        try:
+            play_now(page, server_url, players=5)
+            seen = play_checking_view(page, watch, size, {"mason", "reeve", "pick_role"}, 60)
+            assert {"mason", "reeve"} <= seen, (size, seen)
+        finally:
+            context.close()
+        assert not watch.problems, watch.problems
+
+
+def test_one_tab_selected_after_a_resize(browser: Any, server_url: str) -> None:
+    context, page, watch = new_page(browser, width=768, height=1024)
+    pressed = """() => [...document.querySelectorAll('#tabs button')]
+      .filter((b) => b.offsetParent !== null && b.getAttribute('aria-pressed') === 'true')
+      .map((b) => b.dataset.tab)"""
+    shown = """() => ['mat', 'board', 'others', 'logpane']
+      .filter((id) => document.getElementById(id).offsetParent !== null)"""
+    try:
+        play_now(page, server_url, players=3)
+        wait_turn(page)
+        assert page.evaluate(pressed) == ["others"]
+        # a tab chosen at one size (or none), then the window resized
+        for width, height, tab in ((375, 812, None), (375, 812, "log"), (768, 1024, None),
+                                   (768, 1024, "others"), (375, 812, None), (1440, 900, None),
+                                   (375, 812, "mat"), (768, 1024, None), (375, 812, None)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(50)
+            if tab:
+                page.click(f"#tabs [data-tab={tab}]")
+            on = page.evaluate(pressed)
+            if width >= 1000:
+                assert on == [], on  # no tabs on a desktop
+                continue
+            assert len(on) == 1, f"{width}x{height}: {on} selected"
+            section = {"others": "others", "log": "logpane", "mat": "mat", "board": "board"}[on[0]]
+            assert section in page.evaluate(shown)
+            if width < 600:
+                assert page.evaluate(shown) == [section]
+    finally:
+        context.close()
+    assert not watch.problems, watch.problems

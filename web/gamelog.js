@@ -1,0 +1,168 @@
+// The game log beside the table: grouped by round, each role pick a header with what it
+// brought about below it; the Reeve's arrivals and arranging folded into one line per
+// player; a filter (everything / mine / the role picks only). Kept in sessionStorage per
+// table so that a reload keeps it.
+//
+// An entry: {r: round, k: "pick" | "line" | "note", s: seat or null, t: text, f: fold key}.
+// Every text is set as text, never as HTML (names are the players' own).
+
+import { h, clear } from "./dom.js";
+import { eventText, seatName, buildingName, kindName, PLOT_KINDS } from "./text.js";
+
+const KEEP = 600;
+const FILTERS = [["all", "All"], ["mine", "Mine"], ["roles", "Roles only"]];
+const storeKey = (table) => `quaymoor.log.${table}`;
+const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
+
+/** The round the first of an update's events belongs to: the view's round less the rounds
+ * that ended within them (the last round_ended of a game does not move the round on). */
+export function firstRound(events, board) {
+  const ended = events.filter((e) => e.type === "round_ended").length;
+  const over = events.some((e) => e.type === "game_ended");
+  return Math.max(1, board.round - ended + (over && ended ? 1 : 0));
+}
+
+/** Where a seat's apprentices are, in short: "clay 2, wool 1; Flax Mill 1; lodge 1". */
+function placed(mat) {
+  const plots = PLOT_KINDS.filter((k) => mat.worked[k]).map((k) => `${kindName(k)} ${mat.worked[k]}`);
+  const blds = mat.buildings.filter((b) => b.apprentices).map((b) => `${buildingName(b.building)} ${b.apprentices}`);
+  const parts = [plots.join(", "), blds.join(", "), mat.lodge ? `lodge ${mat.lodge}` : ""].filter(Boolean);
+  return parts.join("; ") || "none placed";
+}
+
+export class GameLog {
+  /** keep: save it in sessionStorage (a seat's log); resume: start from what was saved. */
+  constructor(table, keep, resume) {
+    this.table = table;
+    this.keep = keep;
+    this.filter = "all";
+    this.entries = resume ? this.load() : [];
+    this.list = h("ol", { id: "log", class: "log", role: "log", "aria-live": "polite", "aria-label": "Game log", tabindex: "-1" });
+    this.filterBar = h("div", { class: "log-filter", id: "log-filter", role: "group", "aria-label": "Show in the log" },
+      FILTERS.map(([key, label]) => h("button", {
+        type: "button", class: "quiet", "data-filter": key, "aria-pressed": key === this.filter ? "true" : "false",
+        onclick: () => this.setFilter(key),
+      }, label)));
+    this.mySeat = null;
+  }
+
+  load() {
+    try {
+      const got = JSON.parse(sessionStorage.getItem(storeKey(this.table)) || "[]");
+      // an older page kept plain lines: keep them as notes
+      return Array.isArray(got) ? got.map((x) => (typeof x === "string" ? { r: 0, k: "note", s: null, t: x } : x)) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  save() {
+    if (!this.keep) return;
+    try { sessionStorage.setItem(storeKey(this.table), JSON.stringify(this.entries)); } catch { /* full */ }
+  }
+
+  get length() { return this.entries.length; }
+
+  setFilter(key) {
+    this.filter = key;
+    for (const b of this.filterBar.querySelectorAll("button")) {
+      b.setAttribute("aria-pressed", b.dataset.filter === key ? "true" : "false");
+    }
+    this.list.dataset.filter = key;
+    this.scrollToEnd();
+  }
+
+  /** Lines of our own (the client seeds at the start), in the round they are seen in. */
+  addNotes(lines, round) {
+    for (const t of lines) this.entries.push({ r: round || 0, k: "note", s: null, t });
+    this.changed();
+  }
+
+  /** One update's events, with the view they led to (for the Reeve's arrangement). */
+  addEvents(events, view, seats, mySeat) {
+    if (!events.length) return;
+    let round = firstRound(events, view.board);
+    for (const e of events) {
+      const who = e.seat;
+      if (e.type === "apprentices_arrived" || e.type === "apprentices_arranged") {
+        this.fold(round, e, view, seats, mySeat);
+      } else {
+        const t = eventText(e, seats, mySeat);
+        if (t) this.entries.push({ r: round, k: e.type === "role_picked" ? "pick" : "line", s: who ?? null, t });
+      }
+      if (e.type === "round_ended") round = e.round + 1;
+    }
+    this.changed();
+  }
+
+  /** The Reeve: one line per player, "got N (M from the barge); arranged: ...". */
+  fold(round, e, view, seats, mySeat) {
+    const f = `reeve:${round}:${e.seat}`;
+    let entry = this.entries.find((x) => x.f === f);
+    if (!entry) {
+      entry = { r: round, k: "line", s: e.seat, t: "", f, got: 0, barge: 0, arranged: null };
+      this.entries.push(entry);
+    }
+    if (e.type === "apprentices_arrived") {
+      entry.got += e.count;
+      if (e.from_barge) entry.barge += e.count;
+    } else {
+      const mat = view.mats.find((m) => m.seat === e.seat);
+      entry.arranged = mat ? placed(mat) : "";
+    }
+    const who = seatName(seats, e.seat, mySeat);
+    const got = entry.got
+      ? `got ${plural(entry.got, "apprentice")}${entry.barge === entry.got ? " from the barge" : entry.barge ? ` (${entry.barge} from the barge)` : ""}`
+      : "got no apprentices";
+    entry.t = `${who} ${got}${entry.arranged === null ? "" : `; arranged: ${entry.arranged}`}`;
+  }
+
+  changed() {
+    if (this.entries.length > KEEP) this.entries.splice(0, this.entries.length - KEEP);
+    this.save();
+    this.render();
+  }
+
+  render() {
+    const list = clear(this.list);
+    list.dataset.filter = this.filter;
+    const mine = (x) => this.mySeat !== null && x.s === this.mySeat;
+    let roundLi = null;
+    let roundOl = null;
+    let pickUl = null;
+    let pickLi = null;
+    let round = null;
+    for (const x of this.entries) {
+      if (x.r !== round || !roundLi) {
+        round = x.r;
+        roundOl = h("ol", { class: "log-picks" });
+        roundLi = h("li", { class: "log-round", "data-round": x.r },
+          h("h3", { class: "log-round-head" }, x.r ? `Round ${x.r}` : "Before"), roundOl);
+        list.append(roundLi);
+        pickUl = null;
+        pickLi = null;
+      }
+      if (x.k === "pick") {
+        pickUl = h("ul", { class: "log-lines" });
+        pickLi = h("li", { class: `log-pick${mine(x) ? " mine has-mine" : ""}`, "data-seat": x.s ?? "" },
+          h("p", { class: "log-head" }, x.t), pickUl);
+        roundOl.append(pickLi);
+        continue;
+      }
+      if (!pickUl) { // lines before the round's first pick
+        pickUl = h("ul", { class: "log-lines" });
+        pickLi = h("li", { class: "log-pick log-start" }, pickUl);
+        roundOl.append(pickLi);
+      }
+      pickUl.append(h("li", { class: `log-line${x.k === "note" ? " note" : ""}${mine(x) ? " mine" : ""}`, "data-seat": x.s ?? "" }, x.t));
+      if (mine(x) || x.k === "note") pickLi.classList.add("has-mine");
+    }
+    const all = list.querySelectorAll(".log-head, .log-line");
+    if (all.length) all[all.length - 1].classList.add("latest");
+    this.scrollToEnd();
+  }
+
+  scrollToEnd() {
+    this.list.scrollTop = this.list.scrollHeight;
+  }
+}
