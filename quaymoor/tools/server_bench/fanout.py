@@ -31,7 +31,7 @@ def fanout_step(server: subprocess.Popen[str], port: int, pipes: list[Pipe]) -> 
     raw_rate = raw_step(pipes, round(frame_size) or RAW_SIZE)
     print(f"fan-out ratio (spectator frames/s ÷ raw msg/s at the same frame size and "
           f"client count): {spectator_rate / raw_rate if raw_rate else float('nan'):.2f} "
-          f"(target >= 0.5)", flush=True)
+          f"(target >= 0.8)", flush=True)
 
 
 def report_fanout(run: LoadRun) -> tuple[float, float]:
