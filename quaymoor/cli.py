@@ -73,7 +73,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         # Only the options given: the commands' own defaults are the one home of theirs.
         given = {k: v for k in ("tables", "players", "client_procs", "seconds", "think",
                                 "start_spread") if (v := getattr(args, k)) is not None}
-        return (bench_server if args.what == "server" else bench_load)(**given)
+        if args.what == "server":
+            return bench_server(**given)
+        return bench_load(**given, window=args.window)
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
 
@@ -176,6 +178,10 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--start-spread", type=_not_negative, default=10.0,
                     help="server, load: seconds after the start over which the tables are "
                          "started, evenly (10; 0 starts them all at once)")
+    bp.add_argument("--window", action="store_true",
+                    help="load: games need not finish within the bound (human pace): the "
+                         "verdict asks that every connection was held to the end of it "
+                         "and every stream was in order")
     bp.set_defaults(func=cmd_bench)
 
     tp = sub.add_parser("tournament", help="play bots against each other, seats rotated")
