@@ -4,7 +4,9 @@ A client waits for a place at the connect gate (a semaphore bounding the connect
 being opened at once), opens the websocket and talks over it; the place is given back
 once the client is welcomed (it calls the ``welcomed`` it is handed) or, at the latest,
 when the connection is over. A connection that ends early or never opens is counted,
-not raised: the load goes on with the other clients.
+not raised: the load goes on with the other clients. Like the web client, every client
+sends a ``ping`` every ``PING_SECONDS`` (the server closes a connection that sends nothing
+for two minutes, 4007: a player waiting through the others' long turns would be one).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ class EndCounts(Protocol):
     closed_early: Counter[str]  #: closed before the stream's end (close code and reason)
     connect_failures: Counter[str]  #: never opened (handshake or socket error)
 
+
+PING_SECONDS = 25.0  #: as web/net.js
 
 Talk = Callable[[trio_websocket.WebSocketConnection, Callable[[], None]], Awaitable[None]]
 
@@ -47,7 +51,15 @@ async def run_connected(port: int, gate: trio.Semaphore, counts: EndCounts,
             f"ws://{HOST}:{port}/ws", connect_timeout=60, disconnect_timeout=2,
             max_message_size=1 << 22,
         ) as ws:
-            await talk(ws, welcomed)
+            try:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(_keep_alive, ws)
+                    await talk(ws, welcomed)
+                    nursery.cancel_scope.cancel()
+            except BaseExceptionGroup as group:  # talk's own error, as if unwrapped
+                if len(group.exceptions) == 1:
+                    raise group.exceptions[0] from None
+                raise
     except trio_websocket.ConnectionClosed as exc:
         reason = exc.reason
         why = f"{reason.code} {reason.reason}" if reason is not None else "no reason"
@@ -58,3 +70,13 @@ async def run_connected(port: int, gate: trio.Semaphore, counts: EndCounts,
         counts.connect_failures[f"{type(exc).__name__} {exc.errno}"] += 1
     finally:
         welcomed()
+
+
+async def _keep_alive(ws: trio_websocket.WebSocketConnection) -> None:
+    """Ping every ``PING_SECONDS`` until the connection closes (talk counts the close)."""
+    try:
+        while True:
+            await trio.sleep(PING_SECONDS)
+            await ws.send_message('{"type":"ping"}')
+    except trio_websocket.ConnectionClosed:
+        return
