@@ -141,7 +141,10 @@ class SeatWorker:
             decision, deadline = self._decision, self.deadline
             if decision is None or deadline is None or trio.current_time() < deadline:
                 continue  # stopped, or moved on to a later deadline meanwhile
+            # The timeout is reported once; until a new decision the timer sleeps (an
+            # expired deadline kept here would wake it again at once, and again).
             self._decision = None
+            self.deadline = None
             await self._inbox.send(TimedOut(self.seat, decision))
 
     async def _bot(
