@@ -92,6 +92,28 @@ async def test_the_task_collects_sooner_when_the_process_grows(
         nursery.cancel_scope.cancel()
 
 
+async def test_the_task_waits_longer_after_a_collection_that_freed_nothing(
+        collector_off: None, autojump_clock: trio.abc.Clock) -> None:
+    """Growth that is live state (10,000 players connecting) must not bring a full
+    collection of a large heap every few minutes: after one that frees nothing, the next
+    waits twice as long; after one that frees something, the defaults come back."""
+    gc.collect()  # no garbage of earlier tests for the first collection to find
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(lambda: run_full_collections(interval=600, min_gap=60,
+                                                        size=lambda: 100))
+        await trio.sleep(610)  # the first periodic one ran, and found nothing
+        ref = cycle()
+        await trio.sleep(600)  # 1,210 s: a second one at 1,200 s would have freed it
+        assert ref() is not None, "the next collection did not wait longer"
+        garbage = [cycle() for _ in range(2000)]  # enough to count as found
+        await trio.sleep(620)  # 1,830 s: the one at 1,810 s frees them (and ref)
+        assert ref() is None and all(r() is None for r in garbage)
+        ref = cycle()
+        await trio.sleep(620)  # it found something: 600 s again, at 2,410 s
+        assert ref() is None, "the interval did not come back after finding garbage"
+        nursery.cancel_scope.cancel()
+
+
 def test_rss_is_read_from_proc() -> None:
     size = rss_bytes()
     assert size is None or size > 1 << 20
