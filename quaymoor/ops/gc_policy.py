@@ -35,7 +35,8 @@ So the server:
   sooner when the process has grown by 256 MiB since the last one, but never twice within
   a minute. A collection that frees almost nothing found the growth to be live state (at
   10,000 connections both full collections of a 10-minute run freed 0 objects, in 2.8 and
-  6.0 s): the next one then waits twice as long and for twice the growth, up to 8 times. A pause of a few hundred milliseconds every ten minutes touches well under one
+  6.0 s): the next one then waits twice as long and for twice the growth, up to 8 times.
+  A pause of a few hundred milliseconds every ten minutes touches well under one
   action in a thousand; memory held by cycles stays bounded by the growth trigger. (The
   trigger is a size, not a ratio: a server filling up with connections grows from 40 to
   200 MiB, and a ratio would stop it for half a second at each step of that.)
