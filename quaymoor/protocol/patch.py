@@ -74,14 +74,10 @@ def _dict(a: dict[str, Any], b: dict[str, Any], path: str, ops: list[Op],
             changed += 1
             continue
         va = a[k]
-        if va is vb:
-            continue
-        if va == vb:
-            b[k] = va
-            continue
-        changed += 1
-        if not _walk(va, vb, f"{path}/{_escape(k)}", ops):
-            deep = True
+        if va is not vb:
+            step = _child(b, k, va, vb, path=f"{path}/{_escape(k)}", ops=ops)
+            changed += step > _SAME
+            deep = deep or step == _BELOW
     for k in a:
         if k not in b:
             ops.append([f"{path}/{_escape(k)}"])
@@ -96,19 +92,28 @@ def _list(a: list[Any], b: list[Any], path: str, ops: list[Op]) -> bool:
     deep = False
     for i in range(common):
         va, vb = a[i], b[i]
-        if va is vb:
-            continue
-        if va == vb:
-            b[i] = va
-            continue
-        changed += 1
-        if not _walk(va, vb, f"{path}/{i}", ops):
-            deep = True
+        if va is not vb:
+            step = _child(b, i, va, vb, path=f"{path}/{i}", ops=ops)
+            changed += step > _SAME
+            deep = deep or step == _BELOW
     for i in range(common, len(b)):
         ops.append([f"{path}/{i}", b[i]])
     for i in range(len(a) - 1, common - 1, -1):
         ops.append([f"{path}/{i}"])
     return _maybe_whole(b, path, ops, start, changed=changed, may=not deep)
+
+
+_SAME, _WHOLE, _BELOW = 0, 1, 2  #: what ``_child`` found
+
+
+def _child(b: Any, key: Any, va: Any, vb: Any, *, path: str, ops: list[Op]) -> int:
+    """Compare ``b[key]`` (``vb``) with the old ``va`` (not the same object): ``_SAME``
+    when equal (``b`` takes ``va``), else the operations appended and ``_WHOLE`` when they
+    set ``vb`` whole, ``_BELOW`` when they change it further down."""
+    if va == vb:
+        b[key] = va
+        return _SAME
+    return _WHOLE if _walk(va, vb, path, ops) else _BELOW
 
 
 def _maybe_whole(b: Any, path: str, ops: list[Op], start: int, *, changed: int,

@@ -291,6 +291,9 @@ class Building(IntEnum):
     MOOT_HALL = 22
 
 
+BUILDING_KINDS: Final = tuple(Building)  #: by index, as ``GOODS`` is for goods
+
+
 assert [b.name.lower() for b in Building] == [b.key for b in BUILDINGS]
 
 BUILDING_COUNT: Final = len(BUILDINGS)

@@ -17,14 +17,13 @@ seat, and splices them the way ``compose`` does, so it never decides what is sec
 
 from __future__ import annotations
 
-from typing import Final
-
 import attrs
 
 from quaymoor.rules.actions import Action
 from quaymoor.rules.common import deciding, prices
 from quaymoor.rules.data import (
     BARGES,
+    BUILDING_KINDS,
     BUILDINGS,
     GOODS,
     PLOT_KINDS,
@@ -284,7 +283,7 @@ def _mat(s: GameState, i: int, over: bool) -> PlayerView:
         goods={g: p.goods[g] for g in GOODS},
         plots={k: p.plots[k] for k in PLOT_KINDS},
         worked={k: p.worked[k] for k in PLOT_KINDS},
-        buildings=[BuildingView(Building(b), p.staff[b]) for b in p.street],
+        buildings=[BuildingView(BUILDING_KINDS[b], p.staff[b]) for b in p.street],
         lodge=p.lodge,
         building_points=building_points(p),
         seals=p.seals if over else None,
@@ -297,13 +296,11 @@ def _market(s: GameState, memory: ViewMemory | None) -> list[MarketBuilding]:
     copies = tuple(s.copies)
     if memory is not None and memory.market is not None and memory.market[0] == copies:
         return memory.market[1]
-    market = [MarketBuilding(_BUILDINGS[b.index], copies[b.index], b.cost) for b in BUILDINGS]
+    market = [MarketBuilding(kind, copies[b.index], b.cost)
+              for kind, b in zip(BUILDING_KINDS, BUILDINGS, strict=True)]
     if memory is not None:
         memory.market = (copies, market)
     return market
-
-
-_BUILDINGS: Final = tuple(Building)
 
 
 def _board(s: GameState, memory: ViewMemory | None = None) -> BoardView:
