@@ -20,6 +20,7 @@ from quaymoor.http.api import HttpApi
 from quaymoor.http.frontdoor import same_origin, serve_frontdoor
 from quaymoor.ops.gc_policy import configure_collector, run_full_collections
 from quaymoor.ops.logs import configure_json_logs
+from quaymoor.ops.slow_steps import SlowSteps
 from quaymoor.store.archive import Archive, check_archive
 
 log = logging.getLogger("quaymoor.server")
@@ -75,6 +76,7 @@ def serve(config: ServerConfig) -> None:
         check_archive(config.archive_path)
     configure_collector(young=False)
     configure_json_logs()
-    trio.run(_main, config)
+    instruments = [] if config.slow_step_ms is None else [SlowSteps(config.slow_step_ms / 1000)]
+    trio.run(_main, config, instruments=instruments)
 
 

@@ -4,6 +4,7 @@ started, talked to over pipes, and stopped (also on error or Ctrl-C)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing
 import os
 import re
@@ -73,16 +74,45 @@ def rig(client_procs: int) -> Iterator[Rig]:
             stop(server)
             if log is not None:
                 log.close()
+                print(slow_steps_summary(log.name), flush=True)
                 print(f"server log: {log.name}", flush=True)
+
+
+def slow_steps_summary(log_path: str) -> str:
+    """What the server's log says of its slow task steps (ops/slow_steps.py): how many,
+    their total, the longest, and the tasks that took the most of that time."""
+    steps: list[tuple[str, float]] = []
+    cpu = 0.0
+    with open(log_path, encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            if '"slow_step"' not in line:
+                continue
+            with contextlib.suppress(ValueError, KeyError, TypeError):
+                entry = json.loads(line)
+                steps.append((str(entry["task"]), float(entry["ms"])))
+                cpu += float(entry.get("cpu_ms", 0.0))
+    if not steps:
+        return "server steps over 20 ms: none"
+    by_task: dict[str, list[float]] = {}
+    for task, ms in steps:
+        by_task.setdefault(task, []).append(ms)
+    worst = sorted(by_task.items(), key=lambda kv: -sum(kv[1]))[:6]
+    total, longest = sum(ms for _, ms in steps) / 1000, max(ms for _, ms in steps)
+    return (f"server steps over 20 ms: {len(steps)}, {total:.1f} s in all ({cpu / 1000:.1f} s"
+            f" of it on a CPU), longest {longest:.0f} ms; by task: "
+            + "; ".join(f"{task} {len(v)} ({sum(v) / 1000:.1f} s, max {max(v):.0f} ms)"
+                        for task, v in worst))
 
 
 def _start_server(archive: str) -> tuple[subprocess.Popen[str], int, Any]:
     """``quaymoor serve`` on a free port, bots without delay, timers out of the way, its
-    archive at ``archive``, no per-address caps (every client is on this machine):
+    archive at ``archive``, no per-address caps (every client is on this machine), steps
+    over 20 ms logged (ops/slow_steps.py):
     (process, port, its log file)."""
     return start_process(
         [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--bot-delay", "0",
-         "--decision-seconds", "600", "--archive", archive, "--no-address-limits"],
+         "--decision-seconds", "600", "--archive", archive, "--no-address-limits",
+         "--log-slow-steps", "20"],
         r"serving on http://[\d.]+:(\d+)/")
 
 
