@@ -25,6 +25,7 @@ import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from quaymoor.actors.connection import Connection
+from quaymoor.actors.frame_writer import FrameWriter
 from quaymoor.actors.inbox import ActFrom, Attach, Detach, Inbox, Reply, ResyncFrom, TableError
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import ServerConfig
@@ -224,8 +225,9 @@ class Gateway:
         within ``send_timeout`` (the client stopped reading; ``watch_sends`` ends it), or a
         connection dropped by its table and not drained within ``drop_grace``, ends the
         connection, so that no client can pin a socket and its queue for as long as it
-        likes."""
+        likes. What waits in the outbox goes out together, in one write."""
         sending = _Sending(conn.id)
+        writer = FrameWriter(ws)
 
         async def shorten_on_drop() -> None:
             await conn.dropped.wait()
@@ -238,11 +240,13 @@ class Gateway:
         try:
             with sending.scope:
                 async for text in outbox:
+                    texts = [text, *_waiting(outbox)] if writer.batches else [text]
                     sending.since = trio.current_time()
-                    await ws.send_message(text)
+                    await writer.send(texts)
                     sending.since = None
-                    conn.frame_written()
-                    metrics.message_out()
+                    for _ in texts:
+                        conn.frame_written()
+                        metrics.message_out()
                 await ws.aclose(conn.close_code, conn.close_reason)
         except ConnectionClosed:
             pass
@@ -266,6 +270,16 @@ class Gateway:
                     log.info("connection %d: a message could not be sent in %.0f s",
                              sending.connection, timeout)
                     sending.scope.cancel()
+
+
+def _waiting(outbox: trio.MemoryReceiveChannel[str]) -> list[str]:
+    """Every message waiting in ``outbox`` now, without waiting for more."""
+    texts: list[str] = []
+    while True:
+        try:
+            texts.append(outbox.receive_nowait())
+        except (trio.WouldBlock, trio.EndOfChannel):
+            return texts
 
 
 class _Sending:
