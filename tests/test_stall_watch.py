@@ -45,6 +45,6 @@ def test_each_stall_is_logged_once_with_its_length_cpu_and_code(
     assert asleep["where"][0].startswith("_asleep_in_the_loop (")
     assert working["where"][0].startswith("_working_in_the_loop (")
     assert all("test_stall_watch.py:" in s["where"][0] for s in stalls)
-    assert 100 <= asleep["ms"] <= 400 and 100 <= working["ms"]
+    assert 100 <= asleep["ms"] <= 400 and working["ms"] >= 100
     assert asleep["cpu_ms"] < 50  # asleep, not working
     assert working["cpu_ms"] >= 100  # working

@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 import trio
 import trio.testing
-from trio_websocket import ConnectionClosed, WebSocketConnection, wrap_client_stream, wrap_server_stream
+from trio_websocket import (
+    ConnectionClosed,
+    WebSocketConnection,
+    wrap_client_stream,
+    wrap_server_stream,
+)
 from wsproto.frame_protocol import FrameProtocol
 
 from quaymoor.actors.frame_writer import FrameWriter, text_frame
