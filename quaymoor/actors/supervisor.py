@@ -141,6 +141,7 @@ class Supervisor:
                 table.shutdown_now(EndReason.SHUTDOWN, Close.SHUTDOWN)
             self.tables.pop(table.id, None)
             table.refuse_pending()
+            table.release()
 
     def _keep_record(self, table: Table) -> None:
         record = table.record()

@@ -128,7 +128,7 @@ async def test_status_and_lobby_lists_of_many_tables_are_whole_and_let_the_loop_
     table listed once, and other tasks ran while the lists were built."""
     with trio.fail_after(60):
         async with serving(None) as (port, supervisor):
-            made = {(await supervisor.create_table(3)).id for _ in range(3 * STATUS_SLICE + 5)}
+            made = {(await supervisor.create_table(3)).id for _ in range(5 * STATUS_SLICE + 5)}
             ticks = 0
 
             async def tick() -> None:
@@ -146,7 +146,7 @@ async def test_status_and_lobby_lists_of_many_tables_are_whole_and_let_the_loop_
                 lobby = json.loads(await supervisor.lobby_json())
                 during_lobby = ticks - before
                 nursery.cancel_scope.cancel()
-            assert during_status >= 3 and during_lobby >= 3
+            assert during_status >= 2 and during_lobby >= 2  # built as one step: 0
             assert [t["id"] for t in status["tables"]] == list(supervisor.tables)
             assert {t["id"] for t in status["tables"]} == made
             assert status["table_count"] == len(made) and "live" in status
