@@ -244,9 +244,8 @@ class Gateway:
                     sending.since = trio.current_time()
                     await writer.send(texts)
                     sending.since = None
-                    for _ in texts:
-                        conn.frame_written()
-                        metrics.message_out()
+                    conn.frame_written(len(texts))
+                    metrics.message_out(len(texts))
                 await ws.aclose(conn.close_code, conn.close_reason)
         except ConnectionClosed:
             pass
