@@ -20,7 +20,7 @@ import struct
 from typing import Any, Protocol
 
 import trio
-from trio_websocket import ConnectionClosed
+from trio_websocket import CloseReason, ConnectionClosed
 from wsproto.connection import ConnectionState
 
 TEXT_FIN = 0x81  #: FIN bit and the text opcode (RFC 6455 §5.2)
@@ -61,8 +61,8 @@ class FrameWriter:
             return
         if ws._close_reason is not None:
             raise ConnectionClosed(ws._close_reason)
-        if ws._wsproto.state is not ConnectionState.OPEN:
-            await self._ws.send_message(texts[0])  # raises as trio-websocket would
+        if ws._wsproto.state is not ConnectionState.OPEN:  # a close has begun
+            raise ConnectionClosed(CloseReason(1006, "the connection is closing"))
         data = b"".join([text_frame(t) for t in texts])
         lock: trio.StrictFIFOLock = ws._stream_lock
         try:
