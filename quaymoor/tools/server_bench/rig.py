@@ -105,9 +105,14 @@ def stalls_summary(log_path: str) -> str:
 
 
 def _culprit(where: list[str]) -> str:
-    """The innermost frame of a stall's stack that is ours, else the innermost one."""
-    return next((f for f in where if f.split(" (")[-1].startswith("quaymoor/")),
-                where[0] if where else "?")
+    """The innermost frame of a stall's stack that is ours, else the innermost one (a
+    stall in trio's own loop, under nothing of ours but what runs ``trio.run``)."""
+    return next((f for f in where if f.split(" (")[-1].startswith("quaymoor/")
+                 and not any(entry in f for entry in _ENTRY)), where[0] if where else "?")
+
+
+#: The frames under the whole server (``trio.run`` and what calls it): never a culprit.
+_ENTRY = ("quaymoor/server.py", "quaymoor/cli.py", "quaymoor/__main__.py")
 
 
 def _start_server(archive: str) -> tuple[subprocess.Popen[str], int, Any]:
