@@ -4,7 +4,9 @@
 // here). Role cards and market buildings are lifted first (their text shows in the decision
 // bar with Pick / Build); plots, stone pits, barges and Reeve placements act on one tap.
 // Keys: Tab walks the lit targets, Enter chooses; J jumps to the next lit target (in view),
-// H mat, B board, P players, L log, D Done, Esc puts back, M sound.
+// H mat, B board, P players, L log, D Done (asks first), Esc puts back, M sound. The single
+// keys can be turned off or remapped (shortcuts.js); the page says a new decision of yours
+// and the last ten seconds in a polite live region (announce.js), not only by sound.
 
 import { h, clear, toast } from "./dom.js";
 import { api, TableConnection } from "./net.js";
@@ -20,6 +22,9 @@ import { refreshTip, hideTip } from "./tooltip.js";
 import {
   displayFingerprint, noteStart, noteUpdate, noteWelcome, sendClientSeed, showFingerprint,
 } from "./seen.js";
+import { botVotes, voteCount } from "./botvote.js";
+import { doneConfirm, keyAction, keyOf, keysControl, onKeysChange, showKeys } from "./shortcuts.js";
+import { announce } from "./announce.js";
 
 const URGENT = 10;
 const TICKS_FROM = 5;
@@ -90,6 +95,8 @@ export class TableScreen {
     this.urgentPlayed = false;
     this.lastTick = null;
     this.targeted = new Set();
+    this.voted = new Set(); // seats voted on from here, until the seats show the count
+    this.doneAsked = false; // D was pressed: the decision bar asks to confirm Done
     this.build();
     this.conn = new TableConnection(tableId,
       () => this.helloArgs(),
@@ -101,6 +108,7 @@ export class TableScreen {
     this.clickAway = (ev) => this.onClickAway(ev);
     document.addEventListener("click", this.clickAway);
     this.unSound = sound.onChange(() => this.renderSoundButton());
+    this.unKeys = onKeysChange(() => { this.renderSoundButton(); showKeys(document); });
     this.onResize = () => { this.applyTabs(); if (this.view) this.fit(); };
     window.addEventListener("resize", this.onResize);
   }
@@ -118,6 +126,7 @@ export class TableScreen {
     document.removeEventListener("click", this.clickAway);
     window.removeEventListener("resize", this.onResize);
     this.unSound();
+    this.unKeys();
     hideTip();
     setBanner(null);
     setOutOfTabOrder(false);
@@ -127,9 +136,11 @@ export class TableScreen {
     clear(this.app);
     this.soundBtn = h("button", {
       type: "button", id: "sound", class: "sound quiet", "aria-keyshortcuts": "M", "data-key": "sound",
+      "data-shortcut": "sound",
       onclick: () => sound.toggle(),
     });
     this.renderSoundButton();
+    this.keysBox = keysControl();
     this.el = {
       decision: h("section", { id: "decision", class: "decision", "aria-label": "Decision", tabindex: "-1" }),
       end: h("section", { id: "end", class: "end", "aria-label": "Game over", hidden: true }),
@@ -138,23 +149,24 @@ export class TableScreen {
       lastRound: h("p", { class: "board-last-round", id: "board-last-round", role: "status", hidden: true }),
       board: h("div", { class: "board-body" }),
       mat: h("section", { id: "mat", class: "mat panel", "aria-label": "Your mat", tabindex: "-1" }),
-      others: h("aside", { id: "others", class: "others panel", "aria-label": "Other players", tabindex: "-1" }),
+      others: h("aside", { id: "others", class: "others panel", "aria-label": "Other players", tabindex: "0" }),
       log: this.log.list,
     };
     const tabs = [["mat", "Your mat", "H"], ["board", "Board", "B"], ["others", "Players", "P"], ["log", "Log", "L"]];
     this.el.tabs = h("nav", { id: "tabs", class: "tabs", "aria-label": "Sections" },
       tabs.map(([key, label, k]) => h("button", {
         type: "button", class: `tab tab-${key}`, "data-tab": key, "aria-controls": SECTIONS[key],
-        "aria-keyshortcuts": k, onclick: () => this.showSection(key, false),
+        "aria-keyshortcuts": k, "data-shortcut": key, onclick: () => this.showSection(key, false),
       }, label, h("kbd", { "aria-hidden": "true" }, k))));
     const board = h("section", { id: "board", class: "board panel", "aria-label": "Board", tabindex: "-1" },
       this.el.lastRound, h("h2", {}, "Roles"), this.el.roles, this.el.board);
     this.el.boardPanel = board;
     const logPane = h("aside", { id: "logpane", class: "logpane panel", "aria-label": "Game log", tabindex: "-1" },
-      h("div", { class: "log-top" }, h("h2", {}, "Log"), this.log.filterBar), this.el.log);
+      h("div", { class: "log-top" }, h("h2", {}, "Log"), this.log.filterBar), this.log.box);
     this.layout = h("div", { class: "table-layout waiting", "data-tab": this.tab, "data-side": this.side },
       this.el.decision, this.el.end, this.el.pre, this.el.others, board, logPane, this.el.mat, this.el.tabs);
-    this.app.append(this.layout);
+    this.app.append(h("h1", { class: "sr-only" }, `Quaymoor — table ${this.tableId}`), this.layout);
+    showKeys(document);
     this.el.decision.append(h("p", {}, "Connecting to the table…"));
     this.log.render();
     this.applyTabs();
@@ -162,9 +174,11 @@ export class TableScreen {
 
   renderSoundButton() {
     const on = sound.on;
-    clear(this.soundBtn).append(on ? "Sound on" : "Sound off", h("kbd", { "aria-hidden": "true" }, "M"));
+    const k = keyOf("sound");
+    clear(this.soundBtn).append(on ? "Sound on" : "Sound off", h("kbd", { "aria-hidden": "true", hidden: !k }, k ? k.toUpperCase() : ""));
     this.soundBtn.setAttribute("aria-pressed", on ? "true" : "false");
-    this.soundBtn.title = on ? "Sound is on (M mutes)" : "Sound is off (M turns it on)";
+    const hint = k ? ` (${k.toUpperCase()} ${on ? "mutes" : "turns it on"})` : "";
+    this.soundBtn.title = on ? `Sound is on${hint}` : `Sound is off${hint}`;
   }
 
   // ------------------------------------------------------------------ sections (tabs)
@@ -246,6 +260,7 @@ export class TableScreen {
 
   onError(m) {
     this.pending = false;
+    this.voted.clear();
     if (m.code === "bad_token" || m.code === "unknown_seat") {
       dropToken(this.tableId);
       this.token = null;
@@ -303,6 +318,7 @@ export class TableScreen {
     this.el.pre.hidden = true;
     this.layout.classList.remove("waiting");
     this.seats = m.seats;
+    if (update.seats) this.voted.clear(); // the seats show our vote now (or its refusal came)
     this.view = m.view;
     this.logStartSeeds();
     if (!m.view.result) this.sawLive = true;
@@ -322,9 +338,11 @@ export class TableScreen {
     this.decisionKey = decision;
     if (fresh) {
       sound.play("turn");
+      announce(`Your decision: ${phaseText(b)}`);
       this.urgentPlayed = false;
       this.lastTick = null;
     }
+    if (!mine || fresh) this.doneAsked = false;
     this.wasMine = mine;
     this.render();
     if (fresh) this.revealTargets();
@@ -433,24 +451,42 @@ export class TableScreen {
   }
 
   onKey(ev) {
-    if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
-    const section = { h: "mat", b: "board", p: "others", l: "log" }[k];
-    if (section) {
+    if (ev.key === "Escape") {
+      if (this.doneAsked) { ev.preventDefault(); this.askDone(false); } else if (this.lifted) { ev.preventDefault(); this.putBack(); }
+      return;
+    }
+    const k = keyAction(ev); // null while shortcuts are off (shortcuts.js)
+    if (k === "mat" || k === "board" || k === "others" || k === "log") {
       ev.preventDefault();
-      this.showSection(section);
-    } else if (k === "d" && this.view && this.isMine()) {
+      this.showSection(k);
+    } else if (k === "done" && this.view && this.isMine()) {
       const done = this.view.legal.find((a) => a.type === "done");
-      if (done) { ev.preventDefault(); this.act(done); }
-    } else if (k === "j" && this.view && this.isMine()) {
+      if (!done) return;
+      ev.preventDefault();
+      if (this.doneAsked) { this.doneAsked = false; this.act(done); } else this.askDone(true);
+    } else if (k === "jump" && this.view && this.isMine()) {
       ev.preventDefault();
       this.jumpToLit();
-    } else if (k === "m") {
+    } else if (k === "sound") {
       ev.preventDefault();
       sound.toggle();
-    } else if (k === "Escape") {
-      if (this.lifted) { ev.preventDefault(); this.putBack(); }
+    }
+  }
+
+  /** D asks before Done: the question in the decision bar, its Yes focused (or put away). */
+  askDone(on) {
+    this.doneAsked = on;
+    this.render();
+    const el = document.getElementById(on ? "done-yes" : "decision");
+    if (el) el.focus({ preventScroll: true });
+  }
+
+  voteBot(seat) {
+    if (this.conn.send({ type: "vote_bot", seat })) {
+      this.voted.add(seat);
+      this.render();
+    } else {
+      toast("Not connected: the vote was not sent.");
     }
   }
 
@@ -518,9 +554,11 @@ export class TableScreen {
     this.targeted.add(actKey(action));
     const lift = opts.lift;
     const lifted = lift && this.lifted && this.lifted.type === lift.type && this.lifted.key === lift.key;
+    // the name keeps what the eye sees on the target (coins, picker, counts, "N left")
+    const seen = spokenText(children);
     const label = lift
-      ? `${lifted ? "Lifted: " : "Lift "}${opts.tipTitle || ""}`.trim()
-      : actionLabel(action, this.view);
+      ? `${lifted ? "Lifted: " : "Lift "}${seen}`
+      : `${actionLabel(action, this.view)}${seen ? ` (${seen})` : ""}`;
     return h("button", {
       type: "button", class: `${cls} lit${lifted ? " lifted" : ""}`, "data-act": "1",
       "data-type": action.type, "data-lift": lift ? lift.type : null,
@@ -617,7 +655,9 @@ export class TableScreen {
         h("span", { id: "clock", class: "clock", role: "timer", "aria-label": "Time left" }, ""),
         h("span", { class: "round" }, `Round ${board.round}`,
           board.role ? h("span", { class: "round-detail" }, ` — ${roleName(board.role)} picked by ${picker}`) : null),
-        this.soundBtn)));
+        this.soundBtn, this.keysBox)));
+    const votes = botVotes(this.seats, this.seat, (seat) => this.voteBot(seat), this.voted);
+    if (votes) d.append(votes);
     const reasons = board.end_reasons || [];
     if (reasons.length) {
       d.append(h("p", { class: "last-round", id: "last-round" }, h("strong", {}, "Last round"),
@@ -625,7 +665,10 @@ export class TableScreen {
     }
     if (mine) {
       const doing = h("div", { class: "doing" });
-      if (this.lifted) doing.append(this.liftPanel(this.lifted));
+      const done = v.legal.find((a) => a.type === "done");
+      if (this.doneAsked && done) {
+        doing.append(doneConfirm(() => { this.doneAsked = false; this.act(done); }, () => this.askDone(false)));
+      } else if (this.lifted) doing.append(this.liftPanel(this.lifted));
       else if (PROMPTS[board.phase]) doing.append(h("p", { class: "hint prompt" }, PROMPTS[board.phase]));
       const goto = this.gotoButton();
       if (goto && !this.lifted) doing.append(goto);
@@ -666,7 +709,7 @@ export class TableScreen {
   gotoButton() {
     if (!this.targeted.size) return null;
     return h("button", { type: "button", class: "goto quiet", id: "jump-lit", "data-key": "jump-lit",
-      "aria-keyshortcuts": "J", onclick: () => this.jumpToLit() }, "Jump to lit",
+      "aria-keyshortcuts": "J", "data-shortcut": "jump", onclick: () => this.jumpToLit() }, "Jump to lit",
     h("kbd", { "aria-hidden": "true" }, "J"));
   }
 
@@ -692,19 +735,21 @@ export class TableScreen {
     if (!el || !this.view || this.ended) return;
     const clocks = this.clocks || [];
     const c = clocks.find((x) => x.seat === this.seat) || clocks[0];
-    if (!c) { el.textContent = ""; el.classList.remove("urgent"); return; }
+    if (!c) { if (el.textContent) el.textContent = ""; el.classList.remove("urgent"); return; }
     const left = Math.max(0, c.remaining - (performance.now() - this.clocksAt) / 1000);
     const secs = Math.ceil(left);
     const mm = Math.floor(secs / 60);
     const ss = String(secs % 60).padStart(2, "0");
     const whose = c.seat === this.seat ? "" : `${seatName(this.seats, c.seat, this.seat)}: `;
-    el.textContent = `${whose}${mm}:${ss} left`;
+    const text = `${whose}${mm}:${ss} left`;
+    if (el.textContent !== text) el.textContent = text; // written only when the shown value changes
     const urgent = left <= URGENT;
     el.classList.toggle("urgent", urgent);
     if (c.seat === this.seat && this.isMine() && !this.pending && left > 0) {
       if (urgent && !this.urgentPlayed) {
         this.urgentPlayed = true;
         sound.play("urgent");
+        announce(`${URGENT} seconds left to decide.`);
       } else if (secs <= TICKS_FROM && secs !== this.lastTick) {
         this.lastTick = secs;
         sound.play("tick");
@@ -888,7 +933,7 @@ export class TableScreen {
         h("h3", {}, seatName(this.seats, m.seat, this.seat),
           s.bot ? h("span", { class: "tag bot" }, "bot") : null,
           m.seat === v.board.warden ? h("span", { class: "tag" }, "Warden") : null,
-          !s.bot && !s.connected ? h("span", { class: "tag warn" }, "disconnected") : null,
+          !s.bot && !s.connected ? h("span", { class: "tag warn" }, s.bot_vote ? `disconnected · vote ${voteCount(s.bot_vote)}` : "disconnected") : null,
           deciding && !this.ended ? h("span", { class: "tag now" }, "deciding") : null),
         h("p", { class: "o-stats" }, `${plural(m.coins, "coin")} · ${points(m.building_points)} · ${plural(m.lodge + staffed + onPlots, "apprentice")}`),
         h("p", { class: "goods" }, GOODS.map((g) => goodChip(g, m.goods[g]))),
@@ -916,7 +961,7 @@ export class TableScreen {
       }
       const rows = [...result.scores].sort((a, b) => b.total - a.total || b.tiebreak - a.tiebreak);
       const bonuses = rows.some((sc) => Object.keys(sc.bonuses || {}).length);
-      end.append(h("div", { class: "scroll" }, h("table", { class: "scores" },
+      end.append(h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Scores" }, h("table", { class: "scores" },
         h("thead", {}, h("tr", {}, [["Player"], ["Total"], ["Seals"], ["Buildings", "Building points"],
           bonuses ? ["Bonuses", "End bonuses of staffed large buildings"] : null,
           ["Tie-break", "Coins and goods, for a tie"]].filter(Boolean)
@@ -947,12 +992,33 @@ export class TableScreen {
   }
 }
 
+/** What a screen reader says of these children: their text, less what is aria-hidden. */
+function spokenText(children) {
+  const parts = [];
+  const walk = (node) => {
+    if (node === null || node === undefined || node === false) return;
+    if (Array.isArray(node)) { node.forEach(walk); return; }
+    if (!(node instanceof Node)) { parts.push(String(node)); return; }
+    if (node.nodeType === Node.TEXT_NODE) { parts.push(node.textContent); return; }
+    if (node.nodeType !== Node.ELEMENT_NODE || node.getAttribute("aria-hidden") === "true") return;
+    const label = node.getAttribute("aria-label");
+    if (label) { parts.push(` ${label} `); return; }
+    parts.push(" ");
+    node.childNodes.forEach(walk);
+    parts.push(" ");
+  };
+  walk(children);
+  return parts.join("").replace(/\s+/g, " ").trim();
+}
+
 /** While it is your decision only the lit targets and the decision bar are in the tab order. */
 function setOutOfTabOrder(on) {
   for (const el of document.querySelectorAll(".topbar a, .topbar button, #tabs button, #log-filter button")) {
     if (on) el.setAttribute("tabindex", "-1");
     else el.removeAttribute("tabindex");
   }
+  // the scrolling panels take the focus (to scroll them by keyboard), but not in your decision
+  for (const el of document.querySelectorAll("#others, #log")) el.setAttribute("tabindex", on ? "-1" : "0");
 }
 
 async function verifySeed(seedHex, fingerprint, out) {

@@ -1,6 +1,7 @@
 """Play a whole game against bots by keyboard only: Tab walks the lit targets (and nothing
-else while it is your decision), Enter chooses, Esc puts back what is lifted, D is Done,
-H / B / P focus your mat, the board and the players, M mutes (kept in localStorage)."""
+else while it is your decision), Enter chooses, Esc puts back what is lifted, D is Done
+(after asking: D again), H / B / P focus your mat, the board and the players, M mutes
+(kept in localStorage)."""
 
 from __future__ import annotations
 
@@ -89,6 +90,9 @@ def test_play_a_whole_game_by_keyboard(browser: Any, server_url: str) -> None:
             done = page.locator("#actions [data-type=done]").count() > 0
             keep = page.locator("#actions [data-type=keep_good], #actions [data-type=store_goods]")
             if done and (phase != "keep_goods" or when in kept_in or keep.count() == 0):
+                page.keyboard.press("d")
+                page.wait_for_selector("#done-confirm")  # D asks first, its Yes focused
+                assert page.evaluate("document.activeElement.id") == "done-yes"
                 page.keyboard.press("d")
                 kinds.add("done (D)")
                 continue
