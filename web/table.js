@@ -583,6 +583,7 @@ export class TableScreen {
     this.renderMat();
     this.renderOthers();
     this.renderDecision();
+    showKeys(this.el.decision); // the Jump button's key, as remapped
     this.renderEnd();
     setOutOfTabOrder(this.isMine());
     this.el.log.scrollTop = this.el.log.scrollHeight;
