@@ -721,7 +721,7 @@ export class TableScreen {
     const text = isRole ? roleText(lifted.key) : building(lifted.key).text;
     const label = actionLabel(a, this.view);
     return h("div", { id: "lift-panel", class: "lift-panel", role: "region", "aria-label": "Lifted" },
-      h("p", { class: "lift-text", tabindex: "-1" }, h("strong", {}, name), " ", text),
+      h("p", { class: "lift-text", tabindex: "0" }, h("strong", {}, name), " ", text),
       h("div", { class: "lift-buttons" },
         h("button", {
           type: "button", id: "confirm", class: "primary", "data-act": "1", "data-type": a.type,

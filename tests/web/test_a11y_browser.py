@@ -142,7 +142,8 @@ def test_shortcuts_turn_off_remap_persist_and_d_asks_before_done(
         page.locator("#mat").focus()
         page.keyboard.press("b")
         assert focused(page) == "mat"
-        assert page.locator("#tabs [data-tab=board] kbd").is_hidden()
+        assert page.get_attribute("#tabs [data-tab=board] kbd", "hidden") is not None
+        assert page.get_attribute("#sound", "aria-keyshortcuts") is None
         assert page.get_attribute("#tabs [data-tab=board]", "aria-keyshortcuts") is None
         page.reload()
         assert wait_turn(page) == "mine"
