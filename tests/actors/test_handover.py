@@ -15,7 +15,7 @@ from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import Table
 from quaymoor.protocol.codec import ProtocolError, decode_client
 from quaymoor.protocol.messages import VoteBot
-from tests.actors.test_table import Client
+from tests.actors.test_table import Client, supervisor  # noqa: F401 (the fixture)
 
 
 async def seated(
@@ -29,6 +29,9 @@ async def seated(
 
 
 async def vote(client: Client, seat: int) -> None:
+    """Vote from ``client`` (what it had queued read first, so that its next frames are
+    the answer)."""
+    await drain(client)
     await client.table.inbox.send(VoteFrom(client.conn, seat))
 
 
