@@ -30,10 +30,14 @@ const URGENT = 10;
 const TICKS_FROM = 5;
 const SECTIONS = { mat: "mat", board: "board", others: "others", log: "logpane" };
 
+/** A good's or plot's letter beside its colour, drawn by CSS (style.css .letter): not text in
+ * a target's name, which says the good in words. */
+const letter = (kind) => h("b", { class: "letter", "aria-hidden": "true", "data-letter": LETTER[kind] });
+
 function goodChip(good, count, extra) {
   const label = count === undefined ? good : `${count} ${good}`;
   return h("span", { class: `good good-${good}`, title: label, "aria-label": label, role: "img" },
-    h("b", { "aria-hidden": "true" }, LETTER[good]),
+    letter(good),
     count === undefined ? null : h("span", { "aria-hidden": "true" }, `×${count}`),
     extra || null);
 }
@@ -548,17 +552,19 @@ export class TableScreen {
   target(action, cls, attrs0, children, opts = {}) {
     const attrs = Object.fromEntries(Object.entries(attrs0 || {}).filter(([, x]) => x !== null && x !== undefined));
     const tip = opts.tip ? { "data-tip": opts.tip, "data-tip-title": opts.tipTitle || null } : {};
+    children = children.flatMap((c, i) => (i ? [" ", c] : [c]));
     if (!action || this.ended || this.seat === null) {
       return h("div", { class: cls, ...tip, ...attrs }, ...children);
     }
     this.targeted.add(actKey(action));
     const lift = opts.lift;
     const lifted = lift && this.lifted && this.lifted.type === lift.type && this.lifted.key === lift.key;
-    // the name keeps what the eye sees on the target (coins, picker, counts, "N left")
-    const seen = spokenText(children);
+    // the name keeps what the eye sees on the target (coins, picker, counts, "N left"),
+    // the children apart by spaces as they read (WCAG 2.5.3)
+    const seen = visibleText(children);
     const label = lift
       ? `${lifted ? "Lifted: " : "Lift "}${seen}`
-      : `${actionLabel(action, this.view)}${seen ? ` (${seen})` : ""}`;
+      : `${actionLabel(action, this.view)}${seen ? `, ${seen}` : ""}`;
     return h("button", {
       type: "button", class: `${cls} lit${lifted ? " lifted" : ""}`, "data-act": "1",
       "data-type": action.type, "data-lift": lift ? lift.type : null,
@@ -789,7 +795,7 @@ export class TableScreen {
     b.face_up.forEach((g, i) => {
       const act = this.legalWhere((a) => a.type === "take_plot" && a.good === g)[0];
       plots.append(this.target(act, `plot good-${g}`, { "data-key": `plot:${i}` },
-        [h("b", { "aria-hidden": "true" }, LETTER[g]), h("span", {}, g)],
+        [letter(g), h("span", {}, g)],
         { tip: plotText(g), tipTitle: `${cap(g)} plot` }));
     });
     const pit = this.legalWhere((a) => a.type === "take_stone_pit")[0];
@@ -818,9 +824,9 @@ export class TableScreen {
       const head = [h("span", { class: "barge-name" }, `Barge ${i + 1}`),
         h("span", { class: "barge-kind" }, bg.good ? `${bg.good}` : "—"),
         h("span", {}, `${bg.load}/${bg.capacity}`), slots];
-      if (acts.length === 1) {
+      if (acts.length === 1) { // its kind and load are in the words it shows ("Load +1 clay → 1/5")
         barges.append(this.target(acts[0], "barge", { "data-key": `barge:${i}` },
-          [...head, h("span", { class: "barge-load", "aria-hidden": "true" }, `Load ${loadText(acts[0])}`)]));
+          [head[0], h("span", { class: "barge-load", "aria-hidden": "true" }, `Load ${loadText(acts[0])}`), head[3]]));
       } else {
         barges.append(h("div", { class: `barge${acts.length ? " options" : ""}`, "data-key": `barge:${i}` }, head,
           acts.length ? h("span", { class: "barge-options", role: "group", "aria-label": `Load barge ${i + 1}` },
@@ -884,7 +890,7 @@ export class TableScreen {
       used += n;
       const place = this.legalWhere((a) => a.type === "place_on_plot" && a.kind === k)[0];
       holding.append(this.target(place, `tile good-${k}`, { "data-key": `holding:${k}` },
-        [h("span", { class: "tile-top" }, h("b", { "aria-hidden": "true" }, LETTER[k]), `${kindName(k)} ×${n}`),
+        [h("span", { class: "tile-top" }, letter(k), `${kindName(k)} ×${n}`),
           h("span", { class: "worked" }, pips(me.worked[k], n), h("span", { class: "sr-only" }, `, ${me.worked[k]} worked`))],
         { tip: plotText(k), tipTitle: `${k === "stone_pit" ? "Stone pits" : `${cap(k)} plots`}: ${n}, ${me.worked[k]} with an apprentice` }));
     }
@@ -921,7 +927,7 @@ export class TableScreen {
       const plots = PLOT_KINDS.filter((k) => m.plots[k]).map((k) => {
         const label = `${plural(m.plots[k], k === "stone_pit" ? "stone pit" : `${k} plot`)}, ${m.worked[k]} worked`;
         return h("span", { class: `plot-chip good-${k}`, role: "img", "aria-label": label, title: label },
-          h("b", { "aria-hidden": "true" }, LETTER[k]), pips(m.worked[k], m.plots[k]));
+          letter(k), pips(m.worked[k], m.plots[k]));
       });
       const blds = m.buildings.map((bv) => {
         const info = building(bv.building);
@@ -993,15 +999,16 @@ export class TableScreen {
   }
 }
 
-/** What a screen reader says of these children: their text, less what is aria-hidden. */
-function spokenText(children) {
+/** The text the eye sees in these children (aria-hidden text too; an element's own
+ * aria-label, such as a good chip's, for its content), in one line. */
+function visibleText(children) {
   const parts = [];
   const walk = (node) => {
     if (node === null || node === undefined || node === false) return;
     if (Array.isArray(node)) { node.forEach(walk); return; }
     if (!(node instanceof Node)) { parts.push(String(node)); return; }
     if (node.nodeType === Node.TEXT_NODE) { parts.push(node.textContent); return; }
-    if (node.nodeType !== Node.ELEMENT_NODE || node.getAttribute("aria-hidden") === "true") return;
+    if (node.nodeType !== Node.ELEMENT_NODE) return;
     const label = node.getAttribute("aria-label");
     if (label) { parts.push(` ${label} `); return; }
     parts.push(" ");
@@ -1012,14 +1019,14 @@ function spokenText(children) {
   return parts.join("").replace(/\s+/g, " ").trim();
 }
 
-/** While it is your decision only the lit targets and the decision bar are in the tab order. */
+/** While it is your decision only the lit targets, the decision bar and the two scrolling
+ * side panels (#others, #log: a keyboard must be able to scroll them, WCAG 2.1.1) are in the
+ * tab order. */
 function setOutOfTabOrder(on) {
   for (const el of document.querySelectorAll(".topbar a, .topbar button, #tabs button, #log-filter button")) {
     if (on) el.setAttribute("tabindex", "-1");
     else el.removeAttribute("tabindex");
   }
-  // the scrolling panels take the focus (to scroll them by keyboard), but not in your decision
-  for (const el of document.querySelectorAll("#others, #log")) el.setAttribute("tabindex", on ? "-1" : "0");
 }
 
 async function verifySeed(seedHex, fingerprint, out) {

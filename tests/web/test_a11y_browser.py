@@ -51,8 +51,8 @@ def table_id(page: Any) -> str:
 def test_axe_finds_nothing_serious_on_any_page_phase_or_size(
     browser: Any, server_url: str
 ) -> None:
-    context, page, watch = new_page(browser)
-    watcher_context, watcher, _ = new_page(browser)
+    context, page, watch = new_page(browser, axe=True)
+    watcher_context, watcher, _ = new_page(browser, axe=True)
     try:
         page.goto(server_url + "/")
         page.get_by_role("button", name="Play now against bots").wait_for()
@@ -94,7 +94,9 @@ def test_axe_finds_nothing_serious_on_any_page_phase_or_size(
 
         page.goto(f"{server_url}/games/{tid}")
         page.wait_for_selector("#result:not([hidden])")
-        page.click("#next")
+        page.wait_for_selector("#prev:enabled")  # the replay opens at the end
+        page.click("#prev")
+        page.wait_for_selector("#log li button")
         at_two_sizes(page, "game-page")
         page.goto(f"{server_url}/verify.html?game={tid}")
         page.wait_for_selector("#verdict:not(.wait)")
@@ -122,7 +124,7 @@ def focused(page: Any) -> str:
 def test_shortcuts_turn_off_remap_persist_and_d_asks_before_done(
     browser: Any, server_url: str
 ) -> None:
-    context, page, watch = new_page(browser)
+    context, page, watch = new_page(browser, axe=True)
     try:
         play_now(page, server_url, players=2)
         assert wait_turn(page) == "mine"
@@ -224,7 +226,7 @@ LIT_STYLE = """() => {
 
 
 def test_lit_targets_stand_out_in_forced_colours(browser: Any, server_url: str) -> None:
-    context, page, watch = new_page(browser)
+    context, page, watch = new_page(browser, axe=True)
     try:
         play_now(page, server_url, players=2)
         assert wait_turn(page) == "mine"

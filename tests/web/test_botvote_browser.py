@@ -41,7 +41,7 @@ def post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
 
 def seated_page(browser: Any, url: str, table: str, token: str) -> tuple[Any, Any, Any]:
     """A page holding ``token``'s seat at ``table`` (as after joining in this browser)."""
-    context, page, watch = new_page(browser)
+    context, page, watch = new_page(browser, axe=True)
     context.add_init_script(
         f"localStorage.setItem('quaymoor.seat.{table}', {json.dumps(token)})")
     page.goto(f"{url}/?table={table}")

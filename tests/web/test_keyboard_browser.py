@@ -1,5 +1,5 @@
 """Play a whole game against bots by keyboard only: Tab walks the lit targets (and nothing
-else while it is your decision), Enter chooses, Esc puts back what is lifted, D is Done
+else while it is your decision but the bar and the scrolling side panels), Enter chooses, Esc puts back what is lifted, D is Done
 (after asking: D again), H / B / P focus your mat, the board and the players, M mutes
 (kept in localStorage)."""
 
@@ -43,7 +43,9 @@ def tab_to(page: Any, want: Any) -> dict[str, Any] | None:
             continue
         mine = page.locator("#decision.mine").count() > 0
         if mine:
-            assert info["inBar"] or info["lit"], f"tab stop outside the lit targets: {info}"
+            # the scrolling side panels are tab stops too: a keyboard scrolls them
+            panel = info["id"] in ("others", "log")
+            assert info["inBar"] or info["lit"] or panel, f"tab stop outside the lit targets: {info}"
         assert info["outline"] != "none", f"focus not visible on {info}"
         if want(info):
             return info
