@@ -45,7 +45,7 @@ def seated_page(browser: Any, url: str, table: str, token: str) -> tuple[Any, An
     context.add_init_script(
         f"localStorage.setItem('quaymoor.seat.{table}', {json.dumps(token)})")
     page.goto(f"{url}/?table={table}")
-    page.locator("#decision .decision-head").wait_for()
+    page.wait_for_selector("#pre:not([hidden]) ul.seats")  # seated, before the start
     return context, page, watch
 
 
