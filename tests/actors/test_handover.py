@@ -5,6 +5,7 @@ refusals (which change nothing), the majority, a voter leaving, the player retur
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -15,7 +16,15 @@ from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import Table
 from quaymoor.protocol.codec import ProtocolError, decode_client
 from quaymoor.protocol.messages import VoteBot
-from tests.actors.test_table import Client, supervisor  # noqa: F401 (the fixture)
+from tests.actors.running import running
+from tests.actors.test_table import FAST, Client
+
+
+@pytest.fixture
+async def supervisor() -> AsyncIterator[Supervisor]:
+    sup = Supervisor(FAST)
+    async with running(sup):
+        yield sup
 
 
 async def seated(

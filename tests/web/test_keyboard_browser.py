@@ -1,7 +1,7 @@
 """Play a whole game against bots by keyboard only: Tab walks the lit targets (and nothing
-else while it is your decision but the bar and the scrolling side panels), Enter chooses, Esc puts back what is lifted, D is Done
-(after asking: D again), H / B / P focus your mat, the board and the players, M mutes
-(kept in localStorage)."""
+else while it is your decision but the bar and the scrolling side panels), Enter chooses,
+Esc puts back what is lifted, D is Done (after asking: D again), H / B / P focus your mat,
+the board and the players, M mutes (kept in localStorage)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def tab_to(page: Any, want: Any) -> dict[str, Any] | None:
         if mine:
             # the scrolling side panels are tab stops too: a keyboard scrolls them
             panel = info["id"] in ("others", "log")
-            assert info["inBar"] or info["lit"] or panel, f"tab stop outside the lit targets: {info}"
+            assert info["inBar"] or info["lit"] or panel, f"tab stop outside the targets: {info}"
         assert info["outline"] != "none", f"focus not visible on {info}"
         if want(info):
             return info
