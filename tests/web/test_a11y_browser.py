@@ -35,6 +35,19 @@ def at_two_sizes(page: Any, name: str) -> None:
     page.wait_for_timeout(100)
 
 
+def phone_tabs(page: Any, name: str) -> None:
+    """axe on each of the phone's sections (one shows at a time): your mat, the players,
+    the log, then back to the board."""
+    page.set_viewport_size({"width": 375, "height": 812})
+    for tab in ("mat", "others", "log", "board"):
+        page.click(f"#tabs [data-tab={tab}]")
+        page.wait_for_timeout(100)
+        if tab != "board":
+            check(page, f"{name}-phone-{tab}")
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_timeout(100)
+
+
 def post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     req = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST",
                                  headers={"Content-Type": "application/json"})
@@ -83,6 +96,8 @@ def test_axe_finds_nothing_serious_on_any_page_phase_or_size(
             if name not in seen:
                 seen.add(name)
                 at_two_sizes(page, name)
+                if phase == "reeve":
+                    phone_tabs(page, name)
             click_step(page, steps)
             steps += 1
         phases = {n.removeprefix("table-") for n in seen}
@@ -163,8 +178,8 @@ def test_shortcuts_turn_off_remap_persist_and_d_asks_before_done(
         page.press("#key-mat", "Tab")
         assert "X is already the key for Board" in page.inner_text("#keys-note")
         assert page.input_value("#key-mat") == "H"
+        shot(page, "a11y-keys-panel")
         page.click("#keys > summary")
-        shot(page, "a11y-keys-remapped")
         page.locator("#mat").focus()
         page.keyboard.press("b")
         assert focused(page) == "mat"
