@@ -73,6 +73,9 @@ def test_two_players_hand_the_away_seat_to_a_bot(browser: Any, quick_url: str) -
         c_page.wait_for_function("""() => (document.getElementById('bot-vote-1') || {})
           .textContent === "Hand Bede's seat to a bot — 1 of 2 votes" """)
         shot(c_page, "botvote-one-vote-desktop")
+        c_page.set_viewport_size({"width": 375, "height": 812})
+        shot(c_page, "botvote-one-vote-phone")
+        c_page.set_viewport_size({"width": 1440, "height": 900})
         check(c_page, "table-bot-vote-desktop")
         c_page.click("#bot-vote-1")
 
