@@ -112,11 +112,16 @@ def test_axe_finds_nothing_serious_on_any_page_phase_or_size(
         page.wait_for_selector("#prev:enabled")  # the replay opens at the end
         page.click("#prev")
         page.wait_for_selector("#log li button")
+        steps = page.evaluate("""() => [...document.querySelectorAll('#log li button')]
+          .slice(0, 20).map((b) => b.getBoundingClientRect().height)""")
+        assert min(steps) >= 44, steps  # replay steps were 19 px tall
         at_two_sizes(page, "game-page")
         page.goto(f"{server_url}/verify.html?game={tid}")
         page.wait_for_selector("#verdict:not(.wait)")
         at_two_sizes(page, "verify-page")
-        page.locator("#paste > summary").click()
+        summary = page.locator("#paste > summary")
+        assert summary.bounding_box()["height"] >= 44  # was 20 px
+        summary.click()
         at_two_sizes(page, "verify-page-paste")
         page.goto(f"{server_url}/status")
         page.wait_for_function("!/Loading/.test(document.getElementById('summary').textContent)")
