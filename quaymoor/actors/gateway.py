@@ -26,12 +26,30 @@ from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from quaymoor.actors.connection import Connection
 from quaymoor.actors.frame_writer import FrameWriter
-from quaymoor.actors.inbox import ActFrom, Attach, Detach, Inbox, Reply, ResyncFrom, TableError
+from quaymoor.actors.inbox import (
+    ActFrom,
+    Attach,
+    Detach,
+    Inbox,
+    Reply,
+    ResyncFrom,
+    TableError,
+    VoteFrom,
+)
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import ServerConfig
 from quaymoor.protocol.codec import ProtocolError, decode_action, decode_client, encode
 from quaymoor.protocol.codes import Close, Code
-from quaymoor.protocol.messages import Act, Error, Hello, Ping, Pong, Resync, ServerMessage
+from quaymoor.protocol.messages import (
+    Act,
+    Error,
+    Hello,
+    Ping,
+    Pong,
+    Resync,
+    ServerMessage,
+    VoteBot,
+)
 
 log = logging.getLogger("quaymoor.gateway")
 
@@ -178,12 +196,14 @@ class Gateway:
                 return
             try:
                 message = decode_client(frame)
-                to_table: ActFrom | ResyncFrom | None = None
+                to_table: ActFrom | ResyncFrom | VoteFrom | None = None
                 match message:
                     case Act(action=action):
                         to_table = ActFrom(conn, decode_action(action), received)
                     case Resync(since=since):
                         to_table = ResyncFrom(conn, since)
+                    case VoteBot(seat=seat):
+                        to_table = VoteFrom(conn, seat)
                 if to_table is not None:
                     try:
                         await inbox.send(to_table)

@@ -2,8 +2,8 @@
 
 Everything a table hears comes through its inbox, a bounded memory channel of
 ``InboxMessage``: lobby requests (``Join``, ``Seed``, ``Start``), connections attaching and leaving
-(``Attach``, ``Detach``), their actions (``ActFrom``) and requests for a snapshot
-(``ResyncFrom``), its seat workers' reports
+(``Attach``, ``Detach``), their actions (``ActFrom``), requests for a snapshot
+(``ResyncFrom``) and votes to hand an away seat to a bot (``VoteFrom``), its seat workers' reports
 (``TimedOut``, ``BotMove``) and ``Shutdown``. A request carries a ``Reply``, answered
 exactly once: with a value, or with a ``TableError`` whose code goes on the wire.
 """
@@ -138,6 +138,14 @@ class ResyncFrom:
 
 
 @attrs.frozen
+class VoteFrom:
+    """A connection votes to hand ``seat`` (an away player's) to a bot."""
+
+    connection: Connection
+    seat: int
+
+
+@attrs.frozen
 class Shutdown:
     """End the game now (players told, seed revealed, record kept)."""
 
@@ -162,8 +170,8 @@ class BotMove:
     version: int
 
 
-InboxMessage = (Join | Seed | Start | Attach | Detach | ActFrom | ResyncFrom | Shutdown | TimedOut
-                | BotMove)
+InboxMessage = (Join | Seed | Start | Attach | Detach | ActFrom | ResyncFrom | VoteFrom | Shutdown
+                | TimedOut | BotMove)
 #: A table's inbox, as its senders hold it.
 Inbox: TypeAlias = trio.MemorySendChannel[InboxMessage]
 
@@ -178,7 +186,8 @@ def refuse(msg: InboxMessage) -> None:
         case Attach(connection=conn, reply=reply):
             reply.fail(table_closed())
             conn.outbox.close()
-        case Detach(connection=conn) | ActFrom(connection=conn) | ResyncFrom(connection=conn):
+        case (Detach(connection=conn) | ActFrom(connection=conn) | ResyncFrom(connection=conn)
+              | VoteFrom(connection=conn)):
             conn.outbox.close()
         case Shutdown() | TimedOut() | BotMove():
             pass

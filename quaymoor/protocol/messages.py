@@ -53,9 +53,27 @@ class Resync:
     since: int | None = None
 
 
-ClientMessage = Hello | Act | Ping | Resync
+@attrs.frozen
+class VoteBot:
+    """Vote to hand ``seat`` to a bot: the seat of a player who is away (no connection)
+    and has let a decision time out. A majority of the connected players votes it over;
+    the player gets the seat back on returning (docs/protocol.md, section 6)."""
+
+    seat: int
+
+
+ClientMessage = Hello | Act | Ping | Resync | VoteBot
 
 # ---------------------------------------------------------------- server -> client
+
+
+@attrs.frozen
+class BotVote:
+    """The vote on handing an away seat to a bot, while it is open."""
+
+    voters: list[int]  #: the seats that may vote: connected players, the away one aside
+    votes: list[int]  #: the voters that have voted, in seat order
+    needed: int  #: votes that hand the seat over: a majority of ``voters``
 
 
 @attrs.frozen
@@ -67,6 +85,8 @@ class SeatPublic:
     bot: bool  #: a bot sits in this chair
     bot_playing: bool  #: a bot plays for an absent player
     connected: bool
+    #: the open vote on handing this seat to a bot (``VoteBot``), else None
+    bot_vote: BotVote | None = None
 
 
 @attrs.frozen

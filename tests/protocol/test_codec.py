@@ -40,7 +40,7 @@ def test_tags_are_snake_case_names_unless_overridden() -> None:
     assert dict(TAGS) == {EndOfGame: "game_ended"}
     tags = {wire_tag(cl) for cl in get_args(ServerMessage)}
     assert tags == {"welcome", "game_started", "update", "lobby", "game_ended", "error", "pong"}
-    assert set(CLIENT_TAGS) == {"hello", "act", "ping", "resync"}
+    assert set(CLIENT_TAGS) == {"hello", "act", "ping", "resync", "vote_bot"}
 
 
 def test_every_end_reason_goes_out_as_its_string() -> None:
