@@ -16,6 +16,8 @@ import {
 import { getToken, setToken, dropToken, getVersion, setVersion, getName, setName } from "./store.js";
 import { sound } from "./sound.js";
 import { GameLog } from "./gamelog.js";
+import { playMotion } from "./motion.js";
+import { endCharts } from "./charts.js";
 import { refreshTip, hideTip } from "./tooltip.js";
 import {
   displayFingerprint, noteStart, noteUpdate, noteWelcome, sendClientSeed, showFingerprint,
@@ -63,12 +65,17 @@ const PROMPTS = {
 };
 
 export class TableScreen {
-  constructor(app, tableId, { onLeave, onPlayAgain }) {
+  /**
+   * readOnly: the game page's replay (web/replay.js): no connection, no keys, no choices;
+   * it draws the views given to showStatic(), with `log` (a GameLog) beside them.
+   */
+  constructor(app, tableId, { onLeave, onPlayAgain, readOnly = false, log = null }) {
     this.app = app;
     this.tableId = tableId;
     this.onLeave = onLeave;
     this.onPlayAgain = onPlayAgain;
-    this.token = getToken(tableId);
+    this.readOnly = readOnly;
+    this.token = readOnly ? null : getToken(tableId);
     this.version = this.token ? getVersion(tableId) : null;
     this.seat = null;
     this.welcome = null;
@@ -77,7 +84,7 @@ export class TableScreen {
     this.keeper = new ViewKeeper(); // the view kept from snapshots and deltas
     this.clocks = [];
     this.clocksAt = 0;
-    this.log = new GameLog(tableId, !!this.token, !!(this.token && this.version !== null));
+    this.log = log || new GameLog(tableId, !!this.token, !!(this.token && this.version !== null));
     this.ended = null;
     this.pending = false;
     this.lobby = null;
@@ -91,6 +98,9 @@ export class TableScreen {
     this.lastTick = null;
     this.targeted = new Set();
     this.build();
+    this.onResize = () => { this.applyTabs(); if (this.view) this.fit(); };
+    window.addEventListener("resize", this.onResize);
+    if (readOnly) { this.unSound = () => {}; return; }
     this.conn = new TableConnection(tableId,
       () => this.helloArgs(),
       { onMessage: (m) => this.onMessage(m), onState: (s) => this.onConnState(s) });
@@ -101,8 +111,6 @@ export class TableScreen {
     this.clickAway = (ev) => this.onClickAway(ev);
     document.addEventListener("click", this.clickAway);
     this.unSound = sound.onChange(() => this.renderSoundButton());
-    this.onResize = () => { this.applyTabs(); if (this.view) this.fit(); };
-    window.addEventListener("resize", this.onResize);
   }
 
   /** Ask for what we missed: everything since the start when our log is empty. */
@@ -112,7 +120,7 @@ export class TableScreen {
   }
 
   destroy() {
-    this.conn.close();
+    if (this.conn) this.conn.close();
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.keyHandler);
     document.removeEventListener("click", this.clickAway);
@@ -292,9 +300,22 @@ export class TableScreen {
     this.log.addNotes(lines, this.view ? this.view.board.round : 0);
   }
 
+  /** Read-only: draw `view` as `seat` saw it (null: a spectator); `note` in the decision bar. */
+  showStatic(view, seats, seat, note) {
+    this.view = view;
+    this.seats = seats;
+    this.seat = seat;
+    this.note = note;
+    this.el.mat.dataset.seat = seat === null ? "" : String(seat);
+    this.el.pre.hidden = true;
+    this.layout.classList.remove("waiting");
+    this.render();
+  }
+
   /** A snapshot or a delta (docs/protocol.md, section 5): drawn from the whole view. */
   onUpdate(update) {
     const held = this.keeper.view ? this.keeper.view.version : null; // the log is complete to it
+    const before = this.view;
     const got = this.keeper.take(update);
     if (got.resync) this.conn.send(held === null ? { type: "resync" } : { type: "resync", since: held });
     if (!got.view) return; // a delta that does not follow our view: the snapshot will
@@ -327,6 +348,7 @@ export class TableScreen {
     }
     this.wasMine = mine;
     this.render();
+    if (before && update.patch) playMotion(this.app, m.events || [], before, m.view, this.seat); // a delta: what just moved
     if (fresh) this.revealTargets();
   }
 
@@ -617,7 +639,7 @@ export class TableScreen {
         h("span", { id: "clock", class: "clock", role: "timer", "aria-label": "Time left" }, ""),
         h("span", { class: "round" }, `Round ${board.round}`,
           board.role ? h("span", { class: "round-detail" }, ` — ${roleName(board.role)} picked by ${picker}`) : null),
-        this.soundBtn)));
+        this.readOnly ? null : this.soundBtn)));
     const reasons = board.end_reasons || [];
     if (reasons.length) {
       d.append(h("p", { class: "last-round", id: "last-round" }, h("strong", {}, "Last round"),
@@ -654,6 +676,8 @@ export class TableScreen {
         d.append(h("p", { class: "hint" }, `Kept so far: ${v.keep.kept || "none"}; stored: ${v.keep.stored.join(", ") || "none"}.`));
       }
       if (this.pending) d.append(h("p", { class: "hint", role: "status" }, "Sent…"));
+    } else if (this.readOnly) {
+      d.append(h("div", { class: "doing" }, h("p", { class: "hint prompt", id: "step-action" }, this.note || "")));
     } else if (this.seat === null) {
       d.append(h("div", { class: "doing" }, h("p", { class: "hint" }, "You are watching this table.")));
     } else {
@@ -787,7 +811,7 @@ export class TableScreen {
     for (let k = 0; k < hallSpaces; k++) hall.append(b.hall[k] ? goodChip(b.hall[k]) : h("span", { class: "slot" }));
     out.append(h("div", { class: "board-section canal" }, h("h3", {}, "The canal"), barges,
       h("div", { class: "row" },
-        h("span", { class: "pile" }, `Apprentices: barge ${b.apprentice_barge}, supply ${b.supply_apprentices}`),
+        h("span", { class: "pile", "data-key": "apprentice-barge" }, `Apprentices: barge ${b.apprentice_barge}, supply ${b.supply_apprentices}`),
         h("span", { class: "pile seals" }, `Seals left: ${b.seals}`)),
       h("div", { class: "row" }, h("span", { class: "label" }, "Market hall:"), hall),
       h("div", { class: "row supply" }, h("span", { class: "label" }, "Supply:"),
@@ -818,7 +842,9 @@ export class TableScreen {
     const v = this.view;
     const mat = clear(this.el.mat);
     if (this.seat === null) {
-      mat.append(h("h2", {}, "Watching"), h("p", {}, "You are watching; scores are revealed at the end."));
+      mat.append(h("h2", {}, "Watching"), h("p", {}, this.readOnly
+        ? "The spectator's view: every player's mat is under Players; seals show from the end."
+        : "You are watching; scores are revealed at the end."));
       return;
     }
     const me = v.mats[this.seat];
@@ -927,6 +953,7 @@ export class TableScreen {
           bonuses ? h("td", {}, Object.entries(sc.bonuses || {}).map(([k, n]) => `${buildingName(k)} +${n}`).join(", ") || "—") : null,
           h("td", {}, sc.tiebreak)))))));
       if (!bonuses) end.append(h("p", { class: "small" }, "No large building earned an end bonus."));
+      end.append(endCharts(this.tableId, this.seats, this.seat));
     }
     const verify = h("span", { id: "verify", class: "verify", role: "status" });
     const seeds = Array.isArray(e.client_seeds) ? e.client_seeds : [];
