@@ -9,10 +9,11 @@
 // never the only key: lines carry their player's name at the end, bars their values).
 
 import { h, clear } from "./dom.js";
-import { GOODS, seatName } from "./text.js";
+import { GOODS, LETTER, seatName } from "./text.js";
 
 const NS = "http://www.w3.org/2000/svg";
-const W = 520;
+const WIDE = 520; // the charts' width in SVG units; a phone's are narrower, so their text stays legible
+const NARROW = 360;
 const LINE = ["#6aa7cc", "#ffd35a", "#d39be0", "#9fd48a", "#ff8d80"]; // by seat
 const DASH = ["", "7 4", "2 3", "10 3 2 3", "4 4"];
 const SOURCES = [["seals", "Seals", "#b49ab9"], ["building_points", "Buildings", "#8fae6a"], ["bonuses", "Bonuses", "#ffd35a"]];
@@ -38,13 +39,13 @@ function tickStep(max) {
   return Math.ceil(max / 500) * 100;
 }
 
-function svg(label, height, ...children) {
+function svg(W, label, height, ...children) {
   return s("svg", { viewBox: `0 0 ${W} ${height}`, role: "img", "aria-label": label, class: "chart-svg",
     width: "100%", preserveAspectRatio: "xMinYMin meet" }, s("title", {}, label), ...children);
 }
 
 /** Score after each round: one line per player, named at its end. */
-export function scoreChart(data, seats, mySeat) {
+export function scoreChart(data, seats, mySeat, W = WIDE) {
   const pts = data.points;
   const names = data.sources.map((x) => seatName(seats, x.seat, mySeat));
   const max = Math.max(1, ...pts.flatMap((p) => p.scores));
@@ -75,15 +76,15 @@ export function scoreChart(data, seats, mySeat) {
       "stroke-linejoin": "round" }),
     pts.map((p, i) => s("circle", { cx: x(i), cy: y(p.scores[seat]), r: 2.6, fill: LINE[seat % LINE.length] }))));
   const labels = ends.map((e) => s("text", { x: right + 8, y: e.y, fill: LINE[e.seat % LINE.length], "font-size": 12 },
-    `${short(names[e.seat], 11)} ${e.v}`));
+    `${short(names[e.seat], 14)} ${e.v}`));
   const said = names.map((n, seat) => `${n} ${pts.map((p) => p.scores[seat]).join(", ")}`).join("; ");
-  return svg(`Score at the start and after each round: ${said}.`, 214,
-    grid, s("text", { x: (left + right) / 2, y: 212, "text-anchor": "middle", fill: MUTED, "font-size": 11 }, "round"),
+  return svg(W, `Score at the start and after each round: ${said}.`, 224,
+    grid, s("text", { x: (left + right) / 2, y: 222, "text-anchor": "middle", fill: MUTED, "font-size": 11 }, "round"),
     xs, lines, labels);
 }
 
 /** Points by source: a bar per player, seals then buildings then bonuses, the total at its end. */
-export function sourcesChart(data, seats, mySeat) {
+export function sourcesChart(data, seats, mySeat, W = WIDE) {
   const rows = data.sources;
   const max = Math.max(1, ...rows.map((r) => r.total));
   const left = 110;
@@ -91,9 +92,10 @@ export function sourcesChart(data, seats, mySeat) {
   const bar = 22;
   const gap = 10;
   const top = 26;
+  const each = (W - 8) / SOURCES.length;
   const legend = SOURCES.map(([, label, colour], i) => s("g", {},
-    s("rect", { x: left + i * 110, y: 4, width: 12, height: 12, fill: colour }),
-    s("text", { x: left + i * 110 + 17, y: 14, fill: INK, "font-size": 12 }, label)));
+    s("rect", { x: 4 + i * each, y: 4, width: 12, height: 12, fill: colour }),
+    s("text", { x: 4 + i * each + 17, y: 14, fill: INK, "font-size": 12 }, label)));
   const bars = rows.map((r, i) => {
     const name = seatName(seats, r.seat, mySeat);
     const y = top + i * (bar + gap);
@@ -101,7 +103,7 @@ export function sourcesChart(data, seats, mySeat) {
     const parts = SOURCES.map(([key, label, colour]) => {
       const w = ((right - left) * r[key]) / max;
       const out = s("g", { "data-part": key, "data-value": r[key] },
-        s("title", {}, `${name}: ${plural(r[key], label === "Seals" ? "seal" : "point")} from ${label.toLowerCase()}`),
+        s("title", {}, `${name}: ${label.toLowerCase()} ${r[key]}`),
         s("rect", { x: at, y, width: Math.max(0, w), height: bar, fill: colour }),
         w >= 20 ? s("text", { x: at + w / 2, y: y + 15, "text-anchor": "middle", fill: "#1b1410", "font-size": 12, "font-weight": 700 }, r[key]) : null);
       at += w;
@@ -113,11 +115,11 @@ export function sourcesChart(data, seats, mySeat) {
       s("text", { x: at + 6, y: y + 15, fill: INK, "font-size": 13, "font-weight": 700, class: "chart-total" }, r.total));
   });
   const said = rows.map((r) => `${seatName(seats, r.seat, mySeat)} ${r.total} (${r.seals} seals, ${r.building_points} from buildings, ${r.bonuses} bonuses)`).join("; ");
-  return svg(`Points by source: ${said}.`, top + rows.length * (bar + gap) + 4, legend, bars);
+  return svg(W, `Points by source: ${said}.`, top + rows.length * (bar + gap) + 4, legend, bars);
 }
 
 /** Goods shipped and sold: two bars per player, each split by good, the count at its end. */
-export function goodsChart(data, seats, mySeat) {
+export function goodsChart(data, seats, mySeat, W = WIDE) {
   const n = data.sources.length;
   const sum = (byGood) => GOODS.reduce((t, g) => t + (byGood[g] || 0), 0);
   const max = Math.max(1, ...data.shipped.map(sum), ...data.sold.map(sum));
@@ -126,9 +128,10 @@ export function goodsChart(data, seats, mySeat) {
   const bar = 13;
   const top = 24;
   const rowH = 2 * bar + 14;
+  const each = (W - 8) / GOODS.length;
   const legend = GOODS.map((g, i) => s("g", {},
-    s("rect", { x: left + i * 72, y: 4, width: 12, height: 12, style: `fill: var(--${g})`, stroke: "#0006" }),
-    s("text", { x: left + i * 72 + 17, y: 14, fill: INK, "font-size": 12 }, g)));
+    s("rect", { x: 4 + i * each, y: 4, width: 12, height: 12, class: `fill-${g}`, stroke: "#0006" }),
+    s("text", { x: 4 + i * each + 17, y: 14, fill: INK, "font-size": 12 }, g)));
   const rows = [];
   for (let seat = 0; seat < n; seat++) {
     const name = seatName(seats, seat, mySeat);
@@ -138,8 +141,11 @@ export function goodsChart(data, seats, mySeat) {
       const yy = y + k * (bar + 2);
       const segs = GOODS.filter((g) => byGood[g]).map((g) => {
         const w = ((right - left) * byGood[g]) / max;
-        const r = s("rect", { x: at, y: yy, width: w, height: bar, style: `fill: var(--${g})`, stroke: "#0006" },
-          s("title", {}, `${name}: ${byGood[g]} ${g} ${word}`));
+        // colour and letter, as on the board (clay and amber are near in colour)
+        const r = s("g", {}, s("title", {}, `${name}: ${byGood[g]} ${g} ${word}`),
+          s("rect", { x: at, y: yy, width: w, height: bar, class: `fill-${g}`, stroke: "#0006" }),
+          w >= 12 ? s("text", { x: at + w / 2, y: yy + 10, "text-anchor": "middle", "font-size": 10, "font-weight": 800,
+            fill: g === "clay" || g === "amber" ? "#fff" : "#1b1410" }, LETTER[g]) : null);
         at += w;
         return r;
       });
@@ -153,16 +159,17 @@ export function goodsChart(data, seats, mySeat) {
       one(data.sold[seat], 1, "sold")));
   }
   const said = Array.from({ length: n }, (_, seat) => `${seatName(seats, seat, mySeat)} shipped ${sum(data.shipped[seat])}, sold ${sum(data.sold[seat])} for ${plural(data.coins_from_sales[seat], "coin")}`).join("; ");
-  return svg(`Goods shipped and sold: ${said}.`, top + n * rowH, legend, rows);
+  return svg(W, `Goods shipped and sold: ${said}.`, top + n * rowH, legend, rows);
 }
 
 /** The three charts as figures, into `container`. */
 export function drawCharts(container, data, seats, mySeat) {
+  const W = window.matchMedia("(max-width: 599px)").matches ? NARROW : WIDE;
   const fig = (id, caption, chart) => h("figure", { class: "chart", id }, h("figcaption", {}, caption), chart);
   clear(container).append(
-    fig("chart-scores", "Score after each round", scoreChart(data, seats, mySeat)),
-    fig("chart-sources", "Points by source", sourcesChart(data, seats, mySeat)),
-    fig("chart-goods", "Goods shipped and sold", goodsChart(data, seats, mySeat)));
+    fig("chart-scores", "Score after each round", scoreChart(data, seats, mySeat, W)),
+    fig("chart-sources", "Points by source", sourcesChart(data, seats, mySeat, W)),
+    fig("chart-goods", "Goods shipped and sold", goodsChart(data, seats, mySeat, W)));
   container.dataset.ready = "1";
   return container;
 }

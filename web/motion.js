@@ -7,7 +7,7 @@
 //
 // A flight goes from one element's centre to another's (both must be in view: a section
 // hidden on a phone has no box, and its flights are skipped). Web Animations API, CSS
-// transforms only.
+// transforms only; the flyers' look is in style.css (.flyer).
 
 import { h } from "./dom.js";
 import { LETTER } from "./text.js";
@@ -77,19 +77,11 @@ function centre(el) {
   return r.width && r.height ? { x: r.left + r.width / 2, y: r.top + r.height / 2 } : null;
 }
 
-// the flyers' look, here with their code (a good chip looks as on the board, style.css)
-const LOOK = {
-  coin: "width:18px;height:18px;border-radius:50%;background:var(--honey);border:2px solid #fff;box-shadow:0 1px 4px #000a",
-  apprentice: "width:14px;height:14px;border-radius:50%;background:var(--ink);border:2px solid var(--water-2)",
-  good: "box-shadow:0 2px 6px #000a",
-};
-
 function flyer(f) {
   const attrs = { class: `flyer flyer-${f.kind}`, "aria-hidden": "true", "data-motion": f.kind, "data-to": f.toKey };
   const el = f.kind === "good"
     ? h("span", { ...attrs, class: `${attrs.class} good good-${f.good}` }, h("b", {}, LETTER[f.good] || ""))
     : h("span", attrs);
-  el.style.cssText = `position:fixed;z-index:70;pointer-events:none;margin:0;transform:translate(-50%,-50%);${LOOK[f.kind]}`;
   return el;
 }
 

@@ -196,8 +196,10 @@ export class TableScreen {
     const el = document.getElementById(SECTIONS[key]);
     if (!el) return;
     if (focus) el.focus({ preventScroll: true });
-    if (isPhone()) window.scrollTo({ top: 0 });
-    else el.scrollIntoView({ block: "nearest" });
+    if (isPhone()) {
+      if (this.readOnly) this.app.scrollIntoView({ block: "start" }); // the replay: its top, not the page's
+      else window.scrollTo({ top: 0 });
+    } else el.scrollIntoView({ block: "nearest" });
     if (key === "log") this.el.log.scrollTop = this.el.log.scrollHeight;
   }
 
