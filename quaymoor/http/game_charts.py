@@ -25,7 +25,6 @@ from quaymoor.rules.game import Game
 from quaymoor.rules.record import GameRecord
 from quaymoor.rules.scoring import Score
 
-
 _NAMES = tuple(g.name.lower() for g in GOODS)  #: as on the wire: "clay", ...
 
 
