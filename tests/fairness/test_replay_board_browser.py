@@ -198,6 +198,7 @@ def test_the_game_page_charts_add_up_to_the_final_scores(
     assert page.locator("#chart-goods g[data-kind='shipped']").count() == record.players
     page.locator("#charts-sec").scroll_into_view_if_needed()
     page.locator("#charts-sec").screenshot(path=str(SHOTS / "charts-desktop.png"))
+    page.screenshot(path=str(SHOTS / "game-page-desktop.png"), full_page=True)
     assert problems == []
 
 
@@ -214,6 +215,7 @@ def test_a_step_on_flies_goods_to_the_barge_and_reduced_motion_stills_it(
     go_to(page, k - 1)
     page.evaluate("window.__flyers = []")
     page.keyboard.press("ArrowRight")
+    page.screenshot(path=str(SHOTS / "motion-replay-barge.png"))  # in flight, with luck
     flyers = page.evaluate("window.__flyers")
     goods = [f for f in flyers if f["motion"] == "good" and f["to"] == f"barge:{barge}"]
     assert goods, flyers
