@@ -17,8 +17,17 @@ import { GameLog } from "./gamelog.js";
 import { actionLabel, eventText, seatName } from "./text.js";
 import { playMotion } from "./motion.js";
 
-/** The game log of a replay: rebuilt for each step shown, drawn once per step. */
+/**
+ * The game log of a replay: rebuilt for each step shown, drawn once per step. It is not a
+ * live region here (redrawn whole at each step, it would be read out whole): the bar's
+ * line says what the step was.
+ */
 class ReplayLog extends GameLog {
+  constructor(...args) {
+    super(...args);
+    for (const el of [this.list, this.list.parentElement]) if (el) el.setAttribute("aria-live", "off");
+  }
+
   changed() { /* drawn by ReplayPlayer, once per step */ }
 }
 
@@ -86,6 +95,7 @@ export class ReplayPlayer {
       oninput: () => this.show(Number(els.range.value)) });
     els.label = h("span", { id: "step-label", class: "mono" });
     els.round = h("span", { id: "round-label" });
+    els.said = h("span", { class: "sr-only" }); // what the step was, read out with its number
     els.seat = h("select", { id: "seat-view", onchange: () => this.pickSeat(els.seat.value) },
       h("option", { value: SPECTATOR }, "The spectator"),
       this.seats.map((s) => h("option", { value: String(s.seat) }, seatName(this.seats, s.seat, null))));
@@ -98,7 +108,7 @@ export class ReplayPlayer {
         b("next-round", "On a round", "Round ▶▶", "PageDown", () => this.show(this.roundOn())),
         b("last", "To the end", "▶|", "End", () => this.show(this.last))),
       els.range,
-      h("p", { class: "replay-where", "aria-live": "polite" }, els.label, " · ", els.round),
+      h("p", { class: "replay-where", "aria-live": "polite" }, els.label, " · ", els.round, els.said),
       h("div", { class: "replay-seat" }, h("label", { for: "seat-view" }, "View as"), els.seat));
   }
 
@@ -144,11 +154,13 @@ export class ReplayPlayer {
     const view = this.views[k];
     const bar = this.els.bar.closest(".replay-bar") || this.els.bar;
     document.documentElement.style.setProperty("--replay-bar", `${bar.offsetHeight}px`);
-    this.screen.showStatic(view, this.seats, this.viewer, this.note(k));
+    const note = this.note(k);
+    this.screen.showStatic(view, this.seats, this.viewer, note);
     const els = this.els;
     els.range.value = String(k);
     els.label.textContent = `step ${k} of ${this.last}`;
     els.round.textContent = view.result ? `Round ${view.board.round}, the end` : `Round ${view.board.round}`;
+    els.said.textContent = `. ${note}`;
     els.bar.querySelector("#first").disabled = els.bar.querySelector("#prev").disabled = k === 0;
     els.bar.querySelector("#prev-round").disabled = k === 0;
     els.bar.querySelector("#next").disabled = els.bar.querySelector("#last").disabled = k === this.last;
