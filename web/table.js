@@ -350,8 +350,8 @@ export class TableScreen {
     }
     this.wasMine = mine;
     this.render();
-    if (before && update.patch) playMotion(this.app, m.events || [], before, m.view, this.seat); // a delta: what just moved
     if (fresh) this.revealTargets();
+    if (before && update.patch) playMotion(this.app, m.events || [], before, m.view, this.seat); // a delta: what just moved
   }
 
   isMine() {

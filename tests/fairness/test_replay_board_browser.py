@@ -255,6 +255,8 @@ def test_the_replay_and_the_live_end_screen_at_two_sizes(
         for _ in range(12):
             page.click("#next")
         page.screenshot(path=str(SHOTS / f"replay-{size}.png"))
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= width, f"the page is {wide} px wide at {width}"
         if size == "phone":
             page.click('#tabs [data-tab="others"]')
             page.screenshot(path=str(SHOTS / f"replay-{size}-players.png"))
