@@ -1,16 +1,17 @@
 """The replay-on-the-board and charts endpoints over HTTP, with the whole server in this
 process: a seat's views and the charts of an archived game; a stranger's ``?seat`` (not a
 number, out of range, huge, other digits) refused with what and where; 404 for a game
-that is not there."""
+that is not there or still running (nothing of it, least of all its seed)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import trio
 
 from quaymoor.store.archive import Archive
-from tests.actors.test_end_to_end import http
+from tests.actors.test_end_to_end import http, play_now
 from tests.fairness.conftest import game_record
 from tests.fairness.test_games_http import WAITING, raw_get, serving
 from tests.patching import apply_patch
@@ -61,3 +62,19 @@ async def test_views_and_charts_are_served_and_bad_seats_refused(tmp_path: Path)
                 assert missing.status == 404 and missing.body["error"]["code"] == "unknown_game"
             refused = await http(port, "POST", f"/api/games/{GAME}/charts", {})
             assert refused.status == 405
+
+
+async def test_a_running_games_views_and_charts_are_a_404_without_its_seed(
+    tmp_path: Path
+) -> None:
+    with trio.fail_after(LIMIT):
+        async with serving(WAITING, tmp_path / "a.sqlite3") as (port, supervisor):
+            game = await play_now(port, players=3, name="Ada")
+            table = game["table"]
+            seed = supervisor.tables[table].seed.hex()
+            for path in (f"/api/games/{table}/views", f"/api/games/{table}/views?seat=0",
+                         f"/api/games/{table}/views?seat=9", f"/api/games/{table}/charts"):
+                status, _, body = await raw_get(port, path)
+                assert status == 404, path
+                assert json.loads(body)["error"]["code"] == "unknown_game"
+                assert seed.encode() not in body and b'"start"' not in body
