@@ -92,7 +92,7 @@ async function main() {
   const player = new ReplayPlayer({ bar: $("replay-bar"), stage: $("replay-table"), status: $("replay-status") },
     gameId, seats);
   try {
-    await player.load();
+    if (await player.load()) $("replay").scrollIntoView({ block: "start" }); // a link to a step
   } catch (err) {
     $("replay-status").textContent = `Could not replay the game: ${err.message}`;
   }

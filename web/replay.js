@@ -8,7 +8,8 @@
 // each sharing what did not change with the one before (patch.js).
 //
 // Keys: ← and → a step, Page Up / Page Down (or Shift with an arrow) a round, Home and End
-// the setup and the end.
+// the setup and the end. The address keeps the step and the view (?step=K&seat=S), so a
+// moment of a game can be linked to; a step or seat in it that does not exist is ignored.
 
 import { h, clear } from "./dom.js";
 import { applyPatch } from "./patch.js";
@@ -63,14 +64,25 @@ export class ReplayPlayer {
     document.addEventListener("keydown", this.onKey);
   }
 
-  /** Every step's action and events, then the spectator's views; shows the end. */
+  /**
+   * Every step's action and events, then the views of the seat in the address (else the
+   * spectator's); shows the step in the address, else the end. Returns whether the address
+   * named a step.
+   */
   async load() {
     const all = await getJson(`/api/games/${this.gameId}/replay`);
     this.steps = all.actions;
     this.error = all.error;
     this.els.range.max = String(this.steps.length);
-    await this.loadViews(null);
-    this.show(this.steps.length);
+    const asked = new URLSearchParams(location.search);
+    const seatText = asked.get("seat") || "";
+    const seat = /^[0-9]$/.test(seatText) && this.seats.some((x) => x.seat === Number(seatText)) ? Number(seatText) : null;
+    await this.loadViews(seat);
+    this.els.seat.value = seat === null ? SPECTATOR : String(seat);
+    const stepText = asked.get("step") || "";
+    const step = /^[0-9]{1,5}$/.test(stepText) && Number(stepText) <= this.steps.length ? Number(stepText) : null;
+    this.show(step === null ? this.steps.length : step);
+    return step !== null;
   }
 
   async loadViews(seat) {
@@ -165,6 +177,11 @@ export class ReplayPlayer {
     els.bar.querySelector("#prev-round").disabled = k === 0;
     els.bar.querySelector("#next").disabled = els.bar.querySelector("#last").disabled = k === this.last;
     els.bar.querySelector("#next-round").disabled = k === this.last;
+    const url = new URL(location.href);
+    url.searchParams.set("step", String(k));
+    if (this.viewer === null) url.searchParams.delete("seat");
+    else url.searchParams.set("seat", String(this.viewer));
+    history.replaceState(null, "", url);
     if (stepOn) playMotion(this.screen.app, this.steps[k - 1].events, before, view, this.viewer);
   }
 

@@ -79,8 +79,14 @@ def open_game(ctx: Any, url: str) -> tuple[Any, list[str]]:
     page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     page.goto(f"{url}/games/{GAME}")
-    page.wait_for_selector("#step-label")
+    loaded(page)
     return page, problems
+
+
+def loaded(page: Any) -> None:
+    """Wait for the replay to show its first step (the label is empty until then)."""
+    page.wait_for_function("() => /^step /.test(document.querySelector('#step-label')"
+                           "?.textContent || '')")
 
 
 def go_to(page: Any, step: int) -> None:
@@ -174,6 +180,20 @@ def test_the_replay_steps_and_rounds_through_the_rules_views(
     SHOTS.mkdir(parents=True, exist_ok=True)
     go_to(page, round3 + 5)
     page.screenshot(path=str(SHOTS / "replay-desktop-round3.png"))
+    assert page.url.endswith(f"/games/{GAME}?step={round3 + 5}")
+
+    # the address names a moment: a step and a view; one that does not exist is ignored
+    page.goto(f"{archived_server.url}/games/{GAME}?step=5&seat=1")
+    loaded(page)
+    assert page.inner_text("#step-label") == f"step 5 of {n}"
+    assert page.input_value("#seat-view") == "1"
+    assert "Player 2" in (page.text_content("#mat h2") or "")
+    shows_view(page, seat_views[5])
+    for bad in ("step=99999&seat=7", "step=-1&seat=x", "step=%00&seat=1.0", "step=1e3"):
+        page.goto(f"{archived_server.url}/games/{GAME}?{bad}")
+        loaded(page)
+        assert page.inner_text("#step-label") == f"step {n} of {n}", bad
+        assert page.input_value("#seat-view") == "spectator", bad
     assert problems == []
 
 
@@ -249,7 +269,7 @@ def test_the_replay_and_the_live_end_screen_at_two_sizes(
         problems: list[str] = []
         page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
         page.goto(f"{archived_server.url}/games/{GAME}")
-        page.wait_for_selector("#step-label")
+        loaded(page)
         page.evaluate("window.scrollTo(0, document.querySelector('#replay').offsetTop)")
         page.keyboard.press("Home")
         for _ in range(12):
