@@ -222,7 +222,17 @@ def test_the_game_page_charts_add_up_to_the_final_scores(
     assert problems == []
 
 
-def test_a_step_on_flies_goods_to_the_barge_and_reduced_motion_stills_it(
+def flights_at(page: Any, k: int) -> list[dict[str, str]]:
+    """The flights of stepping on from step k - 1 to step k: kind and target."""
+    go_to(page, k - 1)
+    page.evaluate("window.__flyers = []")
+    page.keyboard.press("ArrowRight")
+    got: list[dict[str, Any]] = page.evaluate("window.__flyers")
+    assert all(f["ms"] <= 400 for f in got), got
+    return [{"motion": f["motion"], "to": f["to"]} for f in got]
+
+
+def test_a_step_on_flies_goods_coins_and_apprentices_and_reduced_motion_stills_it(
     context: Any, archived_server: Served
 ) -> None:
     record = game_record(GAME)
@@ -248,8 +258,28 @@ def test_a_step_on_flies_goods_to_the_barge_and_reduced_motion_stills_it(
     page.wait_for_timeout(600)
     assert page.locator(".flyer").count() == 0  # all gone
 
+    # every kind of flight, each at a step of the record that has its event
+    def first(kind: str, pred: Any = lambda e: True) -> tuple[int, dict[str, Any]]:
+        return next((st["step"], e) for st in steps for e in st["events"]
+                    if e["type"] == kind and pred(e))
+
+    sold_at, sale = first("sold", lambda e: e["coins"] > 0)
+    got = flights_at(page, sold_at)
+    assert {"motion": "good", "to": "hall"} in got and {
+        "motion": "coin", "to": f"seat:{sale['seat']}"} in got, got
+    picked_at, pick = first("role_picked", lambda e: e["coins"] > 0)
+    assert {"motion": "coin", "to": f"seat:{pick['seat']}"} in flights_at(page, picked_at)
+    came_at, came = first("apprentices_arrived", lambda e: e["count"] > 0)
+    assert {"motion": "apprentice", "to": f"seat:{came['seat']}"} in flights_at(page, came_at)
+    ended_at, _ = first("round_ended")
+    left = [r["role"] for r in spectator[ended_at]["board"]["roles"]
+            if r["coins"] > next(x["coins"] for x in spectator[ended_at - 1]["board"]["roles"]
+                                 if x["role"] == r["role"])]
+    got = flights_at(page, ended_at)
+    assert left and all({"motion": "coin", "to": f"role:{r}"} in got for r in left), (left, got)
+
     page.emulate_media(reduced_motion="reduce")
-    page.keyboard.press("ArrowLeft")
+    go_to(page, k - 1)
     page.evaluate("window.__flyers = []")
     page.keyboard.press("ArrowRight")
     assert page.inner_text("#step-label").startswith(f"step {k} of")
