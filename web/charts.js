@@ -189,7 +189,12 @@ export function endCharts(gameId, seats, mySeat) {
     for (let attempt = 0; attempt < 4; attempt++) {
       try {
         const res = await fetch(`/api/games/${gameId}/charts`, { headers: { Accept: "application/json" } });
-        if (res.ok) { drawCharts(el, await res.json(), seats, mySeat); return; }
+        if (res.ok) {
+          drawCharts(el, await res.json(), seats, mySeat);
+          el.append(h("p", { class: "chart-more" }, h("a", { class: "button", href: `/games/${gameId}`, id: "end-replay" },
+            "Replay the game on the board")));
+          return;
+        }
         if (res.status !== 404) throw new Error(`HTTP ${res.status}`);
       } catch (err) {
         clear(el).append(h("p", { class: "small" }, `The charts could not be drawn: ${err.message}`));

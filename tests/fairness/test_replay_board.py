@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 
 from quaymoor.http.game_charts import game_charts
@@ -101,3 +102,18 @@ def test_goods_shipped_and_sold_add_up_from_the_events() -> None:
         assert sum(charts["sold"][seat].values()) == len(sales)
         assert charts["coins_from_sales"][seat] == sum(e["coins"] for e in sales)
     assert sum(sum(x.values()) for x in charts["shipped"]) > 0  # the game shipped something
+
+
+def test_a_game_ended_inside_a_round_charts_where_it_stopped() -> None:
+    whole = game_record("a0a0a0a0a2")
+    cut = attrs.evolve(whole, actions=whole.actions[:57], result=None, end_reason="shutdown")
+    charts = game_charts(cut)
+    game = Game.replay(cut)
+    assert charts["over"] is False
+    last = charts["points"][-1]
+    assert last["label"] == f"Stopped in round {game.round}" and last["round"] == game.round
+    assert last["scores"] == [sc.total for sc in game.scores()]
+    assert [s["total"] for s in charts["sources"]] == last["scores"]
+    views = views_of(cut, 0)
+    assert views[-1]["version"] == 57 and views[-1]["result"] is None
+    assert all(m["seals"] is None for m in views[-1]["mats"] if m["seat"] != 0)

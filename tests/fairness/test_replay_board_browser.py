@@ -325,6 +325,11 @@ def test_the_replay_and_the_live_end_screen_at_two_sizes(
             assert total.get_attribute("data-total") == str(sc.total)
         page.locator("#end-charts").scroll_into_view_if_needed()
         page.screenshot(path=str(SHOTS / f"end-charts-{size}.png"))
+        page.click("#end-replay")  # from the end screen to the replay of this very game
+        loaded(page)
+        assert page.url.split("?")[0].endswith(f"/games/{table}")
+        assert page.inner_text("#step-label") == (
+            f"step {len(record.actions)} of {len(record.actions)}")
         assert problems == []
     finally:
         ctx.close()
