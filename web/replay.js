@@ -32,6 +32,13 @@ class ReplayLog extends GameLog {
   changed() { /* drawn by ReplayPlayer, once per step */ }
 }
 
+/** The live table's drawing (TableScreen), read-only, with the replay's log beside it. */
+class ReplayScreen extends TableScreen {
+  get readOnly() { return true; }
+
+  newLog() { return new ReplayLog(`replay-${this.tableId}`, false, false); }
+}
+
 async function getJson(url) {
   const res = await fetch(url, { headers: { Accept: "application/json" } });
   let data;
@@ -56,9 +63,9 @@ export class ReplayPlayer {
     this.views = []; // per step 0..n: the chosen seat's view
     this.viewer = null; // a seat, or null for the spectator
     this.current = 0;
-    this.log = new ReplayLog(`replay-${gameId}`, false, false);
+    this.screen = new ReplayScreen(els.stage, gameId, {});
+    this.log = this.screen.log;
     this.logUpTo = 0; // the log holds the events of steps 1..logUpTo
-    this.screen = new TableScreen(els.stage, gameId, { readOnly: true, log: this.log });
     this.buildBar();
     this.onKey = (ev) => this.key(ev);
     document.addEventListener("keydown", this.onKey);

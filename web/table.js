@@ -9,6 +9,8 @@
 import { h, clear, toast } from "./dom.js";
 import { api, TableConnection } from "./net.js";
 import { ViewKeeper } from "./patch.js";
+import { playMotion } from "./motion.js";
+import { endCharts } from "./charts.js";
 import {
   GOODS, PLOT_KINDS, LETTER, actionLabel, phaseText, seatName, roleName, roleText,
   building, buildingName, buildingFacts, kindName, plotText, endReasonText, limit,
@@ -16,8 +18,6 @@ import {
 import { getToken, setToken, dropToken, getVersion, setVersion, getName, setName } from "./store.js";
 import { sound } from "./sound.js";
 import { GameLog } from "./gamelog.js";
-import { playMotion } from "./motion.js";
-import { endCharts } from "./charts.js";
 import { refreshTip, hideTip } from "./tooltip.js";
 import {
   displayFingerprint, noteStart, noteUpdate, noteWelcome, sendClientSeed, showFingerprint,
@@ -65,17 +65,12 @@ const PROMPTS = {
 };
 
 export class TableScreen {
-  /**
-   * readOnly: the game page's replay (web/replay.js): no connection, no keys, no choices;
-   * it draws the views given to showStatic(), with `log` (a GameLog) beside them.
-   */
-  constructor(app, tableId, { onLeave, onPlayAgain, readOnly = false, log = null }) {
+  constructor(app, tableId, { onLeave, onPlayAgain }) {
     this.app = app;
     this.tableId = tableId;
     this.onLeave = onLeave;
     this.onPlayAgain = onPlayAgain;
-    this.readOnly = readOnly;
-    this.token = readOnly ? null : getToken(tableId);
+    this.token = getToken(tableId);
     this.version = this.token ? getVersion(tableId) : null;
     this.seat = null;
     this.welcome = null;
@@ -84,7 +79,7 @@ export class TableScreen {
     this.keeper = new ViewKeeper(); // the view kept from snapshots and deltas
     this.clocks = [];
     this.clocksAt = 0;
-    this.log = log || new GameLog(tableId, !!this.token, !!(this.token && this.version !== null));
+    this.log = this.newLog();
     this.ended = null;
     this.pending = false;
     this.lobby = null;
@@ -98,9 +93,12 @@ export class TableScreen {
     this.lastTick = null;
     this.targeted = new Set();
     this.build();
-    this.onResize = () => { this.applyTabs(); if (this.view) this.fit(); };
-    window.addEventListener("resize", this.onResize);
-    if (readOnly) { this.unSound = () => {}; return; }
+    if (this.readOnly) { // the game page's replay (web/replay.js): no connection, keys or sound
+      this.unSound = () => {};
+      this.onResize = () => { this.applyTabs(); if (this.view) this.fit(); };
+      window.addEventListener("resize", this.onResize);
+      return;
+    }
     this.conn = new TableConnection(tableId,
       () => this.helloArgs(),
       { onMessage: (m) => this.onMessage(m), onState: (s) => this.onConnState(s) });
@@ -111,6 +109,8 @@ export class TableScreen {
     this.clickAway = (ev) => this.onClickAway(ev);
     document.addEventListener("click", this.clickAway);
     this.unSound = sound.onChange(() => this.renderSoundButton());
+    this.onResize = () => { this.applyTabs(); if (this.view) this.fit(); };
+    window.addEventListener("resize", this.onResize);
   }
 
   /** Ask for what we missed: everything since the start when our log is empty. */
@@ -300,6 +300,14 @@ export class TableScreen {
       toast("The server did not list your client seed at your seat: this game's draws may not include your randomness. Verify will fail.");
     }
     this.log.addNotes(lines, this.view ? this.view.board.round : 0);
+  }
+
+  /** Read-only (a subclass says so): no connection, no choices; it draws what showStatic gives. */
+  get readOnly() { return false; }
+
+  /** The log beside the table (a read-only subclass has its own). */
+  newLog() {
+    return new GameLog(this.tableId, !!this.token, !!(this.token && this.version !== null));
   }
 
   /** Read-only: draw `view` as `seat` saw it (null: a spectator); `note` in the decision bar. */
@@ -641,7 +649,7 @@ export class TableScreen {
         h("span", { id: "clock", class: "clock", role: "timer", "aria-label": "Time left" }, ""),
         h("span", { class: "round" }, `Round ${board.round}`,
           board.role ? h("span", { class: "round-detail" }, ` — ${roleName(board.role)} picked by ${picker}`) : null),
-        this.readOnly ? null : this.soundBtn)));
+        this.soundBtn)));
     const reasons = board.end_reasons || [];
     if (reasons.length) {
       d.append(h("p", { class: "last-round", id: "last-round" }, h("strong", {}, "Last round"),
