@@ -63,7 +63,8 @@ export function scoreChart(data, seats, mySeat, W = WIDE) {
       s("text", { x: left - 6, y: y(v) + 4, "text-anchor": "end", fill: MUTED, "font-size": 11 }, v));
   }
   const every = Math.ceil(pts.length / 14);
-  const xs = pts.map((p, i) => (i % every && i !== pts.length - 1 ? null
+  const lastI = pts.length - 1;
+  const xs = pts.map((p, i) => ((i % every || lastI - i < every) && i !== lastI ? null
     : s("text", { x: x(i), y: y0 + 16, "text-anchor": "middle", fill: MUTED, "font-size": 11 }, i === 0 ? "start" : p.round)));
   // end labels, nudged apart so that equal scores stay readable
   const ends = names.map((n, seat) => ({ seat, v: pts[pts.length - 1].scores[seat] })).sort((a, b) => b.v - a.v);

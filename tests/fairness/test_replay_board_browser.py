@@ -300,6 +300,8 @@ def test_the_replay_and_the_live_end_screen_at_two_sizes(
         page.on("pageerror", lambda exc: problems.append(f"page error: {exc}"))
         page.goto(f"{archived_server.url}/games/{GAME}")
         loaded(page)
+        page.wait_for_selector("#charts[data-ready]")
+        page.locator("#charts-sec").screenshot(path=str(SHOTS / f"charts-{size}.png"))
         page.evaluate("window.scrollTo(0, document.querySelector('#replay').offsetTop)")
         page.keyboard.press("Home")
         for _ in range(12):
