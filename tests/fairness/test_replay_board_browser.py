@@ -216,6 +216,21 @@ def test_the_game_page_charts_add_up_to_the_final_scores(
         line = page.locator(f'#chart-scores g[data-seat="{seat}"]')
         assert line.get_attribute("data-final") == str(total)
     assert page.locator("#chart-goods g[data-kind='shipped']").count() == record.players
+    # a stranger's name is drawn as text, never as markup (RTL override, NUL, a lone surrogate)
+    drawn = page.evaluate("""async () => {
+      const { drawCharts } = await import('/charts.js');
+      const url = location.pathname.replace('/games/', '/api/games/') + '/charts';
+      const data = await (await fetch(url)).json();
+      const names = ['<img src=x onerror="window.__owned=1">', '\u202eevil\u0000', '\ud800x', 'B'];
+      const seats = data.sources.map((s) => ({ seat: s.seat, name: names[s.seat] }));
+      const box = document.createElement('div');
+      document.body.append(box);
+      drawCharts(box, data, seats, null);
+      return { imgs: box.querySelectorAll('img').length, text: box.textContent,
+               owned: window.__owned === 1 };
+    }""")
+    assert drawn["imgs"] == 0 and not drawn["owned"]
+    assert '<img src=x onerror="window.__owned=1">'[:14] in drawn["text"]
     page.locator("#charts-sec").scroll_into_view_if_needed()
     page.locator("#charts-sec").screenshot(path=str(SHOTS / "charts-desktop.png"))
     page.screenshot(path=str(SHOTS / "game-page-desktop.png"), full_page=True)
