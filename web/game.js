@@ -95,6 +95,7 @@ async function main() {
     if (await player.load()) $("replay").scrollIntoView({ block: "start" }); // a link to a step
   } catch (err) {
     $("replay-status").textContent = `Could not replay the game: ${err.message}`;
+    $("replay-table").hidden = true;
   }
 }
 

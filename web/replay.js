@@ -64,6 +64,7 @@ export class ReplayPlayer {
     this.viewer = null; // a seat, or null for the spectator
     this.current = 0;
     this.screen = new ReplayScreen(els.stage, gameId, {});
+    this.screen.el.decision.textContent = "Replaying the game…"; // not the live table's "Connecting"
     this.log = this.screen.log;
     this.logUpTo = 0; // the log holds the events of steps 1..logUpTo
     this.buildBar();
