@@ -11,9 +11,9 @@ from typing import Any
 import attrs
 import pytest
 
-from quaymoor.http.game_charts import game_charts
+from quaymoor.http.game_charts import ChartsError, game_charts
 from quaymoor.http.replay import replay_all, replay_step
-from quaymoor.http.replay_views import replay_views
+from quaymoor.http.replay_views import ViewsError, replay_views
 from quaymoor.protocol.codec import unstructure_with
 from quaymoor.rules.fairness import seed_from_hex
 from quaymoor.rules.game import Game
@@ -117,3 +117,14 @@ def test_a_game_ended_inside_a_round_charts_where_it_stopped() -> None:
     views = views_of(cut, 0)
     assert views[-1]["version"] == 57 and views[-1]["result"] is None
     assert all(m["seals"] is None for m in views[-1]["mats"] if m["seat"] != 0)
+
+
+def test_a_record_the_rules_refuse_is_named_not_replayed() -> None:
+    whole = game_record("a0a0a0a0a3")
+    bad_step = whole.actions[4]
+    wrong = attrs.evolve(bad_step, seat=(bad_step.seat + 1) % whole.players)
+    tampered = attrs.evolve(whole, actions=[*whole.actions[:4], wrong, *whole.actions[5:]])
+    with pytest.raises(ViewsError, match=r"action 5 .* does not replay"):
+        replay_views(tampered, None)
+    with pytest.raises(ChartsError, match=r"action 5 .* does not replay"):
+        game_charts(tampered)
