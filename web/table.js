@@ -11,6 +11,8 @@
 import { h, clear, toast } from "./dom.js";
 import { api, TableConnection } from "./net.js";
 import { ViewKeeper } from "./patch.js";
+import { playMotion } from "./motion.js";
+import { endCharts } from "./charts.js";
 import {
   GOODS, PLOT_KINDS, LETTER, actionLabel, phaseText, seatName, roleName, roleText,
   building, buildingName, buildingFacts, kindName, plotText, endReasonText, limit,
@@ -86,7 +88,7 @@ export class TableScreen {
     this.keeper = new ViewKeeper(); // the view kept from snapshots and deltas
     this.clocks = [];
     this.clocksAt = 0;
-    this.log = new GameLog(tableId, !!this.token, !!(this.token && this.version !== null));
+    this.log = this.newLog();
     this.ended = null;
     this.pending = false;
     this.lobby = null;
@@ -102,6 +104,12 @@ export class TableScreen {
     this.voted = new Set(); // seats voted on from here, until the seats show the count
     this.doneAsked = false; // D was pressed: the decision bar asks to confirm Done
     this.build();
+    if (this.readOnly) { // the game page's replay (web/replay.js): no connection, keys or sound
+      this.unSound = () => {};
+      this.onResize = () => { this.applyTabs(); if (this.view) this.fit(); };
+      window.addEventListener("resize", this.onResize);
+      return;
+    }
     this.conn = new TableConnection(tableId,
       () => this.helloArgs(),
       { onMessage: (m) => this.onMessage(m), onState: (s) => this.onConnState(s) });
@@ -124,7 +132,7 @@ export class TableScreen {
   }
 
   destroy() {
-    this.conn.close();
+    if (this.conn) this.conn.close();
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.keyHandler);
     document.removeEventListener("click", this.clickAway);
@@ -206,8 +214,10 @@ export class TableScreen {
     const el = document.getElementById(SECTIONS[key]);
     if (!el) return;
     if (focus) el.focus({ preventScroll: true });
-    if (isPhone()) window.scrollTo({ top: 0 });
-    else el.scrollIntoView({ block: "nearest" });
+    if (isPhone()) {
+      if (this.readOnly) this.app.scrollIntoView({ block: "start" }); // the replay: its top, not the page's
+      else window.scrollTo({ top: 0 });
+    } else el.scrollIntoView({ block: "nearest" });
     if (key === "log") this.el.log.scrollTop = this.el.log.scrollHeight;
   }
 
@@ -311,9 +321,30 @@ export class TableScreen {
     this.log.addNotes(lines, this.view ? this.view.board.round : 0);
   }
 
+  /** Read-only (a subclass says so): no connection, no choices; it draws what showStatic gives. */
+  get readOnly() { return false; }
+
+  /** The log beside the table (a read-only subclass has its own). */
+  newLog() {
+    return new GameLog(this.tableId, !!this.token, !!(this.token && this.version !== null));
+  }
+
+  /** Read-only: draw `view` as `seat` saw it (null: a spectator); `note` in the decision bar. */
+  showStatic(view, seats, seat, note) {
+    this.view = view;
+    this.seats = seats;
+    this.seat = seat;
+    this.note = note;
+    this.el.mat.dataset.seat = seat === null ? "" : String(seat);
+    this.el.pre.hidden = true;
+    this.layout.classList.remove("waiting");
+    this.render();
+  }
+
   /** A snapshot or a delta (docs/protocol.md, section 5): drawn from the whole view. */
   onUpdate(update) {
     const held = this.keeper.view ? this.keeper.view.version : null; // the log is complete to it
+    const before = this.view;
     const got = this.keeper.take(update);
     if (got.resync) this.conn.send(held === null ? { type: "resync" } : { type: "resync", since: held });
     if (!got.view) return; // a delta that does not follow our view: the snapshot will
@@ -350,6 +381,7 @@ export class TableScreen {
     this.wasMine = mine;
     this.render();
     if (fresh) this.revealTargets();
+    if (before && update.patch) playMotion(this.app, m.events || [], before, m.view, this.seat); // a delta: what just moved
   }
 
   isMine() {
@@ -704,6 +736,8 @@ export class TableScreen {
         d.append(h("p", { class: "hint" }, `Kept so far: ${v.keep.kept || "none"}; stored: ${v.keep.stored.join(", ") || "none"}.`));
       }
       if (this.pending) d.append(h("p", { class: "hint", role: "status" }, "Sent…"));
+    } else if (this.readOnly) {
+      d.append(h("div", { class: "doing" }, h("p", { class: "hint prompt", id: "step-action" }, this.note || "")));
     } else if (this.seat === null) {
       d.append(h("div", { class: "doing" }, h("p", { class: "hint" }, "You are watching this table.")));
     } else {
@@ -839,7 +873,7 @@ export class TableScreen {
     for (let k = 0; k < hallSpaces; k++) hall.append(b.hall[k] ? goodChip(b.hall[k]) : h("span", { class: "slot" }));
     out.append(h("div", { class: "board-section canal" }, h("h3", {}, "The canal"), barges,
       h("div", { class: "row" },
-        h("span", { class: "pile" }, `Apprentices: barge ${b.apprentice_barge}, supply ${b.supply_apprentices}`),
+        h("span", { class: "pile", "data-key": "apprentice-barge" }, `Apprentices: barge ${b.apprentice_barge}, supply ${b.supply_apprentices}`),
         h("span", { class: "pile seals" }, `Seals left: ${b.seals}`)),
       h("div", { class: "row" }, h("span", { class: "label" }, "Market hall:"), hall),
       h("div", { class: "row supply" }, h("span", { class: "label" }, "Supply:"),
@@ -870,7 +904,9 @@ export class TableScreen {
     const v = this.view;
     const mat = clear(this.el.mat);
     if (this.seat === null) {
-      mat.append(h("h2", {}, "Watching"), h("p", {}, "You are watching; scores are revealed at the end."));
+      mat.append(h("h2", {}, "Watching"), h("p", {}, this.readOnly
+        ? "The spectator's view: every player's mat is under Players; seals show from the end."
+        : "You are watching; scores are revealed at the end."));
       return;
     }
     const me = v.mats[this.seat];
@@ -979,6 +1015,7 @@ export class TableScreen {
           bonuses ? h("td", {}, Object.entries(sc.bonuses || {}).map(([k, n]) => `${buildingName(k)} +${n}`).join(", ") || "—") : null,
           h("td", {}, sc.tiebreak)))))));
       if (!bonuses) end.append(h("p", { class: "small" }, "No large building earned an end bonus."));
+      end.append(endCharts(this.tableId, this.seats, this.seat));
     }
     const verify = h("span", { id: "verify", class: "verify", role: "status" });
     const seeds = Array.isArray(e.client_seeds) ? e.client_seeds : [];
