@@ -72,3 +72,10 @@ class ServerConfig:
     #: Operators' token for /status.json and /metrics (sent as "Authorization: Bearer
     #: <token>"); None: those answer only on loopback.
     operator_token: str | None = None
+    #: In a cluster (``quaymoor cluster``, docs/deploy.md): the shared PostgreSQL
+    #: database, which replaces the SQLite archive; None: one process on its own.
+    database_url: str | None = None
+    #: In a cluster: this process's slot in HAProxy (0-255), which begins its table ids.
+    slot: int | None = None
+    #: In a cluster: HAProxy's runtime API socket, for its view on the status page.
+    haproxy_socket: str | None = None

@@ -22,7 +22,8 @@ export class TableConnection {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     let ws;
     try {
-      ws = new WebSocket(`${proto}//${location.host}/ws`);
+      // The table in the URL too: a cluster's router sends it to the table's process.
+      ws = new WebSocket(`${proto}//${location.host}/ws?table=${encodeURIComponent(this.table)}`);
     } catch {
       this.scheduleRetry();
       return;

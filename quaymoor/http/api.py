@@ -28,6 +28,7 @@ import attrs
 import trio
 
 from quaymoor.actors.inbox import TableError
+from quaymoor.actors.shared_tables import LOBBY_FIELDS
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import Table, TableState
 from quaymoor.http import openapi
@@ -91,7 +92,7 @@ _READ = ("GET", "HEAD")
 _METHODS: dict[str, tuple[str, ...]] = {
     "/api/openapi.json": _READ, "/api/rules": _READ, "/api/tables": (*_READ, "POST"),
     "/api/play-now": ("POST",),
-    "/status.json": _READ, "/metrics": _READ, "/status": _READ,
+    "/status.json": _READ, "/metrics": _READ, "/status": _READ, "/healthz": _READ,
 }
 JSON_TYPE = "application/json"
 
@@ -125,6 +126,8 @@ class HttpApi:
         self.games = GamesApi(supervisor, web_root)
         self.quota = _TableQuota(limits)
         self.origin_ok = origin_ok
+        #: In a cluster: every process's figures and HAProxy's view, for /status.json.
+        self.cluster_status: Callable[[], Awaitable[dict[str, Any]]] | None = None
 
     async def __call__(self, request: HttpRequest) -> HttpResponse:
         try:
@@ -151,7 +154,12 @@ class HttpApi:
             if path == "/metrics":
                 return HttpResponse(200, self.supervisor.metrics.exposition(),
                                     "text/plain; version=0.0.4; charset=utf-8")
-            return json_response(self.supervisor.status())
+            status = self.supervisor.status()
+            if self.cluster_status is not None:
+                status.update(await self.cluster_status())
+            return json_response(status)
+        if path == "/healthz" and method in _READ:  # HAProxy's check (no hidden information)
+            return json_response({"ok": True, "draining": self.supervisor.draining})
         if path == "/status" and method in _READ:
             page = static_response(self.web_root, "/status.html", method)
             if page is not None:
@@ -172,8 +180,12 @@ class HttpApi:
         if path == "/api/rules" and method in _READ:
             return json_response(rules_catalogue())
         if path == "/api/tables" and method in _READ:
+            if sup.shared is not None:  # a cluster: every process's tables, from PostgreSQL
+                return json_response({"tables": [
+                    {k: t.get(k) for k in LOBBY_FIELDS} for t in await sup.shared.store.lobby()
+                ]})
             return json_response({"tables": [
-                {k: t[k] for k in ("id", "players", "bots", "state", "seats", "round", "phase")}
+                {k: t[k] for k in LOBBY_FIELDS}
                 for t in (table.summary() for table in sup.tables.values())
             ]})
         if path == "/api/tables" and method == "POST":
