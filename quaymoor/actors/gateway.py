@@ -25,9 +25,9 @@ import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from quaymoor.actors.connection import Connection
+from quaymoor.actors.gone_tables import ended_elsewhere, live_elsewhere
 from quaymoor.actors.inbox import ActFrom, Attach, Detach, Inbox, Reply, ResyncFrom, TableError
 from quaymoor.actors.supervisor import Supervisor
-from quaymoor.cluster.gone_tables import ended_elsewhere, live_elsewhere
 from quaymoor.config import ServerConfig
 from quaymoor.protocol.codec import ProtocolError, decode_action, decode_client, encode
 from quaymoor.protocol.codes import Close, Code

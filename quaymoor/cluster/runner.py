@@ -6,8 +6,9 @@ and HAProxy's runtime socket; its log goes to ``<folder>/wNN.log``. HAProxy's
 configuration (``<folder>/haproxy.cfg``) has as many spare slots as processes, so that a
 rolling deploy (SIGHUP, or ``Cluster.replace``) starts each replacement beside the
 process it replaces, points a spare slot at it through the runtime API, and drains the
-old one, which exits once its last game has ended. A process that dies is replaced the
-same way (a survivor archives its games). SIGINT or SIGTERM stops everything: every
+old one, which exits once its last game has ended (exit code 0, as after SIGTERM). A
+process that dies (any other exit) is replaced the same way, and a survivor archives its
+games. SIGINT or SIGTERM stops everything: every
 process ends its games and archives them, then HAProxy and PostgreSQL stop.
 """
 
@@ -151,8 +152,8 @@ class Cluster:
             await set_state(self.socket, slot, "maint")
         except HaproxyError as exc:
             log.warning("%s: %s", slot_name(slot), exc)
-        if entry.draining:
-            log.info("%s drained and exited (%s)", slot_name(slot), code)
+        if entry.draining or code == 0:  # drained (``drain`` here or ``quaymoor drain``)
+            log.info("%s exited (%s)", slot_name(slot), code)
             return
         log.error("%s died (exit %s): starting another in its place", slot_name(slot), code)
         try:

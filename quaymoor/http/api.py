@@ -45,6 +45,7 @@ from quaymoor.protocol.codec import ProtocolError, parse_json
 from quaymoor.protocol.codes import Code
 from quaymoor.rules.converter import describe_error, make_rules_converter
 from quaymoor.rules.data import rules_catalogue
+from quaymoor.store.archive import ArchiveError
 
 T = TypeVar("T")
 WEB_ROOT = Path(__file__).resolve().parent.parent.parent / "web"
@@ -136,6 +137,8 @@ class HttpApi:
             return error_response(exc.code, exc.message)
         except _BadBody as exc:
             return error_response(Code.BAD_REQUEST, str(exc))
+        except ArchiveError as exc:  # a cluster's database is away: 503, try again
+            return error_response(Code.ARCHIVE_UNAVAILABLE, str(exc))
 
     async def _route(self, request: HttpRequest) -> HttpResponse:
         path, method = request.path, request.method
