@@ -6,16 +6,22 @@ to come back in a moment."""
 
 from __future__ import annotations
 
+import re
+
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.protocol.messages import EndOfGame
 from quaymoor.rules.record import EndReason
 from quaymoor.store.archive import ArchiveError
 
+#: A table id as the server makes them: anything else (a stranger's NUL, a lone
+#: surrogate) is no table of anyone's, and is never sent to the database.
+_TABLE_ID = re.compile(r"[0-9a-f]{10}")
+
 
 async def ended_elsewhere(supervisor: Supervisor, table_id: str) -> EndOfGame | None:
     """The ``game_ended`` message of an archived game, or None when it is not archived."""
     archive = supervisor.archive
-    if archive is None or supervisor.shared is None:
+    if archive is None or supervisor.shared is None or not _TABLE_ID.fullmatch(table_id):
         return None
     try:
         record = await archive.record(table_id)
@@ -36,7 +42,7 @@ async def ended_elsewhere(supervisor: Supervisor, table_id: str) -> EndOfGame | 
 async def live_elsewhere(supervisor: Supervisor, table_id: str) -> bool:
     """Whether another process's table of that id is still in the lobby (its process died
     and a survivor has not archived its game yet)."""
-    if supervisor.shared is None:
+    if supervisor.shared is None or not _TABLE_ID.fullmatch(table_id):
         return False
     try:
         rows = await supervisor.shared.store.read(

@@ -93,6 +93,10 @@ class Membership:
             "UPDATE processes SET beat_at = now(), stats = %s WHERE instance = %s"
             " RETURNING draining, stopped_at",
             Jsonb(process_figures(self.supervisor)), self.instance)
+        if rows and rows[0][1] is not None:
+            log.error("process %s was taken for dead (no heartbeat for %s s): its games "
+                      "were ended elsewhere", self.name, STALE_SECONDS,
+                      extra={"event": "taken_for_dead"})
         if rows and rows[0][0] and not self.supervisor.draining:
             log.info("process %s: draining (no new tables; exits when its games end)",
                      self.name, extra={"event": "draining"})

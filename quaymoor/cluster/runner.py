@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -90,6 +91,10 @@ class Cluster:
         self.port = options.port
         self.stopping = False
         self._nursery: trio.Nursery | None = None
+        #: Behind HAProxy every client comes from 127.0.0.1, so loopback proves nothing:
+        #: the operators' pages always need this token (``<folder>/operator.token``).
+        self.operator_token = (os.environ.get("QUAYMOOR_OPERATOR_TOKEN")
+                               or secrets.token_urlsafe(24))
 
     async def run(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
         """Start everything, report the public port, then serve until cancelled (which
@@ -103,6 +108,10 @@ class Cluster:
                     self.url = await trio.to_thread.run_sync(self.pg.start)
                 await trio.to_thread.run_sync(check_database, self.url)
                 (self.folder / "database.url").write_text(self.url + "\n")
+                token_file = self.folder / "operator.token"
+                token_file.touch(mode=0o600)
+                token_file.chmod(0o600)
+                token_file.write_text(self.operator_token + "\n")
                 for slot in range(self.options.workers):
                     await self._spawn(slot)
                 await self._start_haproxy()
@@ -127,7 +136,8 @@ class Cluster:
         out = (self.folder / f"{slot_name(slot)}.log").open("ab")
         try:
             process = await trio.lowlevel.open_process(
-                args, stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ))
+                args, stdout=out, stderr=subprocess.STDOUT,
+                env={**os.environ, "QUAYMOOR_OPERATOR_TOKEN": self.operator_token})
         finally:
             out.close()
         entry = WorkerProcess(Worker(slot, "127.0.0.1", port), process)
@@ -255,7 +265,7 @@ async def serve_cluster(options: ClusterOptions) -> None:
             port = await nursery.start(cluster.run)
             print(f"Quaymoor cluster is serving on http://{options.host}:{port}/ "
                   f"({options.workers} processes; PostgreSQL {cluster.url}; "
-                  f"logs in {cluster.folder})", flush=True)
+                  f"logs and the operator token in {cluster.folder})", flush=True)
             async for signum in sigs:
                 if signum == signal.SIGHUP:
                     print("SIGHUP: rolling deploy", flush=True)

@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
 from trio_websocket import open_websocket_url
 
-from tests.actors.test_end_to_end import Client, http
+from tests.actors.test_end_to_end import Client
 from tests.server_process import ROOT
 
 SERVING = re.compile(r"Quaymoor cluster is serving on http://[^:]+:(\d+)/")
@@ -114,16 +115,35 @@ async def connect_to(port: int, table: str) -> AsyncIterator[Client]:
         yield Client(ws)
 
 
-async def status(port: int) -> dict[str, Any]:
-    reply = await http(port, "GET", "/status.json")
-    assert reply.status == 200, reply
-    body: dict[str, Any] = reply.body
-    return body
+async def get_json(port: int, path: str, token: str | None = None) -> tuple[int, Any]:
+    """``GET path`` (with the operator token as a bearer when given): status, JSON body."""
+    head = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
+    if token is not None:
+        head.append(f"Authorization: Bearer {token}")
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    async with stream:
+        await stream.send_all(("\r\n".join(head) + "\r\n\r\n").encode())
+        raw = b""
+        while chunk := await stream.receive_some(65536):
+            raw += chunk
+    top, _, body = raw.partition(b"\r\n\r\n")
+    return int(top.split()[1]), json.loads(body) if body else None
 
 
-async def live_processes(port: int) -> dict[str, dict[str, Any]]:
+def operator_token(folder: Path) -> str:
+    return (folder / "operator.token").read_text().strip()
+
+
+async def status(running: RunningCluster) -> dict[str, Any]:
+    code, body = await get_json(running.port, "/status.json", operator_token(running.folder))
+    assert code == 200, body
+    found: dict[str, Any] = body
+    return found
+
+
+async def live_processes(running: RunningCluster) -> dict[str, dict[str, Any]]:
     """The processes the cluster's status lists as alive, by name."""
-    return {p["name"]: p for p in (await status(port))["processes"] if p["alive"]}
+    return {p["name"]: p for p in (await status(running))["processes"] if p["alive"]}
 
 
 def worker_port(process: dict[str, Any]) -> int:

@@ -99,7 +99,7 @@ async def test_drain_then_rolling_deploy_end_no_game(running: RunningCluster) ->
         assert "w01 is draining" in drained.stdout
 
         async def w01_draining() -> bool:
-            return bool((await live_processes(port))["w01"]["draining"])
+            return bool((await live_processes(running))["w01"]["draining"])
 
         await until(w01_draining, 10)
         fresh = [await play_now(port, players=2, name="Bede") for _ in range(4)]
@@ -112,7 +112,7 @@ async def test_drain_then_rolling_deploy_end_no_game(running: RunningCluster) ->
 
         # ... and then the process exits (exit 0: the runner starts none in its place).
         async def w01_gone() -> bool:
-            return "w01" not in await live_processes(port)
+            return "w01" not in await live_processes(running)
 
         await until(w01_gone, 15)
 
@@ -120,7 +120,7 @@ async def test_drain_then_rolling_deploy_end_no_game(running: RunningCluster) ->
         running.proc.send_signal(signal.SIGHUP)
 
         async def replaced() -> bool:
-            procs = await live_processes(port)
+            procs = await live_processes(running)
             return procs.get("w00", {}).get("draining") is True and len(procs) == 2
 
         await until(replaced, 30)
@@ -132,7 +132,7 @@ async def test_drain_then_rolling_deploy_end_no_game(running: RunningCluster) ->
             assert in_order(client)
 
         async def w00_gone() -> bool:
-            return "w00" not in await live_processes(port)
+            return "w00" not in await live_processes(running)
 
         await until(w00_gone, 15)
         client = await play_to_end(port, newer)
@@ -152,7 +152,7 @@ async def test_sigkill_loses_no_record(running: RunningCluster) -> None:
             seen[info["table"]] = await play_some(port, info, 4)
         await trio.sleep(0.5)  # the last actions' batch commits (docs/deploy.md: the window)
 
-        victim = (await live_processes(port))["w01"]
+        victim = (await live_processes(running))["w01"]
         os.kill(int(victim["pid"]), signal.SIGKILL)
 
         async def archived() -> bool:
@@ -185,6 +185,6 @@ async def test_sigkill_loses_no_record(running: RunningCluster) -> None:
             assert client.of_type("game_ended")[-1]["reason"] == "finished"
             assert in_order(client)
 
-        report = await status(port)
+        report = await status(running)
         dead = [p for p in report["processes"] if p["instance"] == victim["instance"]]
         assert dead and not dead[0]["alive"] and dead[0]["stopped_at"] is not None

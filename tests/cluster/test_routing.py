@@ -34,7 +34,7 @@ def running() -> Iterator[RunningCluster]:
 async def test_games_on_both_processes_lobby_and_archive_agree(running: RunningCluster) -> None:
     port = running.port
     with trio.fail_after(LIMIT):
-        processes = await live_processes(port)
+        processes = await live_processes(running)
         assert sorted(processes) == ["w00", "w01"]
         tables = [await play_now(port, players=2, name=f"P{i}") for i in range(6)]
         prefixes = {t["table"][:2] for t in tables}
