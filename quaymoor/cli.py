@@ -117,18 +117,18 @@ def cmd_cluster(args: argparse.Namespace) -> int:
     import trio
 
     from quaymoor.cluster.runner import ClusterOptions, serve_cluster
-    from quaymoor.ops.logs import configure_json_logs
 
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     options = ClusterOptions(
         host=args.host, port=args.port, workers=workers, database=args.database,
         folder=args.folder, decision_seconds=args.decision_seconds, bot_delay=args.bot_delay,
         address_limits=not args.no_address_limits)
-    configure_json_logs()
     try:
         trio.run(serve_cluster, options)
     except Exception as exc:  # a piece that would not start: say which and why
-        print(f"quaymoor cluster: {exc}", file=sys.stderr)
+        leaves = exc.exceptions if isinstance(exc, ExceptionGroup) else (exc,)
+        for leaf in leaves:
+            print(f"quaymoor cluster: {leaf}", file=sys.stderr)
         return 2
     return 0
 

@@ -64,7 +64,10 @@ class LocalPostgres:
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{DATABASE}"
 
     def _run(self, *args: str) -> str:
-        done = subprocess.run([*self._as, *args], capture_output=True, text=True, check=False)
+        # A session of its own: a terminal's Ctrl-C must not stop the database before the
+        # table processes have archived their games (the cluster stops it last).
+        done = subprocess.run([*self._as, *args], capture_output=True, text=True,
+                              check=False, start_new_session=True)
         if done.returncode != 0:
             raise PostgresError(f"{Path(args[0]).name} failed: {done.stderr.strip()[-800:]}")
         return done.stdout

@@ -8,8 +8,9 @@ rolling deploy (SIGHUP, or ``Cluster.replace``) starts each replacement beside t
 process it replaces, points a spare slot at it through the runtime API, and drains the
 old one, which exits once its last game has ended (exit code 0, as after SIGTERM). A
 process that dies (any other exit) is replaced the same way, and a survivor archives its
-games. SIGINT or SIGTERM stops everything: every
-process ends its games and archives them, then HAProxy and PostgreSQL stop.
+games. SIGINT or SIGTERM stops everything in order: every
+process ends its games and archives them, then HAProxy and PostgreSQL stop (each runs in
+a session of its own, so a terminal's Ctrl-C reaches only this command, which orders it).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from quaymoor.cluster.haproxy import (
 )
 from quaymoor.cluster.http_probe import http_get, wait_listening
 from quaymoor.cluster.local_pg import LocalPostgres, free_port
+from quaymoor.ops.logs import configure_json_logs
 from quaymoor.store.pg_store import check_database, connect
 
 log = logging.getLogger("quaymoor.cluster")
@@ -136,7 +138,7 @@ class Cluster:
         out = (self.folder / f"{slot_name(slot)}.log").open("ab")
         try:
             process = await trio.lowlevel.open_process(
-                args, stdout=out, stderr=subprocess.STDOUT,
+                args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
                 env={**os.environ, "QUAYMOOR_OPERATOR_TOKEN": self.operator_token})
         finally:
             out.close()
@@ -218,7 +220,7 @@ class Cluster:
         try:
             self.haproxy = await trio.lowlevel.open_process(
                 [self.options.haproxy, "-db", "-f", str(cfg)], stdout=out,
-                stderr=subprocess.STDOUT)
+                stderr=subprocess.STDOUT, start_new_session=True)
         finally:
             out.close()
         await wait_listening(self.options.host, self.options.port, HEALTH_TIMEOUT,
@@ -259,6 +261,7 @@ class Cluster:
 
 async def serve_cluster(options: ClusterOptions) -> None:
     """``quaymoor cluster``: until SIGINT or SIGTERM; SIGHUP is a rolling deploy."""
+    configure_json_logs()
     cluster = Cluster(options)
     async with trio.open_nursery() as nursery:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, signal.SIGHUP) as sigs:
