@@ -28,15 +28,15 @@ import attrs
 import trio
 
 from quaymoor.cluster.haproxy import (
-    HEALTH_PATH,
     HaproxyError,
     Worker,
     add_worker,
     config_text,
+    servers_view,
     set_state,
     slot_name,
 )
-from quaymoor.cluster.http_probe import http_get, wait_listening
+from quaymoor.cluster.listening import wait_listening
 from quaymoor.cluster.local_pg import LocalPostgres, free_port
 from quaymoor.ops.logs import configure_json_logs
 from quaymoor.store.pg_store import check_database, connect
@@ -226,10 +226,15 @@ class Cluster:
         await wait_listening(self.options.host, self.options.port, HEALTH_TIMEOUT,
                              self.haproxy)
         # HAProxy's first checks: every process up before the address is announced.
+        names = {slot_name(slot) for slot in self.workers}
         with trio.fail_after(HEALTH_TIMEOUT):
             while True:
-                status, _ = await http_get(self.options.host, self.options.port, HEALTH_PATH)
-                if status == 200:
+                try:
+                    up = {s["svname"] for s in await servers_view(self.socket)
+                          if s["status"] == "UP"}
+                except HaproxyError:
+                    up = set()
+                if names <= up:
                     break
                 await trio.sleep(0.1)
 

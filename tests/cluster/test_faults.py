@@ -56,11 +56,16 @@ async def tables_on_each(port: int, per_process: int) -> dict[str, list[dict[str
 
 
 async def play_some(port: int, info: dict[str, Any], acts: int) -> int:
-    """Play ``acts`` actions at the table and leave; the last version seen."""
+    """Play ``acts`` actions at the table, wait until the table is still (the bot has
+    answered: the game waits for us), and leave; the version then."""
     async with connect_to(port, info["table"]) as client:
         await client.hello(info["table"], info["token"])
         await client.play(acts=acts)
-        return client.last_version()
+        while True:
+            with trio.move_on_after(1.0) as quiet:
+                await client.next()
+            if quiet.cancelled_caught:
+                return client.last_version()
 
 
 async def play_to_end(port: int, info: dict[str, Any]) -> Client:
@@ -69,6 +74,19 @@ async def play_to_end(port: int, info: dict[str, Any]) -> Client:
         frame = await client.play()
         assert frame is not None
         return client
+
+
+async def play_all_to_end(port: int, games: list[dict[str, Any]]) -> None:
+    """Play these games at once, each to its end: finished, every stream in order."""
+
+    async def one(info: dict[str, Any]) -> None:
+        client = await play_to_end(port, info)
+        assert client.of_type("game_ended")[-1]["reason"] == "finished"
+        assert in_order(client), info["table"]
+
+    async with trio.open_nursery() as nursery:
+        for info in games:
+            nursery.start_soon(one, info)
 
 
 def in_order(client: Client) -> bool:
@@ -126,10 +144,7 @@ async def test_drain_then_rolling_deploy_end_no_game(running: RunningCluster) ->
         await until(replaced, 30)
         newer = await play_now(port, players=2, name="Cuthbert")
         assert newer["table"][:2] != "00"
-        for info in [a, *fresh]:
-            client = await play_to_end(port, info)
-            assert client.of_type("game_ended")[-1]["reason"] == "finished"
-            assert in_order(client)
+        await play_all_to_end(port, [a, *fresh])
 
         async def w00_gone() -> bool:
             return "w00" not in await live_processes(running)
@@ -180,10 +195,7 @@ async def test_sigkill_loses_no_record(running: RunningCluster) -> None:
                 assert ended["record_url"] == f"/games/{info['table']}.json"
 
         # The survivor's games were untouched: they play on to their end.
-        for info in games["00"]:
-            client = await play_to_end(port, info)
-            assert client.of_type("game_ended")[-1]["reason"] == "finished"
-            assert in_order(client)
+        await play_all_to_end(port, games["00"])
 
         report = await status(running)
         dead = [p for p in report["processes"] if p["instance"] == victim["instance"]]
