@@ -225,10 +225,20 @@ class PgStore:
                 self._write_now(rest)
 
     async def _write_until_done(self, batch: list[Op]) -> None:
+        """Write ``batch``; while the database is away, retry it every second. A batch
+        the database refuses (a bug: a constraint, a type) is written one op at a time,
+        and the refused ops are logged and dropped rather than retried for ever."""
         while True:
             try:
-                await trio.to_thread.run_sync(self._write, batch)
-            except psycopg.Error as exc:
+                try:
+                    await trio.to_thread.run_sync(self._write, batch)
+                except (psycopg.OperationalError, ArchiveError):
+                    raise
+                except psycopg.Error:
+                    log.exception("postgresql: a batch of %d was refused; one at a time",
+                                  len(batch))
+                    await trio.to_thread.run_sync(self._write_each, batch)
+            except (psycopg.OperationalError, ArchiveError) as exc:
                 log.warning("postgresql: a batch of %d could not be written (%s); retrying",
                             len(batch), exc)
                 await trio.sleep(RETRY_SECONDS)
@@ -236,10 +246,20 @@ class PgStore:
             self._done(batch)
             return
 
+    def _write_each(self, batch: list[Op]) -> None:
+        for op in batch:
+            try:
+                self._write([op])
+            except (psycopg.OperationalError, ArchiveError):
+                raise
+            except psycopg.Error:
+                log.exception("postgresql: dropped a refused %s of table %s",
+                              type(op).__name__, op.table_id)
+
     def _write_now(self, batch: list[Op]) -> None:
         try:
             self._write(batch)
-        except psycopg.Error:
+        except (psycopg.Error, ArchiveError):
             log.exception("postgresql: %d writes lost at exit", len(batch))
             raise
         self._done(batch)
