@@ -22,6 +22,7 @@ import time
 from typing import Any, Final
 
 import attrs
+import psycopg
 import trio
 from psycopg.types.json import Jsonb
 
@@ -37,6 +38,8 @@ log = logging.getLogger("quaymoor.cluster")
 BEAT_SECONDS: Final = 1.0
 #: A heartbeat older than this means the process is dead (HAProxy's checks say so sooner).
 STALE_SECONDS: Final = 5.0
+#: Live rows of a process stopped this long ago are ended by whoever sees them.
+ORPHAN_SECONDS: Final = 30.0
 
 
 def process_figures(supervisor: Supervisor) -> dict[str, Any]:
@@ -82,6 +85,8 @@ class Membership:
                 await self.reap_dead()
             except ArchiveError as exc:  # the database is away: try again at the next beat
                 log.warning("heartbeat: %s", exc)
+            except psycopg.Error:  # a refused statement: logged, and the process serves on
+                log.exception("heartbeat failed")
             if self.supervisor.draining and not any(
                     t.state in (TableState.WAITING, TableState.PLAYING)
                     for t in self.supervisor.tables.values()):
@@ -112,6 +117,12 @@ class Membership:
         for instance, name in dead:
             log.warning("process %s (%s) stopped beating: ending its games", name, instance,
                         extra={"event": "process_dead", "process": name})
+            archived += await self._end_games_of(str(instance))
+        # Tables left behind by a survivor that stopped half-way through ending them.
+        orphans = await self.store.read(
+            "SELECT DISTINCT t.instance FROM live_tables t JOIN processes p USING (instance)"
+            " WHERE p.stopped_at < now() - make_interval(secs => %s)", ORPHAN_SECONDS)
+        for (instance,) in orphans:
             archived += await self._end_games_of(str(instance))
         self.reaped += archived
         return archived
