@@ -16,6 +16,7 @@ signal. ``leave`` marks the row stopped at a clean exit and drops its live rows.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import time
@@ -155,11 +156,13 @@ class Membership:
         return archived
 
     async def leave(self) -> None:
-        """A clean exit: the row stopped, the live rows of its unstarted tables gone."""
-        await self.store.read(
-            "WITH gone AS (DELETE FROM live_tables WHERE instance = %s RETURNING id)"
-            " UPDATE processes SET stopped_at = now(), stopped_by = instance"
-            " WHERE instance = %s RETURNING instance", self.instance, self.instance)
+        """A clean exit: the row stopped, the live rows of its unstarted tables gone (when
+        the database is away, the survivors find the heartbeat stale instead)."""
+        with contextlib.suppress(ArchiveError):
+            await self.store.read(
+                "WITH gone AS (DELETE FROM live_tables WHERE instance = %s RETURNING id)"
+                " UPDATE processes SET stopped_at = now(), stopped_by = instance"
+                " WHERE instance = %s RETURNING instance", self.instance, self.instance)
 
 
 def _ended_record(partial: GameRecord, table_id: str,
