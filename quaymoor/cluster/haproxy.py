@@ -24,6 +24,7 @@ import attrs
 import trio
 
 BACKEND: Final = "tables"
+NEW_TABLES: Final = "new_tables_per_address"  #: a stick-table only: tables made per minute
 MAX_SLOTS: Final = 256
 #: Slots in the configuration: the workers, and as many spares for a rolling deploy.
 HEALTH_PATH: Final = "/healthz"
@@ -73,12 +74,13 @@ def config_text(
     ]
     if address_limits:  # the processes see only HAProxy's address: it holds these limits
         lines += [
-            "    stick-table type ip size 1m expire 10m store conn_cur,http_req_rate(60s)",
+            "    stick-table type ip size 1m expire 10m store conn_cur",
             "    tcp-request connection track-sc0 src",
             "    tcp-request connection reject if { sc_conn_cur(0) gt 64 }",
             "    acl new_table method POST",
             "    acl new_table_path path /api/tables /api/play-now",
-            "    http-request track-sc1 src table public if new_table new_table_path",
+            # A table of its own: the rate counts only the requests that make a table.
+            f"    http-request track-sc1 src table {NEW_TABLES} if new_table new_table_path",
             "    http-request deny deny_status 429 if new_table new_table_path"
             " { sc_http_req_rate(1) gt 30 }",
         ]
@@ -103,6 +105,9 @@ def config_text(
             lines.append(f"    server {slot_name(slot)} {worker.host}:{worker.port} check")
         else:
             lines.append(f"    server {slot_name(slot)} 127.0.0.1:1 check disabled")
+    if address_limits:
+        lines += [f"backend {NEW_TABLES}",
+                  "    stick-table type ip size 1m expire 2m store http_req_rate(60s)"]
     return "\n".join(lines) + "\n"
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import psycopg
 
@@ -39,7 +39,7 @@ def migration_files() -> list[tuple[int, str, str]]:
     return found
 
 
-def migrate(db: psycopg.Connection[tuple[object, ...]]) -> list[str]:
+def migrate(db: psycopg.Connection[Any]) -> list[str]:
     """Apply every migration not yet applied; returns the names of those applied now."""
     files = migration_files()
     applied_now = []
