@@ -33,8 +33,8 @@ async def ended_elsewhere(supervisor: Supervisor, table_id: str) -> EndOfGame | 
         reason = EndReason(record.reason)
     except ValueError:
         reason = EndReason.SHUTDOWN
-    seat_seeds = record.seat_seeds if record.seat_seeds is not None else list(
-        record.client_seeds)
+    seat_seeds: list[str | None] = (
+        record.seat_seeds if record.seat_seeds is not None else list(record.client_seeds))
     return EndOfGame(table_id, reason, record.seed, record.fingerprint, seat_seeds,
                      record.result, f"/games/{table_id}.json")
 

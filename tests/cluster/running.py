@@ -90,7 +90,7 @@ def cluster(*extra: str) -> Iterator[RunningCluster]:
     running = RunningCluster(proc, port, folder, lines)
     try:
         deadline = time.monotonic() + 60
-        seen = []
+        seen: list[str] = []
         while True:
             if time.monotonic() > deadline or proc.poll() is not None:
                 raise AssertionError("the cluster did not start:\n" + "".join(seen[-30:]))
