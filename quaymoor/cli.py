@@ -126,11 +126,17 @@ def cmd_cluster(args: argparse.Namespace) -> int:
     try:
         trio.run(serve_cluster, options)
     except Exception as exc:  # a piece that would not start: say which and why
-        leaves = exc.exceptions if isinstance(exc, ExceptionGroup) else (exc,)
-        for leaf in leaves:
+        for leaf in _leaves(exc):
             print(f"quaymoor cluster: {leaf}", file=sys.stderr)
         return 2
     return 0
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    """The errors inside (nested) exception groups, or ``exc`` itself."""
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    return [exc]
 
 
 def cmd_drain(args: argparse.Namespace) -> int:

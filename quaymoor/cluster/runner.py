@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
+import resource
 import secrets
 import signal
 import subprocess
@@ -76,6 +77,15 @@ def drain_flag(url: str, name: str) -> int:
     finally:
         db.close()
     return len(rows)
+
+
+def haproxy_maxconn() -> int:
+    """As many connections as the file-descriptor limit lets HAProxy hold (two each,
+    and some to spare): HAProxy refuses to start with a maxconn it cannot serve."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard == resource.RLIM_INFINITY:
+        return 100_000
+    return max(256, min(100_000, (hard - 200) // 2))
 
 
 class Cluster:
@@ -211,7 +221,8 @@ class Cluster:
         cfg.write_text(config_text(
             host=self.options.host, port=self.options.port,
             workers=[e.worker for e in self.workers.values()], slots=self.slots,
-            socket_path=self.socket, address_limits=self.options.address_limits))
+            socket_path=self.socket, address_limits=self.options.address_limits,
+            maxconn=haproxy_maxconn()))
         checked = subprocess.run([self.options.haproxy, "-c", "-q", "-f", str(cfg)],
                                  capture_output=True, text=True, check=False)
         if checked.returncode != 0:
