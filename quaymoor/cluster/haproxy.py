@@ -70,6 +70,12 @@ def config_text(
         "    timeout server 150s",
         "    timeout tunnel 2h",  # a websocket lives as long as a game and its linger
         "    option http-keep-alive",
+        # A process that just died refuses connections (or resets a kept-alive one) before
+        # its checks fail: a request that names no table is tried again on another
+        # process (HAProxy replays only requests that are safe to replay).
+        "    retries 2",
+        "    option redispatch 1",
+        "    retry-on all-retryable-errors",
         "frontend public",
         f"    bind {host}:{port}",
     ]

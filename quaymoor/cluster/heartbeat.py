@@ -23,7 +23,6 @@ import time
 from typing import Any, Final
 
 import attrs
-import psycopg
 import trio
 from psycopg.types.json import Jsonb
 
@@ -86,7 +85,7 @@ class Membership:
                 await self.reap_dead()
             except ArchiveError as exc:  # the database is away: try again at the next beat
                 log.warning("heartbeat: %s", exc)
-            except psycopg.Error:  # a refused statement: logged, and the process serves on
+            except Exception:  # a bug here must not stop this process's games too
                 log.exception("heartbeat failed")
             if self.supervisor.draining and not any(
                     t.state in (TableState.WAITING, TableState.PLAYING)
@@ -117,7 +116,7 @@ class Membership:
         archived = 0
         for instance, name in dead:
             log.warning("process %s (%s) stopped beating: ending its games", name, instance,
-                        extra={"event": "process_dead", "process": name})
+                        extra={"event": "process_dead", "slot": name})
             archived += await self._end_games_of(str(instance))
         # Tables left behind by a survivor that stopped half-way through ending them.
         orphans = await self.store.read(
