@@ -4,7 +4,7 @@ export class TableConnection {
   /**
    * @param {string} table
    * @param {() => {token: string|null, since: number|null}} helloArgs
-   * @param {object} handlers  onMessage(msg), onState("open"|"lost"|"closed")
+   * @param {object} handlers  onMessage(msg), onState("open"|"lost"|"closed", closeCode)
    */
   constructor(table, helloArgs, handlers) {
     this.table = table;
@@ -42,12 +42,12 @@ export class TableConnection {
       try { msg = JSON.parse(ev.data); } catch { return; }
       this.handlers.onMessage(msg);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (ev) => {
       clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) { this.handlers.onState("closed"); return; }
-      this.handlers.onState("lost");
+      this.handlers.onState("lost", ev.code);
       this.scheduleRetry();
     });
     ws.addEventListener("error", () => { /* close follows */ });

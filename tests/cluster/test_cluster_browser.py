@@ -54,8 +54,11 @@ def test_play_through_the_router_then_the_process_dies(running: RunningCluster) 
         os.kill(int(owner["pid"]), signal.SIGKILL)
         # The page reconnects by itself; once a survivor has archived the game, it is told
         # the game ended and shows the seed.
-        assert wait_turn(page, timeout=40) == "ended"
-        page.locator("#seed").wait_for()
+        page.locator("#seed").wait_for(timeout=40_000)
+        assert wait_turn(page) == "ended"
+        # Told the table is gone, the page stops reconnecting: no banner over the end.
+        page.wait_for_function("() => !document.querySelector('#banner:not([hidden])')"
+                               " || !document.querySelector('#banner').textContent.trim()")
         shot(page, "cluster-table-after-kill")
         seed_text = page.locator("#seed").inner_text()
         with urllib.request.urlopen(f"{url}/games/{table}.json", timeout=10) as res:
