@@ -35,6 +35,8 @@ from tests.cluster.running import (
 from tests.server_process import ROOT
 
 LIMIT = 120
+KILLED_GAMES = 20  #: games running on the process that is killed (and as many on the other)
+FINISHED_AFTER = 4  #: the other process's games played to their end after the kill
 
 
 @pytest.fixture
@@ -158,13 +160,18 @@ async def test_drain_then_rolling_deploy_end_no_game(running: RunningCluster) ->
             assert reasons[info["table"]] == "finished"
 
 
-async def test_sigkill_loses_no_record(running: RunningCluster) -> None:
+async def test_sigkill_with_20_games_loses_no_record(running: RunningCluster) -> None:
     port = running.port
     with trio.fail_after(LIMIT):
-        games = await tables_on_each(port, 3)
+        games = await tables_on_each(port, KILLED_GAMES)
         seen: dict[str, int] = {}
-        for info in games["00"] + games["01"]:
+
+        async def some(info: dict[str, Any]) -> None:
             seen[info["table"]] = await play_some(port, info, 4)
+
+        async with trio.open_nursery() as nursery:
+            for info in games["00"] + games["01"]:
+                nursery.start_soon(some, info)
         await trio.sleep(0.5)  # the last actions' batch commits (docs/deploy.md: the window)
 
         victim = (await live_processes(running))["w01"]
@@ -176,7 +183,8 @@ async def test_sigkill_loses_no_record(running: RunningCluster) -> None:
             return {i["table"] for i in games["01"]} <= ids
 
         await until(archived, 30)
-        for info in games["01"]:
+
+        async def check(info: dict[str, Any]) -> None:
             got = await http(port, "GET", f"/games/{info['table']}.json")
             assert got.status == 200, got
             record = got.body
@@ -194,8 +202,21 @@ async def test_sigkill_loses_no_record(running: RunningCluster) -> None:
                 assert ended["reason"] == "shutdown" and ended["seed"] == record["seed"]
                 assert ended["record_url"] == f"/games/{info['table']}.json"
 
-        # The survivor's games were untouched: they play on to their end.
-        await play_all_to_end(port, games["00"])
+        async def untouched(info: dict[str, Any]) -> None:
+            """A survivor's game is where its player left it, and serves it."""
+            async with connect_to(port, info["table"]) as client:
+                await client.hello(info["table"], info["token"], since=seen[info["table"]])
+                first = await client.until("update")
+                assert first["version"] == seen[info["table"]]
+
+        async with trio.open_nursery() as nursery:
+            for info in games["01"]:
+                nursery.start_soon(check, info)
+            # The survivor's games were untouched: each is where it was, and a few of them
+            # are played on to their end meanwhile (all of them would only take longer).
+            for info in games["00"][FINISHED_AFTER:]:
+                nursery.start_soon(untouched, info)
+            nursery.start_soon(play_all_to_end, port, games["00"][:FINISHED_AFTER])
 
         report = await status(running)
         dead = [p for p in report["processes"] if p["instance"] == victim["instance"]]
