@@ -110,6 +110,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ArchiveError as exc:
         print(f"quaymoor serve: {exc}", file=sys.stderr)
         return 2
+    except ExceptionGroup as group:  # refused while starting (a cluster's slot is taken)
+        refused = [e for e in _leaves(group) if isinstance(e, ArchiveError)]
+        if not refused or len(refused) != len(_leaves(group)):
+            raise
+        for why in refused:
+            print(f"quaymoor serve: {why}", file=sys.stderr)
+        return 2
     return 0
 
 

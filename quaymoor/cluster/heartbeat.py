@@ -69,6 +69,14 @@ class Membership:
         self.reaped = 0  #: games of dead processes this one has archived
 
     async def join(self, address: str) -> None:
+        """This process's row. Raises ``ArchiveError`` when a live process holds the slot
+        already: two processes with one slot would make each other's table ids."""
+        taken = await self.store.read(
+            "SELECT address, pid FROM processes WHERE name = %s AND stopped_at IS NULL"
+            " AND beat_at > now() - make_interval(secs => %s)", self.name, STALE_SECONDS)
+        if taken:
+            raise ArchiveError(f"slot {self.name} is held by a live process ({taken[0][0]}, "
+                               f"pid {taken[0][1]}): give this one another --slot")
         await self.store.read(
             "INSERT INTO processes (instance, name, address, pid) VALUES (%s, %s, %s, %s)"
             " RETURNING instance", self.instance, self.name, address, os.getpid())

@@ -178,20 +178,21 @@ class Cluster:
             log.info("%s exited (%s)", slot_name(slot), code)
             return
         log.error("%s died (exit %s): starting another in its place", slot_name(slot), code)
-        try:
-            await self.add()
+        try:  # in another slot: the dead one's row holds its slot until it is found dead
+            await self.add(avoid=slot)
         except (RuntimeError, HaproxyError) as exc:
             log.error("no replacement for %s: %s", slot_name(slot), exc)
 
-    def free_slot(self) -> int:
+    def free_slot(self, avoid: int | None = None) -> int:
         for slot in range(self.slots):
-            if slot not in self.workers:
+            if slot not in self.workers and slot != avoid:
                 return slot
         raise RuntimeError(f"every one of the {self.slots} slots is in use")
 
-    async def add(self) -> WorkerProcess:
-        """A new process in a free slot, taking tables: no restart of anything else."""
-        entry = await self._spawn(self.free_slot())
+    async def add(self, avoid: int | None = None) -> WorkerProcess:
+        """A new process in a free slot (not ``avoid``), taking tables: no restart of
+        anything else."""
+        entry = await self._spawn(self.free_slot(avoid))
         await add_worker(self.socket, entry.worker)
         return entry
 

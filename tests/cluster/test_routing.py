@@ -6,6 +6,8 @@ router, and the records verify."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +23,7 @@ from tests.cluster.running import (
     verify_with_cli,
     worker_port,
 )
+from tests.server_process import ROOT
 
 LIMIT = 90
 
@@ -131,3 +134,12 @@ async def test_join_spectate_and_reconnect_through_the_router(running: RunningCl
                 assert final["seed"] == frame["seed"]
                 versions = [f["version"] for f in watcher.of_type("update")]
                 assert versions == sorted(versions), "the spectator's stream went back"
+
+
+def test_a_second_process_in_a_taken_slot_is_refused(running: RunningCluster) -> None:
+    url = (running.folder / "database.url").read_text().strip()
+    refused = subprocess.run(
+        [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--database", url,
+         "--slot", "1"], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+    assert refused.returncode == 2, refused.stderr
+    assert "slot w01 is held by a live process" in refused.stderr
