@@ -72,6 +72,9 @@ class ServerConfig:
     #: Operators' token for /status.json and /metrics (sent as "Authorization: Bearer
     #: <token>"); None: those answer only on loopback.
     operator_token: str | None = None
+    #: Log every stall of the event loop longer than this many milliseconds, with what
+    #: it was running (ops/stall_watch.py); None: off.
+    stall_ms: float | None = None
     #: In a cluster (``quaymoor cluster``, docs/deploy.md): the shared PostgreSQL
     #: database, which replaces the SQLite archive; None: one process on its own.
     database_url: str | None = None

@@ -25,6 +25,7 @@ import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from quaymoor.actors.connection import Connection
+from quaymoor.actors.frame_writer import FrameWriter
 from quaymoor.actors.gone_tables import ended_elsewhere, live_elsewhere
 from quaymoor.actors.inbox import ActFrom, Attach, Detach, Inbox, Reply, ResyncFrom, TableError
 from quaymoor.actors.supervisor import Supervisor
@@ -240,8 +241,9 @@ class Gateway:
         within ``send_timeout`` (the client stopped reading; ``watch_sends`` ends it), or a
         connection dropped by its table and not drained within ``drop_grace``, ends the
         connection, so that no client can pin a socket and its queue for as long as it
-        likes."""
+        likes. What waits in the outbox goes out together, in one write."""
         sending = _Sending(conn.id)
+        writer = FrameWriter(ws)
 
         async def shorten_on_drop() -> None:
             await conn.dropped.wait()
@@ -254,11 +256,12 @@ class Gateway:
         try:
             with sending.scope:
                 async for text in outbox:
+                    texts = [text, *_waiting(outbox)] if writer.batches else [text]
                     sending.since = trio.current_time()
-                    await ws.send_message(text)
+                    await writer.send(texts)
                     sending.since = None
-                    conn.frame_written()
-                    metrics.message_out()
+                    conn.frame_written(len(texts))
+                    metrics.message_out(len(texts))
                 await ws.aclose(conn.close_code, conn.close_reason)
         except ConnectionClosed:
             pass
@@ -282,6 +285,16 @@ class Gateway:
                     log.info("connection %d: a message could not be sent in %.0f s",
                              sending.connection, timeout)
                     sending.scope.cancel()
+
+
+def _waiting(outbox: trio.MemoryReceiveChannel[str]) -> list[str]:
+    """Every message waiting in ``outbox`` now, without waiting for more."""
+    texts: list[str] = []
+    while True:
+        try:
+            texts.append(outbox.receive_nowait())
+        except (trio.WouldBlock, trio.EndOfChannel):
+            return texts
 
 
 class _Sending:

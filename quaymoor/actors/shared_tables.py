@@ -12,15 +12,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from quaymoor.actors.supervisor import LOBBY_FIELDS
 from quaymoor.rules.fairness import seed_to_hex
 from quaymoor.store.pg_store import Acted, Changed, Closed, Opened, PgStore, Started, action_rows
 
 if TYPE_CHECKING:
     from quaymoor.actors.table import Table
-
-#: The fields of a table's summary that the lobby's list shows (``GET /api/tables``).
-LOBBY_FIELDS = ("id", "players", "bots", "state", "seats", "round", "phase")
-
 
 def lobby_row(table: Table) -> dict[str, Any]:
     summary = table.summary()

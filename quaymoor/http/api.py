@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import json
 import math
 import re
 from collections import Counter
@@ -28,8 +29,7 @@ import attrs
 import trio
 
 from quaymoor.actors.inbox import TableError
-from quaymoor.actors.shared_tables import LOBBY_FIELDS
-from quaymoor.actors.supervisor import Supervisor
+from quaymoor.actors.supervisor import LOBBY_FIELDS, Supervisor
 from quaymoor.actors.table import Table, TableState
 from quaymoor.http import openapi
 from quaymoor.http.frontdoor import (
@@ -157,9 +157,10 @@ class HttpApi:
             if path == "/metrics":
                 return HttpResponse(200, self.supervisor.metrics.exposition(),
                                     "text/plain; version=0.0.4; charset=utf-8")
-            status = self.supervisor.status()
-            if self.cluster_status is not None:
-                status.update(await self.cluster_status())
+            if self.cluster_status is None:
+                return HttpResponse(200, await self.supervisor.status_json(), "application/json")
+            status = json.loads(await self.supervisor.status_json())
+            status.update(await self.cluster_status())
             return json_response(status)
         if path == "/healthz" and method in _READ:  # HAProxy's check (no hidden information)
             return json_response({"ok": True, "draining": self.supervisor.draining})
@@ -187,10 +188,7 @@ class HttpApi:
                 return json_response({"tables": [
                     {k: t.get(k) for k in LOBBY_FIELDS} for t in await sup.shared.store.lobby()
                 ]})
-            return json_response({"tables": [
-                {k: t[k] for k in LOBBY_FIELDS}
-                for t in (table.summary() for table in sup.tables.values())
-            ]})
+            return HttpResponse(200, await sup.lobby_json(), "application/json")
         if path == "/api/tables" and method == "POST":
             body = _body(request, CreateTable)
             made = await self.quota.create(
