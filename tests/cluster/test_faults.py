@@ -136,17 +136,26 @@ async def test_drain_then_rolling_deploy_end_no_game(running: RunningCluster) ->
 
         await until(w01_gone, 15)
 
-        # A rolling deploy: a new process joins, w00 drains; its games still finish.
-        running.proc.send_signal(signal.SIGHUP)
+        # A rolling deploy: a new process joins, w00 drains; its games still finish, and a
+        # spectator connected all through the deploy sees every event once, in order.
+        async with connect_to(port, a["table"]) as watcher:
+            await watcher.hello(a["table"])
+            await watcher.until("update")
+            running.proc.send_signal(signal.SIGHUP)
 
-        async def replaced() -> bool:
-            procs = await live_processes(running)
-            return procs.get("w00", {}).get("draining") is True and len(procs) == 2
+            async def replaced() -> bool:
+                procs = await live_processes(running)
+                return procs.get("w00", {}).get("draining") is True and len(procs) == 2
 
-        await until(replaced, 30)
-        newer = await play_now(port, players=2, name="Cuthbert")
-        assert newer["table"][:2] != "00"
-        await play_all_to_end(port, [a, *fresh])
+            await until(replaced, 30)
+            newer = await play_now(port, players=2, name="Cuthbert")
+            assert newer["table"][:2] != "00"
+            await play_all_to_end(port, [a, *fresh])
+            final = await watcher.until("game_ended")
+            assert final["reason"] == "finished"
+            assert in_order(watcher)
+            assert watcher.views.view is not None and watcher.views.view["version"] == max(
+                f["version"] for f in watcher.of_type("update"))
 
         async def w00_gone() -> bool:
             return "w00" not in await live_processes(running)
