@@ -88,6 +88,10 @@ class LocalPostgres:
         self._create_database()
         return self.url
 
+    def pg_ctl(self, *args: str) -> None:
+        """``pg_ctl -D <data> ARGS`` as the server's user (an operator's stop or start)."""
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), *args)
+
     def _create_database(self) -> None:
         import psycopg  # noqa: PLC0415  # only the cluster needs it
 

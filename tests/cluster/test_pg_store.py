@@ -93,3 +93,40 @@ def test_running_games_seeds_are_for_the_servers_role_only(database: str) -> Non
         admin.execute("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM reporting")
         admin.execute("DROP ROLE IF EXISTS reporting")
         admin.close()
+
+
+async def test_records_wait_while_postgresql_is_away() -> None:
+    """PostgreSQL stopped under a running store: the records wait in its queue, the batch
+    is retried, and once the database is back every record is there (docs/deploy.md)."""
+    needs_cluster_tools()
+    folder = Path(tempfile.mkdtemp(prefix="quaymoor-pg-away-"))
+    folder.chmod(0o755)
+    pg = LocalPostgres(folder / "pg")
+    try:
+        url = await trio.to_thread.run_sync(pg.start)
+        await trio.to_thread.run_sync(check_database, url)
+        options = f"-p {pg.port} -k {pg.data} -c listen_addresses=127.0.0.1"
+        store = PgStore(url, instance="test-away")
+        await store.read("INSERT INTO processes (instance, name, address, pid) VALUES"
+                         " (%s, 'w7e', 'test', 0) RETURNING instance", store.instance)
+        async with trio.open_nursery() as nursery:
+            await nursery.start(store.run)
+            await trio.to_thread.run_sync(pg.pg_ctl, "-m", "fast", "-w", "stop")
+            ids = [f"7e0000000{i}" for i in range(3)]
+            for i, game_id in enumerate(ids):
+                game, _ = random_game(2, bytes([i + 1]) * 32)
+                store.submit(game_id, game.record(game=game_id, end_reason="finished",
+                                                  ended_at=1e9 + i))
+            await trio.sleep(2.5)  # two retries
+            assert store.pending == 3 and store.written == 0
+            await trio.to_thread.run_sync(
+                pg.pg_ctl, "-o", options, "-l", str(pg.folder / "postgres.log"), "-w", "start")
+            with trio.fail_after(15):
+                await store.flush()
+            assert store.pending == 0 and store.written == 3
+            assert [g.id for g in await store.recent(5)] == ids[::-1]
+            await store.close()
+            nursery.cancel_scope.cancel()
+    finally:
+        await trio.to_thread.run_sync(pg.stop)
+        shutil.rmtree(folder, ignore_errors=True)
