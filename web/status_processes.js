@@ -1,7 +1,8 @@
 // The status page's "Processes" card, for a cluster (docs/deploy.md): every table process
 // from /status.json's `processes` (its tables, connections, p99s, RSS, draining, how old
-// its heartbeat is) beside HAProxy's view of the same server (`haproxy`). Hidden on a
-// single-process server, whose /status.json has no `processes`.
+// its heartbeat is) beside HAProxy's view of the same server (`haproxy`), and a last row
+// adding up the live ones (the worst p99s). Hidden on a single-process server, whose
+// /status.json has no `processes`.
 
 const DASH = "–";
 
@@ -14,7 +15,7 @@ function cell(row, text, cls) {
 }
 
 const num = (x) => typeof x === "number" && Number.isFinite(x);
-const ms = (x) => (num(x) ? `${x < 10 ? x.toFixed(1) : Math.round(x)} ms` : DASH);
+const ms = (x) => (num(x) && x >= 0 ? `${x < 10 ? x.toFixed(1) : Math.round(x)} ms` : DASH);
 const mib = (x) => (num(x) ? `${Math.round(x / 1048576)} MiB` : DASH);
 
 function stateOf(proc) {
@@ -48,7 +49,21 @@ export function renderProcesses(status) {
     cell(tr, view ? `${view.status} (weight ${view.weight}, ${view.scur} open)` : DASH);
     return tr;
   });
-  body.replaceChildren(...rows);
+  // The cards above are this process's own figures; this row adds up the live ones.
+  const live = procs.filter((p) => stateOf(p) === "serving" || stateOf(p) === "draining");
+  const sum = (key) => live.reduce((n, p) => n + (num(p[key]) ? p[key] : 0), 0);
+  const total = document.createElement("tr");
+  total.className = "proc-total";
+  cell(total, `All ${live.length} live`);
+  cell(total, "");
+  cell(total, String(sum("tables")));
+  cell(total, String(sum("connections")));
+  cell(total, ms(Math.max(...live.map((p) => (num(p.action_p99_ms) ? p.action_p99_ms : -1)))));
+  cell(total, ms(Math.max(...live.map((p) => (num(p.loop_lag_p99_ms) ? p.loop_lag_p99_ms : -1)))));
+  cell(total, mib(sum("rss_bytes")));
+  cell(total, "");
+  cell(total, "");
+  body.replaceChildren(...rows, total);
   const note = document.getElementById("haproxy-note");
   note.textContent = typeof status.haproxy === "string" ? `HAProxy: ${status.haproxy}` : "";
   note.hidden = note.textContent === "";

@@ -81,8 +81,9 @@ def test_play_through_the_router_then_the_process_dies(running: RunningCluster) 
         status.keyboard.press("Enter")
         status.locator("#processes-card").wait_for()
         status.wait_for_function(
-            "() => document.querySelectorAll('#processes tr').length >= 3")
+            "() => document.querySelectorAll('#processes tr').length >= 4")
         rows = status.locator("#processes tr").all_inner_texts()
+        assert rows[-1].startswith("All 2 live"), rows
         assert sum("serving" in r and "UP" in r for r in rows) == 2, rows
         assert any("stopped" in r for r in rows), rows
         shot(status, "cluster-status")
