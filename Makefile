@@ -10,6 +10,9 @@
 #   make test-fast    the pure tests: tests/rules and tests/protocol
 #   make test-all     every test, browser tests included (needs chromium)
 #   make chromium     installs Debian's chromium for the browser tests when it is missing
+#   make cluster      HAProxy, one table process per core and PostgreSQL on :8000
+#                     (docs/deploy.md; installs Debian's haproxy when it is missing)
+#   make haproxy      installs Debian's haproxy when it is missing (the cluster tests)
 #   make bench        random games per second for 2-5 players
 PYTHON ?= python3
 VENV := .venv
@@ -17,7 +20,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 NODE_STAMP := node_modules/.installed-stamp
 
-.PHONY: run test check lint-python lint-js types test-fast test-all chromium bench clean
+.PHONY: run test check lint-python lint-js types test-fast test-all chromium haproxy cluster \
+	bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,8 +56,9 @@ types: $(STAMP)
 test-fast: $(STAMP)
 	$(VENV)/bin/pytest tests/rules tests/protocol
 
-# node_modules: axe-core, which the browser tests inject into Chromium (tests/web/axe.py).
-test-all: $(STAMP) $(NODE_STAMP) chromium
+# node_modules: axe-core, which the browser tests inject into Chromium (tests/web/axe.py);
+# haproxy: the cluster tests route through it (tests/cluster).
+test-all: $(STAMP) $(NODE_STAMP) chromium haproxy
 	$(VENV)/bin/pytest
 
 # Browser tests drive Debian's chromium (Playwright's own browser download cannot be used).
@@ -66,6 +71,20 @@ chromium:
 	    echo "Browser tests need /usr/bin/chromium: run 'sudo apt-get install chromium'."; \
 	  fi; \
 	fi
+
+# The cluster's router (issue 15): Debian's HAProxy, installed as chromium is.
+haproxy:
+	@if ! command -v haproxy >/dev/null 2>&1 && [ ! -x /usr/sbin/haproxy ]; then \
+	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing Debian's haproxy for the cluster..."; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; \
+	  else \
+	    echo "The cluster needs haproxy: run 'sudo apt-get install haproxy'."; \
+	  fi; \
+	fi
+
+cluster: $(STAMP) haproxy
+	$(PY) -m quaymoor cluster --workers 2
 
 bench: $(STAMP)
 	$(PY) -m quaymoor bench rules

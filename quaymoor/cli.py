@@ -26,6 +26,13 @@ def _positive(text: str) -> int:
     return n
 
 
+def _slot(text: str) -> int:
+    n = int(text)
+    if not 0 <= n <= 255:
+        raise argparse.ArgumentTypeError("a slot is 0 to 255")
+    return n
+
+
 def _not_negative(text: str) -> float:
     x = float(text)
     if not x >= 0:  # also refuses nan
@@ -97,11 +104,83 @@ def cmd_serve(args: argparse.Namespace) -> int:
         serve(ServerConfig(host=args.host, port=args.port, table=table,
                            archive_path=str(args.archive), operator_token=token,
                            scheme=args.scheme, stall_ms=args.log_stalls,
+                           database_url=args.database, slot=args.slot,
+                           haproxy_socket=args.haproxy_socket,
                            limits=ClientLimits.per_address_off() if args.no_address_limits
                            else ClientLimits()))
     except ArchiveError as exc:
         print(f"quaymoor serve: {exc}", file=sys.stderr)
         return 2
+    except ExceptionGroup as group:  # refused while starting (a cluster's slot is taken)
+        refused = [e for e in _leaves(group) if isinstance(e, ArchiveError)]
+        if not refused or len(refused) != len(_leaves(group)):
+            raise
+        for why in refused:
+            print(f"quaymoor serve: {why}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def cmd_cluster(args: argparse.Namespace) -> int:
+    import trio
+
+    from quaymoor.cluster.runner import ClusterOptions, serve_cluster
+
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    options = ClusterOptions(
+        host=args.host, port=args.port, workers=workers, database=args.database,
+        folder=args.folder, decision_seconds=args.decision_seconds, bot_delay=args.bot_delay,
+        address_limits=not args.no_address_limits)
+    try:
+        trio.run(serve_cluster, options)
+    except Exception as exc:  # a piece that would not start: say which and why
+        for leaf in _leaves(exc):
+            print(f"quaymoor cluster: {leaf}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _leaves(exc: BaseException) -> list[BaseException]:
+    """The errors inside (nested) exception groups, or ``exc`` itself."""
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for inner in exc.exceptions for leaf in _leaves(inner)]
+    return [exc]
+
+
+def cmd_drain(args: argparse.Namespace) -> int:
+    import trio
+
+    from quaymoor.cluster.haproxy import HaproxyError, set_state
+    from quaymoor.cluster.runner import drain_flag
+    from quaymoor.store.archive import ArchiveError
+
+    name = args.process
+    if len(name) != 3 or name[0] != "w" or not all(c in "0123456789abcdef" for c in name[1:]):
+        print(f"quaymoor drain: a process is named w00 to wff, not {name!r}", file=sys.stderr)
+        return 2
+    url = args.database
+    if url is None:
+        try:
+            url = (args.folder / "database.url").read_text().strip()
+        except OSError as exc:
+            print(f"quaymoor drain: give --database (no cluster in {args.folder}: {exc})",
+                  file=sys.stderr)
+            return 2
+    try:
+        if drain_flag(url, name) == 0:
+            print(f"quaymoor drain: no live process {name}", file=sys.stderr)
+            return 1
+    except ArchiveError as exc:
+        print(f"quaymoor drain: {exc}", file=sys.stderr)
+        return 2
+    socket_path = args.haproxy_socket or str(args.folder / "haproxy.sock")
+    try:
+        trio.run(set_state, socket_path, int(name[1:], 16), "drain")
+    except HaproxyError as exc:
+        print(f"quaymoor drain: {name} will drain, but HAProxy was not told: {exc}",
+              file=sys.stderr)
+        return 1
+    print(f"{name} is draining: no new tables; it exits when its last game ends")
     return 0
 
 
@@ -141,7 +220,41 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--log-stalls", type=float, default=None, metavar="MS",
                      help="log every stall of the event loop longer than MS milliseconds, "
                           "with its CPU time and the code it was running")
+    srv.add_argument("--database", default=None,
+                     help="a PostgreSQL URL: one process of a cluster (docs/deploy.md), the "
+                          "database replacing --archive")
+    srv.add_argument("--slot", type=_slot, default=None,
+                     help="in a cluster: this process's slot in HAProxy, 0-255 (its tables' "
+                          "ids begin with it)")
+    srv.add_argument("--haproxy-socket", default=None,
+                     help="in a cluster: HAProxy's runtime API socket (its view on /status)")
     srv.set_defaults(func=cmd_serve)
+
+    cl = sub.add_parser("cluster", help="HAProxy, N table processes and PostgreSQL on one "
+                                        "address (docs/deploy.md)")
+    cl.add_argument("--host", default="127.0.0.1")
+    cl.add_argument("--port", type=int, default=8000)
+    cl.add_argument("--workers", type=_positive, default=None,
+                    help="table processes (default: one per core)")
+    cl.add_argument("--database", default=None,
+                    help="a PostgreSQL URL (default: a PostgreSQL of its own in the folder)")
+    cl.add_argument("--folder", type=Path, default=Path("var/cluster"),
+                    help="configuration, logs and the local database (var/cluster)")
+    cl.add_argument("--decision-seconds", type=float, default=90.0)
+    cl.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits")
+    cl.add_argument("--no-address-limits", action="store_true",
+                    help="no per-address caps in HAProxy (load tests from one machine)")
+    cl.set_defaults(func=cmd_cluster)
+
+    dr = sub.add_parser("drain", help="a cluster's process takes no new tables and exits "
+                                      "when its games end")
+    dr.add_argument("process", help="its name: w00, w01, ... (/status shows them)")
+    dr.add_argument("--database", default=None,
+                    help="the cluster's PostgreSQL URL (default: the one of --folder)")
+    dr.add_argument("--folder", type=Path, default=Path("var/cluster"))
+    dr.add_argument("--haproxy-socket", default=None,
+                    help="HAProxy's runtime API socket (default: the one of --folder)")
+    dr.set_defaults(func=cmd_drain)
 
     fz = sub.add_parser("fuzz", help="hostile input against a real server, with figures")
     fz.add_argument("--inputs", type=_positive, default=100_000,

@@ -75,3 +75,10 @@ class ServerConfig:
     #: Log every stall of the event loop longer than this many milliseconds, with what
     #: it was running (ops/stall_watch.py); None: off.
     stall_ms: float | None = None
+    #: In a cluster (``quaymoor cluster``, docs/deploy.md): the shared PostgreSQL
+    #: database, which replaces the SQLite archive; None: one process on its own.
+    database_url: str | None = None
+    #: In a cluster: this process's slot in HAProxy (0-255), which begins its table ids.
+    slot: int | None = None
+    #: In a cluster: HAProxy's runtime API socket, for its view on the status page.
+    haproxy_socket: str | None = None

@@ -15,13 +15,16 @@ import trio
 
 from quaymoor.actors.gateway import Gateway
 from quaymoor.actors.supervisor import Supervisor
+from quaymoor.cluster.heartbeat import Membership
+from quaymoor.cluster.member import join_cluster, open_store, safe_cluster_status
 from quaymoor.config import ServerConfig
 from quaymoor.http.api import HttpApi
 from quaymoor.http.frontdoor import same_origin, serve_frontdoor
 from quaymoor.ops.gc_policy import configure_collector, run_full_collections
 from quaymoor.ops.logs import configure_json_logs
 from quaymoor.ops.stall_watch import StallWatch
-from quaymoor.store.archive import Archive, check_archive
+from quaymoor.store.archive import check_archive
+from quaymoor.store.pg_store import check_database
 
 log = logging.getLogger("quaymoor.server")
 
@@ -32,17 +35,23 @@ async def run_server(
     task_status: trio.TaskStatus[tuple[int, Supervisor]] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serve until cancelled or signalled; reports (port, supervisor) once listening."""
-    archive = Archive(config.archive_path) if config.archive_path is not None else None
+    archive = open_store(config)
     supervisor = Supervisor(config.table, archive=archive)
+    member = join_cluster(config, supervisor, archive)
     supervisor.metrics.watch(supervisor.summary)
     supervisor.metrics.watch_gc()
     gateway = Gateway(supervisor, config)
     origin_ok = functools.partial(same_origin, scheme=config.scheme)
     api = HttpApi(supervisor, operator_token=config.operator_token, limits=config.limits,
                   origin_ok=origin_ok)
+    if member is not None:
+        api.cluster_status = functools.partial(safe_cluster_status, member,
+                                               config.haproxy_socket)
     async with trio.open_nursery() as nursery:
         if archive is not None:
             await nursery.start(archive.run)
+        if member is not None:  # its row first: its tables' rows refer to it
+            await member.join(f"{config.host}:{config.port}")
         await nursery.start(supervisor.run)
         nursery.start_soon(supervisor.metrics.watch_loop_lag)
         nursery.start_soon(run_full_collections)
@@ -54,15 +63,30 @@ async def run_server(
             origin_ok=origin_ok, max_message_size=config.max_message_bytes,
             task_status=task_status,
         ))
+        if member is not None:
+            await member.set_address(f"{config.host}:{port}")
+            nursery.start_soon(member.run)
         task_status.started((port, supervisor))
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            async for signum in signals:
-                log.info("signal %s: ending every game", signal.Signals(signum).name)
-                break
+            async with trio.open_nursery() as waiting:
+                if member is not None:
+                    waiting.start_soon(_until_drained, member, waiting.cancel_scope)
+                async for signum in signals:
+                    log.info("signal %s: ending every game", signal.Signals(signum).name)
+                    break
+                waiting.cancel_scope.cancel()
         await supervisor.shutdown()
+        if member is not None:
+            await member.leave()
         if archive is not None:
             await archive.close()
         nursery.cancel_scope.cancel()
+
+
+async def _until_drained(member: Membership, done: trio.CancelScope) -> None:
+    await member.drained.wait()
+    log.info("drained: the last game has ended; exiting", extra={"event": "drained"})
+    done.cancel()
 
 
 async def _main(config: ServerConfig) -> None:
@@ -74,7 +98,9 @@ async def _main(config: ServerConfig) -> None:
 def serve(config: ServerConfig) -> None:
     """Serve until a signal. Raises ``ArchiveError`` at once if the archive cannot be
     opened."""
-    if config.archive_path is not None:
+    if config.database_url is not None:
+        check_database(config.database_url)
+    elif config.archive_path is not None:
         check_archive(config.archive_path)
     configure_collector(young=False)
     configure_json_logs()

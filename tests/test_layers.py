@@ -18,9 +18,10 @@ ALLOWED: dict[str, set[str]] = {
     "config": {"store"},
     "actors": {"rules", "bots", "protocol", "store", "ops", "config"},
     "http": {"rules", "protocol", "store", "actors"},
-    "server": {"actors", "http", "store", "ops", "config"},
+    "cluster": {"rules", "store", "actors", "config", "ops"},
+    "server": {"actors", "http", "store", "ops", "config", "cluster"},
     "tools": {"rules", "bots", "protocol", "ops", "config"},
-    "cli": {"rules", "store", "config", "server", "tools"},
+    "cli": {"rules", "store", "config", "server", "tools", "cluster"},
     "__main__": {"cli"},
     "__init__": set(),
 }

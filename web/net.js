@@ -4,7 +4,7 @@ export class TableConnection {
   /**
    * @param {string} table
    * @param {() => {token: string|null, since: number|null}} helloArgs
-   * @param {object} handlers  onMessage(msg), onState("open"|"lost"|"closed")
+   * @param {object} handlers  onMessage(msg), onState("open"|"lost"|"closed", closeCode)
    */
   constructor(table, helloArgs, handlers) {
     this.table = table;
@@ -22,7 +22,8 @@ export class TableConnection {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     let ws;
     try {
-      ws = new WebSocket(`${proto}//${location.host}/ws`);
+      // The table in the URL too: a cluster's router sends it to the table's process.
+      ws = new WebSocket(`${proto}//${location.host}/ws?table=${encodeURIComponent(this.table)}`);
     } catch {
       this.scheduleRetry();
       return;
@@ -41,12 +42,12 @@ export class TableConnection {
       try { msg = JSON.parse(ev.data); } catch { return; }
       this.handlers.onMessage(msg);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (ev) => {
       clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) { this.handlers.onState("closed"); return; }
-      this.handlers.onState("lost");
+      this.handlers.onState("lost", ev.code);
       this.scheduleRetry();
     });
     ws.addEventListener("error", () => { /* close follows */ });

@@ -10,6 +10,8 @@
 // attribute of the SVG charts is set here with setAttribute and every colour is in
 // status.css.
 
+import { renderProcesses } from "./status_processes.js";
+
 const POLL_MS = 2000;
 const TIMEOUT_MS = 8000;
 const HISTORY_MS = 5 * 60 * 1000;
@@ -436,6 +438,7 @@ function summaryText(status, tables) {
 }
 
 function render(status, now) {
+  renderProcesses(status);
   const tables = Array.isArray(status.tables) ? status.tables : [];
   const live = status.live && typeof status.live === "object" ? status.live : null;
   setText($("summary"), summaryText(status, tables));

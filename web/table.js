@@ -112,7 +112,7 @@ export class TableScreen {
     }
     this.conn = new TableConnection(tableId,
       () => this.helloArgs(),
-      { onMessage: (m) => this.onMessage(m), onState: (s) => this.onConnState(s) });
+      { onMessage: (m) => this.onMessage(m), onState: (s, c) => this.onConnState(s, c) });
     this.conn.open();
     this.tick = setInterval(() => this.renderClock(), 250);
     this.keyHandler = (ev) => this.onKey(ev);
@@ -223,7 +223,14 @@ export class TableScreen {
 
   // ------------------------------------------------------------------ messages
 
-  onConnState(state) {
+  onConnState(state, code) {
+    // 4000 after the game's end: the table is gone (its server stopped, or the linger
+    // is over); the end screen stays, with nothing to reconnect to.
+    if (state === "lost" && code === 4000 && this.ended) {
+      this.conn.close();
+      setBanner(null);
+      return;
+    }
     if (state === "lost") setBanner("Connection lost — reconnecting…");
     else if (state === "open") setBanner(null);
   }
@@ -282,7 +289,7 @@ export class TableScreen {
       toast(`Your seat could not be found (${m.message}); watching instead.`);
       this.conn.close();
       this.conn = new TableConnection(this.tableId, () => ({ token: null, since: null }),
-        { onMessage: (x) => this.onMessage(x), onState: (s) => this.onConnState(s) });
+        { onMessage: (x) => this.onMessage(x), onState: (s, c) => this.onConnState(s, c) });
       this.conn.open();
       return;
     }
@@ -563,7 +570,7 @@ export class TableScreen {
           await sendClientSeed(this.tableId, { token: r.token, seat: r.seat });
           this.conn.close();
           this.conn = new TableConnection(this.tableId, () => this.helloArgs(),
-            { onMessage: (x) => this.onMessage(x), onState: (s) => this.onConnState(s) });
+            { onMessage: (x) => this.onMessage(x), onState: (s, c) => this.onConnState(s, c) });
           this.conn.open();
         } catch (e) { toast(`Could not join: ${e.message}`); join.disabled = false; }
       } }, h("label", { for: "join-name" }, "Your name"), name, join));

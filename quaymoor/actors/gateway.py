@@ -26,6 +26,7 @@ from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from quaymoor.actors.connection import Connection
 from quaymoor.actors.frame_writer import FrameWriter
+from quaymoor.actors.gone_tables import ended_elsewhere, live_elsewhere
 from quaymoor.actors.inbox import (
     ActFrom,
     Attach,
@@ -125,6 +126,8 @@ class Gateway:
             try:
                 table = self.supervisor.get(hello.table)
             except TableError as exc:
+                if await self._gone(ws, hello.table):
+                    return
                 await send(Error(exc.code, exc.message))
                 await ws.aclose(Close.UNKNOWN_TABLE, exc.message)
                 return
@@ -152,6 +155,19 @@ class Gateway:
                         await table.inbox.send(Detach(conn))
         except ConnectionClosed:
             pass
+
+    async def _gone(self, ws: WebSocketConnection, table_id: str) -> bool:
+        """In a cluster, a table of a process that stopped: its ``game_ended`` (then close
+        4000), or close 4002 while a survivor archives it (the client comes back)."""
+        ended = await ended_elsewhere(self.supervisor, table_id)
+        if ended is not None:
+            await ws.send_message(encode(ended))
+            await ws.aclose(Close.TABLE_CLOSED, "the game ended when its server stopped")
+            return True
+        if await live_elsewhere(self.supervisor, table_id):
+            await ws.aclose(Close.SHUTDOWN, "its server stopped: its record is being kept")
+            return True
+        return False
 
     async def _hello(self, ws: WebSocketConnection) -> Hello | None:
         with trio.move_on_after(self.config.hello_timeout):

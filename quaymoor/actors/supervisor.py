@@ -19,7 +19,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import trio
@@ -50,6 +50,10 @@ STATUS_SLICE = 64
 #: What the lobby's list says of each table.
 LOBBY_FIELDS = ("id", "players", "bots", "state", "seats", "round", "phase")
 
+if TYPE_CHECKING:
+    from quaymoor.actors.shared_tables import SharedTables
+    from quaymoor.store.pg_store import PgStore
+
 log = logging.getLogger("quaymoor.supervisor")
 
 #: Records kept in memory (the archive keeps them all).
@@ -71,7 +75,7 @@ class Supervisor:
         config: TableConfig,
         *,
         max_tables: int = 5000,
-        archive: Archive | None = None,
+        archive: Archive | PgStore | None = None,
         metrics: Metrics | None = None,
         bot_pool: BotPool | None = None,
     ) -> None:
@@ -89,6 +93,11 @@ class Supervisor:
         self.started_at = time.time()
         self.connections = 0
         self._nursery: trio.Nursery | None = None
+        #: In a cluster: two hex digits that begin every table id of this process, so
+        #: that HAProxy sends every request about a table to its process (docs/deploy.md).
+        self.table_prefix = ""
+        self.shared: SharedTables | None = None  #: the lobby in PostgreSQL, in a cluster
+        self.draining = False  #: no new tables: the games play out, then the process exits
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         async with trio.open_nursery() as nursery:
@@ -106,21 +115,31 @@ class Supervisor:
                 Code.BAD_PLAYERS, f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} @ $.players")
         if bots not in LEVELS:
             raise TableError(Code.BAD_BOTS, f"bots are {', '.join(LOBBY_LEVELS)} @ $.bots")
+        if self.draining:
+            raise TableError(Code.SERVER_FULL, "this server is draining for a deploy: it "
+                                               "takes no new tables (try again)")
         if len(self.tables) >= self.max_tables:
             raise TableError(Code.SERVER_FULL, "the server holds as many tables as it can")
         assert self._nursery is not None
-        table_id = secrets.token_hex(5)
+        table_id = self._new_id()
         while table_id in self.tables or (
             self.archive is not None and await self.archive.has(table_id)
         ):  # never reuse an archived game's id
-            table_id = secrets.token_hex(5)
+            table_id = self._new_id()
         pool = self.bots
         table = Table(table_id, players, self.config, on_record=self._keep_record,
                       metrics=self.metrics, bot_factory=lambda: pool.chooser(bots))
         table.bot_level = bots
         self.tables[table_id] = table
+        if self.shared is not None:
+            table.on_change = self.shared.progressed
+            self.shared.opened(table)
         await self._nursery.start(self._run_table, table)
         return table
+
+    def _new_id(self) -> str:
+        """Ten hex digits: the process's prefix (in a cluster), then random ones."""
+        return self.table_prefix + secrets.token_hex(5)[len(self.table_prefix):]
 
     async def _run_table(
         self, table: Table, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
@@ -142,6 +161,8 @@ class Supervisor:
             self.tables.pop(table.id, None)
             table.refuse_pending()
             table.release()
+            if self.shared is not None:
+                self.shared.closed(table)
 
     def _keep_record(self, table: Table) -> None:
         record = table.record()
@@ -175,8 +196,11 @@ class Supervisor:
         """Seat ``name`` at the table (no client seed yet: the answer shows the
         fingerprint first, then the seat gives its seed with ``seed``)."""
         reply = Reply()
-        result = await self.ask(self.get(table_id), Join(name, reply), reply)
+        table = self.get(table_id)
+        result = await self.ask(table, Join(name, reply), reply)
         assert isinstance(result, JoinResult)
+        if self.shared is not None:
+            self.shared.changed(table)
         return result
 
     async def seed(self, table_id: str, token: str, client_seed: object) -> None:

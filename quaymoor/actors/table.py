@@ -123,6 +123,8 @@ class Table:
         self._bots: dict[int, Chooser] = {}
         self._bot_factory = bot_factory or _random_chooser
         self._on_record = on_record
+        #: Told after the start and after every change of the game (the shared store).
+        self.on_change: Callable[[Table], None] | None = None
         self._deciding: set[int] = set()
         self._decision = [0] * players
         self._phase: Phase | None = None  #: the phase at the last _sync_seats
@@ -456,6 +458,8 @@ class Table:
     def _after_change(self, *, acted: int | None, since: int, events: list[Event]) -> None:
         assert self.game is not None
         self.history.add(since, events)
+        if self.on_change is not None:
+            self.on_change(self)
         if self.game.is_over():
             self.state = TableState.FINISHED
             self.end_reason = EndReason.FINISHED

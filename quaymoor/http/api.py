@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import json
 import math
 import re
 from collections import Counter
@@ -28,7 +29,7 @@ import attrs
 import trio
 
 from quaymoor.actors.inbox import TableError
-from quaymoor.actors.supervisor import Supervisor
+from quaymoor.actors.supervisor import LOBBY_FIELDS, Supervisor
 from quaymoor.actors.table import Table, TableState
 from quaymoor.http import openapi
 from quaymoor.http.frontdoor import (
@@ -44,6 +45,7 @@ from quaymoor.protocol.codec import ProtocolError, parse_json
 from quaymoor.protocol.codes import Code
 from quaymoor.rules.converter import describe_error, make_rules_converter
 from quaymoor.rules.data import rules_catalogue
+from quaymoor.store.archive import ArchiveError
 
 T = TypeVar("T")
 WEB_ROOT = Path(__file__).resolve().parent.parent.parent / "web"
@@ -91,7 +93,7 @@ _READ = ("GET", "HEAD")
 _METHODS: dict[str, tuple[str, ...]] = {
     "/api/openapi.json": _READ, "/api/rules": _READ, "/api/tables": (*_READ, "POST"),
     "/api/play-now": ("POST",),
-    "/status.json": _READ, "/metrics": _READ, "/status": _READ,
+    "/status.json": _READ, "/metrics": _READ, "/status": _READ, "/healthz": _READ,
 }
 JSON_TYPE = "application/json"
 
@@ -125,6 +127,8 @@ class HttpApi:
         self.games = GamesApi(supervisor, web_root)
         self.quota = _TableQuota(limits)
         self.origin_ok = origin_ok
+        #: In a cluster: every process's figures and HAProxy's view, for /status.json.
+        self.cluster_status: Callable[[], Awaitable[dict[str, Any]]] | None = None
 
     async def __call__(self, request: HttpRequest) -> HttpResponse:
         try:
@@ -133,6 +137,8 @@ class HttpApi:
             return error_response(exc.code, exc.message)
         except _BadBody as exc:
             return error_response(Code.BAD_REQUEST, str(exc))
+        except ArchiveError as exc:  # a cluster's database is away: 503, try again
+            return error_response(Code.ARCHIVE_UNAVAILABLE, str(exc))
 
     async def _route(self, request: HttpRequest) -> HttpResponse:
         path, method = request.path, request.method
@@ -151,7 +157,13 @@ class HttpApi:
             if path == "/metrics":
                 return HttpResponse(200, self.supervisor.metrics.exposition(),
                                     "text/plain; version=0.0.4; charset=utf-8")
-            return HttpResponse(200, await self.supervisor.status_json(), "application/json")
+            if self.cluster_status is None:
+                return HttpResponse(200, await self.supervisor.status_json(), "application/json")
+            status = json.loads(await self.supervisor.status_json())
+            status.update(await self.cluster_status())
+            return json_response(status)
+        if path == "/healthz" and method in _READ:  # HAProxy's check (no hidden information)
+            return json_response({"ok": True, "draining": self.supervisor.draining})
         if path == "/status" and method in _READ:
             page = static_response(self.web_root, "/status.html", method)
             if page is not None:
@@ -172,6 +184,10 @@ class HttpApi:
         if path == "/api/rules" and method in _READ:
             return json_response(rules_catalogue())
         if path == "/api/tables" and method in _READ:
+            if sup.shared is not None:  # a cluster: every process's tables, from PostgreSQL
+                return json_response({"tables": [
+                    {k: t.get(k) for k in LOBBY_FIELDS} for t in await sup.shared.store.lobby()
+                ]})
             return HttpResponse(200, await sup.lobby_json(), "application/json")
         if path == "/api/tables" and method == "POST":
             body = _body(request, CreateTable)

@@ -216,6 +216,11 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
         "operationId": "status", "summary": "operators' status (loopback or bearer token)",
         "responses": {**_ok(_obj(["tables", "crash_count"], {}, closed=False)),
                       **_refusals(Code.OPERATOR_TOKEN, Code.OPERATORS_ONLY)}}},
+    "/healthz": {"get": {
+        "operationId": "health", "summary": "the process answers (HAProxy's check in a "
+                                            "cluster); draining: it takes no new tables",
+        "responses": _ok(_obj(["ok", "draining"], {"ok": {"type": "boolean"},
+                                                   "draining": {"type": "boolean"}}))}},
     "/status": {"get": {
         "operationId": "status_page", "summary": "the status page (a shell with no data)",
         "responses": _ok(STRING, media="text/html; charset=utf-8")}},

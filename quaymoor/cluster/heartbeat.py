@@ -1,0 +1,184 @@
+"""A process's membership of the cluster, through its row in ``processes``.
+
+Every ``BEAT_SECONDS`` the process refreshes its heartbeat with its figures (tables,
+connections, p99s, RSS, draining), reads whether an operator asked it to drain
+(``quaymoor drain`` sets the flag), and looks for dead processes: one whose heartbeat is
+older than ``STALE_SECONDS`` (SIGKILL, a lost host) is claimed by exactly one survivor
+(an ``UPDATE ... WHERE stopped_at IS NULL`` that only one can win), which ends each of its
+running games as "shutdown" (the server stopped): it replays the actions the dead process
+had written, adds the seed from ``operators.table_seeds`` and archives the record, which a
+verifier accepts like any other. Its tables that had not started are dropped.
+
+A draining process takes no new tables (``Supervisor.draining``) and, once none of its
+tables is waiting or playing, sets ``drained``: ``run_server`` then exits as after a
+signal. ``leave`` marks the row stopped at a clean exit and drops its live rows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import time
+from typing import Any, Final
+
+import attrs
+import trio
+from psycopg.types.json import Jsonb
+
+from quaymoor.actors.supervisor import Supervisor
+from quaymoor.actors.table import TableState
+from quaymoor.rules.game import Game
+from quaymoor.rules.record import EndReason, GameRecord, SeatInfo
+from quaymoor.store.archive import ArchiveError
+from quaymoor.store.pg_store import Closed, PgStore, actions_from_rows
+
+log = logging.getLogger("quaymoor.cluster")
+
+BEAT_SECONDS: Final = 1.0
+#: A heartbeat older than this means the process is dead (HAProxy's checks say so sooner).
+STALE_SECONDS: Final = 5.0
+#: Live rows of a process stopped this long ago are ended by whoever sees them.
+ORPHAN_SECONDS: Final = 30.0
+
+
+def process_figures(supervisor: Supervisor) -> dict[str, Any]:
+    """What the operators' page shows of this process (no hidden information)."""
+    live = supervisor.metrics.live()
+    return {
+        "tables": len(supervisor.tables),
+        "playing": sum(t.state is TableState.PLAYING for t in supervisor.tables.values()),
+        "connections": supervisor.connections,
+        "action_p99_ms": live["action_latency_ms"]["p99"],
+        "loop_lag_p99_ms": live["event_loop_lag_ms"]["p99"],
+        "rss_bytes": live["rss_bytes"],
+        "draining": supervisor.draining,
+        "games_finished": supervisor.games_finished,
+    }
+
+
+class Membership:
+    """This process (``name``, a new ``instance`` id per start) in ``processes``."""
+
+    def __init__(self, store: PgStore, name: str, supervisor: Supervisor) -> None:
+        self.store = store
+        self.name = name
+        self.instance = store.instance
+        self.supervisor = supervisor
+        self.drained = trio.Event()
+        self.reaped = 0  #: games of dead processes this one has archived
+
+    async def join(self, address: str) -> None:
+        """This process's row. Raises ``ArchiveError`` when a live process holds the slot
+        already: two processes with one slot would make each other's table ids."""
+        taken = await self.store.read(
+            "SELECT address, pid FROM processes WHERE name = %s AND stopped_at IS NULL"
+            " AND beat_at > now() - make_interval(secs => %s)", self.name, STALE_SECONDS)
+        if taken:
+            raise ArchiveError(f"slot {self.name} is held by a live process ({taken[0][0]}, "
+                               f"pid {taken[0][1]}): give this one another --slot")
+        await self.store.read(
+            "INSERT INTO processes (instance, name, address, pid) VALUES (%s, %s, %s, %s)"
+            " RETURNING instance", self.instance, self.name, address, os.getpid())
+
+    async def set_address(self, address: str) -> None:
+        await self.store.read("UPDATE processes SET address = %s WHERE instance = %s"
+                              " RETURNING instance", address, self.instance)
+
+    async def run(self) -> None:
+        """Beat, follow the drain flag, end the games of dead processes; forever."""
+        while True:
+            try:
+                await self.beat()
+                await self.reap_dead()
+            except ArchiveError as exc:  # the database is away: try again at the next beat
+                log.warning("heartbeat: %s", exc)
+            except Exception:  # a bug here must not stop this process's games too
+                log.exception("heartbeat failed")
+            if self.supervisor.draining and not any(
+                    t.state in (TableState.WAITING, TableState.PLAYING)
+                    for t in self.supervisor.tables.values()):
+                self.drained.set()
+            await trio.sleep(BEAT_SECONDS)
+
+    async def beat(self) -> None:
+        rows = await self.store.read(
+            "UPDATE processes SET beat_at = now(), stats = %s WHERE instance = %s"
+            " RETURNING draining, stopped_at",
+            Jsonb(process_figures(self.supervisor)), self.instance)
+        if rows and rows[0][1] is not None:
+            log.error("process %s was taken for dead (no heartbeat for %s s): its games "
+                      "were ended elsewhere", self.name, STALE_SECONDS,
+                      extra={"event": "taken_for_dead"})
+        if rows and rows[0][0] and not self.supervisor.draining:
+            log.info("process %s: draining (no new tables; exits when its games end)",
+                     self.name, extra={"event": "draining"})
+            self.supervisor.draining = True
+
+    async def reap_dead(self) -> int:
+        """End the games of every process found dead; returns how many were archived."""
+        dead = await self.store.read(
+            "UPDATE processes SET stopped_at = now(), stopped_by = %s WHERE stopped_at IS NULL"
+            " AND instance <> %s AND beat_at < now() - make_interval(secs => %s)"
+            " RETURNING instance, name", self.instance, self.instance, STALE_SECONDS)
+        archived = 0
+        for instance, name in dead:
+            log.warning("process %s (%s) stopped beating: ending its games", name, instance,
+                        extra={"event": "process_dead", "slot": name})
+            archived += await self._end_games_of(str(instance))
+        # Tables left behind by a survivor that stopped half-way through ending them.
+        orphans = await self.store.read(
+            "SELECT DISTINCT t.instance FROM live_tables t JOIN processes p USING (instance)"
+            " WHERE p.stopped_at < now() - make_interval(secs => %s)", ORPHAN_SECONDS)
+        for (instance,) in orphans:
+            archived += await self._end_games_of(str(instance))
+        self.reaped += archived
+        return archived
+
+    async def _end_games_of(self, instance: str) -> int:
+        tables = await self.store.read(
+            "SELECT t.id, t.players, s.seed, s.client_seeds, s.seat_seeds, s.seats"
+            " FROM live_tables t LEFT JOIN operators.table_seeds s ON s.table_id = t.id"
+            " WHERE t.instance = %s ORDER BY t.id", instance)
+        archived = 0
+        for table_id, players, seed, client_seeds, seat_seeds, seats in tables:
+            if seed is None:  # never started: no game, no record
+                self.store.put(Closed(table_id))
+                continue
+            rows = await self.store.read(
+                "SELECT action FROM table_actions WHERE table_id = %s ORDER BY n", table_id)
+            partial = GameRecord(
+                format=3, algorithm="", players=players, seed=seed, fingerprint="",
+                client_seeds=client_seeds, seats=[SeatInfo(s["name"], s["bot"]) for s in seats],
+                actions=actions_from_rows([r[0] for r in rows]), result=None,
+                turned_up=[])  # replayed with the turn-ups tracked again
+            try:
+                record = await trio.to_thread.run_sync(_ended_record, partial, table_id,
+                                                       seat_seeds)
+            except Exception:
+                log.exception("table %s of a dead process could not be replayed", table_id)
+                continue
+            self.store.submit(table_id, record)
+            archived += 1
+        return archived
+
+    async def leave(self) -> None:
+        """A clean exit: the row stopped, the live rows of its unstarted tables gone (when
+        the database is away, the survivors find the heartbeat stale instead)."""
+        with contextlib.suppress(ArchiveError):
+            await self.store.read(
+                "WITH gone AS (DELETE FROM live_tables WHERE instance = %s RETURNING id)"
+                " UPDATE processes SET stopped_at = now(), stopped_by = instance"
+                " WHERE instance = %s RETURNING instance", self.instance, self.instance)
+
+
+def _ended_record(partial: GameRecord, table_id: str,
+                  seat_seeds: list[str | None]) -> GameRecord:
+    """The record of a game its process left mid-way: its actions replayed through the
+    rules from its seeds, ended as a shutdown (the server stopped) now."""
+    game = Game.replay(partial)
+    record = game.record(partial.seats, game=table_id, end_reason=EndReason.SHUTDOWN,
+                         ended_at=time.time())
+    return attrs.evolve(record, seat_seeds=seat_seeds)
+
+

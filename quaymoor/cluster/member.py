@@ -1,0 +1,75 @@
+"""How ``quaymoor serve`` becomes one process of a cluster when it is given a database:
+the PostgreSQL store instead of the SQLite archive, its slot's prefix on every table id,
+its tables' lobby rows and actions in the store, its heartbeat row (``heartbeat``), and
+the operators' view of every process (``cluster_status``)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from quaymoor.actors.shared_tables import SharedTables
+from quaymoor.actors.supervisor import Supervisor
+from quaymoor.cluster.haproxy import HaproxyError, servers_view, slot_name, slot_prefix
+from quaymoor.cluster.heartbeat import STALE_SECONDS, Membership
+from quaymoor.config import ServerConfig
+from quaymoor.store.archive import Archive, ArchiveError
+from quaymoor.store.pg_store import PgStore
+
+
+def open_store(config: ServerConfig) -> Archive | PgStore | None:
+    """The store ``config`` names: PostgreSQL in a cluster, else SQLite (or none)."""
+    if config.database_url is not None:
+        return PgStore(config.database_url, instance=secrets.token_hex(8))
+    return Archive(config.archive_path) if config.archive_path is not None else None
+
+
+def join_cluster(
+    config: ServerConfig, supervisor: Supervisor, store: Archive | PgStore | None
+) -> Membership | None:
+    """In a cluster, make ``supervisor`` share its tables and return its membership."""
+    if not isinstance(store, PgStore):
+        return None
+    slot = config.slot if config.slot is not None else 0
+    supervisor.table_prefix = slot_prefix(slot)
+    supervisor.shared = SharedTables(store)
+    return Membership(store, slot_name(slot), supervisor)
+
+
+async def cluster_status(member: Membership, haproxy_socket: str | None) -> dict[str, Any]:
+    """``processes``: every process up or stopped in the last ten minutes, with its
+    figures; ``haproxy``: the router's view of its servers (or why it is not known)."""
+    rows = await member.store.read(
+        "SELECT name, instance, address, pid, started_at, draining, stopped_at,"
+        " stats, extract(epoch FROM now() - beat_at) FROM processes"
+        " WHERE stopped_at IS NULL OR stopped_at > now() - interval '10 minutes'"
+        " ORDER BY stopped_at IS NOT NULL, name, started_at")
+    processes = []
+    for name, instance, address, pid, started, draining, stopped, stats, age in rows:
+        processes.append({
+            "name": name, "instance": instance, "address": address, "pid": pid,
+            "this": instance == member.instance,
+            "started_at": started.timestamp(), "beat_age_seconds": round(float(age), 1),
+            "alive": stopped is None and float(age) < STALE_SECONDS,
+            "draining": bool(draining),
+            "stopped_at": stopped.timestamp() if stopped is not None else None,
+            **{k: v for k, v in dict(stats).items() if k != "draining"},
+        })
+    view: list[dict[str, str]] | str
+    if haproxy_socket is None:
+        view = "no HAProxy runtime socket was given to this process"
+    else:
+        try:
+            view = await servers_view(haproxy_socket)
+        except HaproxyError as exc:
+            view = str(exc)
+    return {"process": member.name, "processes": processes, "haproxy": view}
+
+
+async def safe_cluster_status(member: Membership, haproxy_socket: str | None
+                              ) -> dict[str, Any]:
+    """``cluster_status``, or what went wrong in its place (the page still shows the rest)."""
+    try:
+        return await cluster_status(member, haproxy_socket)
+    except ArchiveError as exc:
+        return {"process": member.name, "processes": [], "processes_error": str(exc)}

@@ -1,0 +1,299 @@
+"""``quaymoor cluster``: PostgreSQL (its own in ``var/cluster`` unless ``--database``), N
+``quaymoor serve`` processes on ports of their own, and HAProxy on the public address.
+
+Each process gets a slot (``haproxy.slot_name``), a free port of 127.0.0.1, the database
+and HAProxy's runtime socket; its log goes to ``<folder>/wNN.log``. HAProxy's
+configuration (``<folder>/haproxy.cfg``) has as many spare slots as processes, so that a
+rolling deploy (SIGHUP, or ``Cluster.replace``) starts each replacement beside the
+process it replaces, points a spare slot at it through the runtime API, and drains the
+old one, which exits once its last game has ended (exit code 0, as after SIGTERM). A
+process that dies (any other exit) is replaced the same way, and a survivor archives its
+games. SIGINT or SIGTERM stops everything in order: every
+process ends its games and archives them, then HAProxy and PostgreSQL stop (each runs in
+a session of its own, so a terminal's Ctrl-C reaches only this command, which orders it).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import resource
+import secrets
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Final
+
+import attrs
+import trio
+
+from quaymoor.cluster.haproxy import (
+    HaproxyError,
+    Worker,
+    add_worker,
+    config_text,
+    servers_view,
+    set_state,
+    slot_name,
+)
+from quaymoor.cluster.listening import wait_listening
+from quaymoor.cluster.local_pg import LocalPostgres, free_port
+from quaymoor.ops.logs import configure_json_logs
+from quaymoor.store.pg_store import check_database, connect
+
+log = logging.getLogger("quaymoor.cluster")
+
+DEFAULT_FOLDER: Final = Path("var/cluster")
+HEALTH_TIMEOUT: Final = 30.0
+
+
+@attrs.frozen
+class ClusterOptions:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 2
+    database: str | None = None  #: None: a PostgreSQL of its own in ``folder``
+    folder: Path = DEFAULT_FOLDER
+    decision_seconds: float = 90.0
+    bot_delay: float = 0.6
+    address_limits: bool = True  #: HAProxy holds the per-address limits
+    haproxy: str = "haproxy"
+
+
+@attrs.define
+class WorkerProcess:
+    worker: Worker
+    process: trio.Process
+    draining: bool = False
+
+
+def drain_flag(url: str, name: str) -> int:
+    """Set the drain flag of the live process named ``name``; how many rows it set."""
+    db = connect(url)
+    try:
+        rows = db.execute("UPDATE processes SET draining = true WHERE name = %s AND"
+                          " stopped_at IS NULL RETURNING instance", (name,)).fetchall()
+    finally:
+        db.close()
+    return len(rows)
+
+
+def haproxy_maxconn() -> int:
+    """As many connections as the file-descriptor limit lets HAProxy hold (two each,
+    and some to spare): HAProxy refuses to start with a maxconn it cannot serve."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if hard == resource.RLIM_INFINITY:
+        return 100_000
+    return max(256, min(100_000, (hard - 200) // 2))
+
+
+class Cluster:
+    """The running pieces; ``await nursery.start(cluster.run)``."""
+
+    def __init__(self, options: ClusterOptions) -> None:
+        self.options = options
+        self.folder = options.folder.resolve()
+        self.socket = str(self.folder / "haproxy.sock")
+        self.slots = 2 * options.workers
+        self.workers: dict[int, WorkerProcess] = {}
+        self.pg: LocalPostgres | None = None
+        self.url = options.database or ""
+        self.haproxy: trio.Process | None = None
+        self.port = options.port
+        self.stopping = False
+        self._nursery: trio.Nursery | None = None
+        #: Behind HAProxy every client comes from 127.0.0.1, so loopback proves nothing:
+        #: the operators' pages always need this token (``<folder>/operator.token``).
+        self.operator_token = (os.environ.get("QUAYMOOR_OPERATOR_TOKEN")
+                               or secrets.token_urlsafe(24))
+
+    async def run(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        """Start everything, report the public port, then serve until cancelled (which
+        stops everything in order)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                if not self.url:
+                    self.pg = LocalPostgres(self.folder / "pg")
+                    self.url = await trio.to_thread.run_sync(self.pg.start)
+                await trio.to_thread.run_sync(check_database, self.url)
+                (self.folder / "database.url").write_text(self.url + "\n")
+                token_file = self.folder / "operator.token"
+                token_file.touch(mode=0o600)
+                token_file.chmod(0o600)
+                token_file.write_text(self.operator_token + "\n")
+                for slot in range(self.options.workers):
+                    await self._spawn(slot)
+                await self._start_haproxy()
+                task_status.started(self.port)
+                await trio.sleep_forever()
+        finally:
+            with trio.CancelScope(shield=True):
+                await self.stop()
+
+    # ------------------------------------------------------------ processes
+
+    async def _spawn(self, slot: int) -> WorkerProcess:
+        """Start a process in ``slot`` and wait until it answers its health check."""
+        assert self._nursery is not None
+        port = free_port()
+        opts = self.options
+        args = [sys.executable, "-m", "quaymoor", "serve", "--host", "127.0.0.1",
+                "--port", str(port), "--database", self.url, "--slot", str(slot),
+                "--haproxy-socket", self.socket, "--no-address-limits",
+                "--decision-seconds", str(opts.decision_seconds),
+                "--bot-delay", str(opts.bot_delay)]
+        out = (self.folder / f"{slot_name(slot)}.log").open("ab")
+        try:
+            process = await trio.lowlevel.open_process(
+                args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                env={**os.environ, "QUAYMOOR_OPERATOR_TOKEN": self.operator_token})
+        finally:
+            out.close()
+        entry = WorkerProcess(Worker(slot, "127.0.0.1", port), process)
+        self.workers[slot] = entry
+        try:
+            await wait_listening("127.0.0.1", port, HEALTH_TIMEOUT, process)
+        except OSError as exc:
+            raise RuntimeError(f"{slot_name(slot)} did not start: see "
+                               f"{self.folder / slot_name(slot)}.log") from exc
+        self._nursery.start_soon(self._watch, entry)
+        log.info("%s serving on 127.0.0.1:%d", slot_name(slot), port)
+        return entry
+
+    async def _watch(self, entry: WorkerProcess) -> None:
+        code = await entry.process.wait()
+        slot = entry.worker.slot
+        if self.workers.get(slot) is entry:
+            del self.workers[slot]
+        if self.stopping:
+            return
+        try:
+            await set_state(self.socket, slot, "maint")
+        except HaproxyError as exc:
+            log.warning("%s: %s", slot_name(slot), exc)
+        if entry.draining or code == 0:  # drained (``drain`` here or ``quaymoor drain``)
+            log.info("%s exited (%s)", slot_name(slot), code)
+            return
+        log.error("%s died (exit %s): starting another in its place", slot_name(slot), code)
+        try:  # in another slot: the dead one's row holds its slot until it is found dead
+            await self.add(avoid=slot)
+        except (RuntimeError, HaproxyError) as exc:
+            log.error("no replacement for %s: %s", slot_name(slot), exc)
+
+    def free_slot(self, avoid: int | None = None) -> int:
+        for slot in range(self.slots):
+            if slot not in self.workers and slot != avoid:
+                return slot
+        raise RuntimeError(f"every one of the {self.slots} slots is in use")
+
+    async def add(self, avoid: int | None = None) -> WorkerProcess:
+        """A new process in a free slot (not ``avoid``), taking tables: no restart of
+        anything else."""
+        entry = await self._spawn(self.free_slot(avoid))
+        await add_worker(self.socket, entry.worker)
+        return entry
+
+    async def drain(self, slot: int) -> None:
+        """No new tables for ``slot``; it exits once its last game has ended."""
+        entry = self.workers[slot]
+        entry.draining = True
+        await set_state(self.socket, slot, "drain")
+        await trio.to_thread.run_sync(drain_flag, self.url, slot_name(slot))
+
+    async def replace(self, slot: int) -> WorkerProcess:
+        """A rolling deploy's step: the new process first, then the old one drained."""
+        new = await self.add()
+        await self.drain(slot)
+        return new
+
+    async def rolling_deploy(self) -> None:
+        for slot in [s for s, e in sorted(self.workers.items()) if not e.draining]:
+            await self.replace(slot)
+            log.info("rolling deploy: %s replaced and draining", slot_name(slot))
+
+    # ------------------------------------------------------------ HAProxy
+
+    async def _start_haproxy(self) -> None:
+        assert self._nursery is not None
+        cfg = self.folder / "haproxy.cfg"
+        cfg.write_text(config_text(
+            host=self.options.host, port=self.options.port,
+            workers=[e.worker for e in self.workers.values()], slots=self.slots,
+            socket_path=self.socket, address_limits=self.options.address_limits,
+            maxconn=haproxy_maxconn()))
+        checked = subprocess.run([self.options.haproxy, "-c", "-q", "-f", str(cfg)],
+                                 capture_output=True, text=True, check=False)
+        if checked.returncode != 0:
+            raise RuntimeError(f"haproxy refused {cfg}: {checked.stderr.strip()}")
+        out = (self.folder / "haproxy.log").open("ab")
+        try:
+            self.haproxy = await trio.lowlevel.open_process(
+                [self.options.haproxy, "-db", "-f", str(cfg)], stdout=out,
+                stderr=subprocess.STDOUT, start_new_session=True)
+        finally:
+            out.close()
+        await wait_listening(self.options.host, self.options.port, HEALTH_TIMEOUT,
+                             self.haproxy)
+        # HAProxy's first checks: every process up before the address is announced.
+        names = {slot_name(slot) for slot in self.workers}
+        with trio.fail_after(HEALTH_TIMEOUT):
+            while True:
+                try:
+                    up = {s["svname"] for s in await servers_view(self.socket)
+                          if s["status"] == "UP"}
+                except HaproxyError:
+                    up = set()
+                if names <= up:
+                    break
+                await trio.sleep(0.1)
+
+    # ------------------------------------------------------------ stopping
+
+    async def stop(self) -> None:
+        """Every process ends its games (SIGTERM), then HAProxy and PostgreSQL stop."""
+        self.stopping = True
+        for entry in list(self.workers.values()):
+            if entry.process.returncode is None:
+                entry.process.send_signal(signal.SIGTERM)
+        with trio.move_on_after(30):
+            for entry in list(self.workers.values()):
+                await entry.process.wait()
+        for entry in list(self.workers.values()):
+            if entry.process.returncode is None:
+                entry.process.kill()
+                await entry.process.wait()
+        if self.haproxy is not None and self.haproxy.returncode is None:
+            self.haproxy.terminate()
+            with trio.move_on_after(5):
+                await self.haproxy.wait()
+            if self.haproxy.returncode is None:
+                self.haproxy.kill()
+                await self.haproxy.wait()
+        if self.pg is not None:
+            await trio.to_thread.run_sync(self.pg.stop)
+
+
+async def serve_cluster(options: ClusterOptions) -> None:
+    """``quaymoor cluster``: until SIGINT or SIGTERM; SIGHUP is a rolling deploy."""
+    configure_json_logs()
+    cluster = Cluster(options)
+    async with trio.open_nursery() as nursery:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, signal.SIGHUP) as sigs:
+            port = await nursery.start(cluster.run)
+            print(f"Quaymoor cluster is serving on http://{options.host}:{port}/ "
+                  f"({options.workers} processes; PostgreSQL {cluster.url}; "
+                  f"logs and the operator token in {cluster.folder})", flush=True)
+            async for signum in sigs:
+                if signum == signal.SIGHUP:
+                    print("SIGHUP: rolling deploy", flush=True)
+                    try:
+                        await cluster.rolling_deploy()
+                    except (RuntimeError, HaproxyError) as exc:
+                        print(f"rolling deploy stopped: {exc}", file=sys.stderr, flush=True)
+                    continue
+                print("stopping: every game ends and is archived", flush=True)
+                break
+            nursery.cancel_scope.cancel()

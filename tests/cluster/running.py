@@ -1,0 +1,161 @@
+"""A real ``quaymoor cluster`` in a subprocess (HAProxy, 2 ``quaymoor serve`` processes
+and a PostgreSQL of its own in a temporary folder), and the clients the cluster tests use
+through HAProxy. Every test module starts one and stops it (SIGTERM: every piece stops,
+the folder goes)."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+from trio_websocket import open_websocket_url
+
+from tests.actors.test_end_to_end import Client
+from tests.server_process import ROOT
+
+SERVING = re.compile(r"Quaymoor cluster is serving on http://[^:]+:(\d+)/")
+
+
+def needs_cluster_tools() -> None:
+    """Skip (saying what to install) where HAProxy or PostgreSQL's server is missing;
+    ``make test`` installs HAProxy."""
+    if shutil.which("haproxy") is None and not Path("/usr/sbin/haproxy").exists():
+        pytest.skip("HAProxy is not installed: make haproxy (apt-get install haproxy)")
+    if not list(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl")):
+        pytest.skip("PostgreSQL's server is not installed (apt-get install postgresql)")
+
+
+@dataclass
+class RunningCluster:
+    proc: subprocess.Popen[str]
+    port: int
+    folder: Path
+    lines: queue.Queue[str]
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def cluster(*extra: str) -> Iterator[RunningCluster]:
+    """``quaymoor cluster --workers 2`` on a free port; stopped and removed afterwards."""
+    needs_cluster_tools()
+    # PostgreSQL runs as the postgres user: the folder must be reachable by it.
+    folder = Path(tempfile.mkdtemp(prefix="quaymoor-cluster-"))
+    folder.chmod(0o755)
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "quaymoor", "cluster", "--workers", "2", "--port", str(port),
+         "--folder", str(folder), "--no-address-limits", *extra],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**{k: v for k, v in os.environ.items() if k != "QUAYMOOR_OPERATOR_TOKEN"},
+             "PYTHONUNBUFFERED": "1"})
+    lines: queue.Queue[str] = queue.Queue()
+
+    def pump() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.put(line)
+
+    threading.Thread(target=pump, daemon=True).start()
+    running = RunningCluster(proc, port, folder, lines)
+    try:
+        deadline = time.monotonic() + 60
+        seen: list[str] = []
+        while True:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise AssertionError("the cluster did not start:\n" + "".join(seen[-30:]))
+            try:
+                line = lines.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            seen.append(line)
+            if SERVING.search(line):
+                break
+        yield running
+    finally:
+        code = running.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+        assert code == 0, f"the cluster exited with {code}"
+
+
+@asynccontextmanager
+async def connect_to(port: int, table: str) -> AsyncIterator[Client]:
+    """A websocket to ``table`` through HAProxy, as the web client opens it."""
+    async with open_websocket_url(f"ws://127.0.0.1:{port}/ws?table={table}") as ws:
+        yield Client(ws)
+
+
+async def get_json(port: int, path: str, token: str | None = None) -> tuple[int, Any]:
+    """``GET path`` (with the operator token as a bearer when given): status, JSON body."""
+    head = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
+    if token is not None:
+        head.append(f"Authorization: Bearer {token}")
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    async with stream:
+        await stream.send_all(("\r\n".join(head) + "\r\n\r\n").encode())
+        raw = b""
+        while chunk := await stream.receive_some(65536):
+            raw += chunk
+    top, _, body = raw.partition(b"\r\n\r\n")
+    return int(top.split()[1]), json.loads(body) if body else None
+
+
+def operator_token(folder: Path) -> str:
+    return (folder / "operator.token").read_text().strip()
+
+
+async def status(running: RunningCluster) -> dict[str, Any]:
+    code, body = await get_json(running.port, "/status.json", operator_token(running.folder))
+    assert code == 200, body
+    found: dict[str, Any] = body
+    return found
+
+
+async def live_processes(running: RunningCluster) -> dict[str, dict[str, Any]]:
+    """The processes the cluster's status lists as alive, by name."""
+    return {p["name"]: p for p in (await status(running))["processes"] if p["alive"]}
+
+
+def worker_port(process: dict[str, Any]) -> int:
+    return int(str(process["address"]).rsplit(":", 1)[1])
+
+
+def verify_with_cli(record_text: str, folder: Path, name: str) -> subprocess.CompletedProcess[str]:
+    path = folder / f"{name}.json"
+    path.write_text(record_text)
+    return subprocess.run([sys.executable, "-m", "quaymoor", "verify", str(path)],
+                          cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def record_text(body: Any) -> str:
+    return json.dumps(body)

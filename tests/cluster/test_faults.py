@@ -1,0 +1,232 @@
+"""A cluster's process drained (a deploy) and one killed (SIGKILL), through HAProxy with
+2 processes and PostgreSQL (issue 15).
+
+Drain: the process takes no new tables, its game plays to the end through the router,
+then it exits; a rolling deploy (SIGHUP to ``quaymoor cluster``) starts a new process
+beside the old one, which drains: no game ends early, no stream loses or repeats an event.
+
+Kill: the survivor notices (heartbeat row stale, HAProxy's checks), ends the dead
+process's games as "shutdown" with every action it had played, seeds revealed, records
+that ``quaymoor verify`` accepts; a player reconnecting through HAProxy is told the game
+ended; the other process's games go on to their end."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import trio
+
+from tests.actors.test_end_to_end import Client, http, play_now, seed_matches
+from tests.cluster.running import (
+    RunningCluster,
+    cluster,
+    connect_to,
+    live_processes,
+    status,
+    verify_with_cli,
+)
+from tests.server_process import ROOT
+
+LIMIT = 120
+KILLED_GAMES = 20  #: games running on the process that is killed (and as many on the other)
+FINISHED_AFTER = 4  #: the other process's games played to their end after the kill
+
+
+@pytest.fixture
+def running() -> Iterator[RunningCluster]:
+    with cluster("--bot-delay", "0.05", "--decision-seconds", "60") as c:
+        yield c
+
+
+async def tables_on_each(port: int, per_process: int) -> dict[str, list[dict[str, Any]]]:
+    """Play-now tables until each of the two processes has ``per_process`` of them."""
+    by_prefix: dict[str, list[dict[str, Any]]] = {"00": [], "01": []}
+    for _ in range(per_process * 6):
+        if all(len(v) >= per_process for v in by_prefix.values()):
+            break
+        info = await play_now(port, players=2, name="Ada")
+        by_prefix[info["table"][:2]].append(info)
+    assert all(len(v) >= per_process for v in by_prefix.values()), by_prefix
+    return by_prefix
+
+
+async def play_some(port: int, info: dict[str, Any], acts: int) -> int:
+    """Play ``acts`` actions at the table, wait until the table is still (the bot has
+    answered: the game waits for us), and leave; the version then."""
+    async with connect_to(port, info["table"]) as client:
+        await client.hello(info["table"], info["token"])
+        await client.play(acts=acts)
+        while True:
+            with trio.move_on_after(1.0) as quiet:
+                await client.next()
+            if quiet.cancelled_caught:
+                return client.last_version()
+
+
+async def play_to_end(port: int, info: dict[str, Any]) -> Client:
+    async with connect_to(port, info["table"]) as client:
+        await client.hello(info["table"], info["token"], since=0)
+        frame = await client.play()
+        assert frame is not None
+        return client
+
+
+async def play_all_to_end(port: int, games: list[dict[str, Any]]) -> None:
+    """Play these games at once, each to its end: finished, every stream in order."""
+
+    async def one(info: dict[str, Any]) -> None:
+        client = await play_to_end(port, info)
+        assert client.of_type("game_ended")[-1]["reason"] == "finished"
+        assert in_order(client), info["table"]
+
+    async with trio.open_nursery() as nursery:
+        for info in games:
+            nursery.start_soon(one, info)
+
+
+def in_order(client: Client) -> bool:
+    """Every update follows the one before (deltas are checked by ``Views``), and no
+    version comes twice or goes back."""
+    versions = [f["version"] for f in client.of_type("update") if f["events"]]
+    return versions == sorted(set(versions))
+
+
+async def until(predicate: Any, seconds: float) -> None:
+    with trio.fail_after(seconds):
+        while not await predicate():
+            await trio.sleep(0.2)
+
+
+async def test_drain_then_rolling_deploy_end_no_game(running: RunningCluster) -> None:
+    port = running.port
+    with trio.fail_after(LIMIT):
+        games = await tables_on_each(port, 1)
+        a, b = games["00"][0], games["01"][0]
+        await play_some(port, a, 3)
+        await play_some(port, b, 3)
+
+        drained = await trio.to_thread.run_sync(lambda: subprocess.run(
+            [sys.executable, "-m", "quaymoor", "drain", "w01", "--folder", str(running.folder)],
+            cwd=ROOT, capture_output=True, text=True, check=False))
+        assert drained.returncode == 0, drained.stderr
+        assert "w01 is draining" in drained.stdout
+
+        async def w01_draining() -> bool:
+            return bool((await live_processes(running))["w01"]["draining"])
+
+        await until(w01_draining, 10)
+        fresh = [await play_now(port, players=2, name="Bede") for _ in range(4)]
+        assert {f["table"][:2] for f in fresh} == {"00"}, "a draining process took a table"
+
+        # The draining process's game plays to its end through the router ...
+        client_b = await play_to_end(port, b)
+        assert client_b.of_type("game_ended")[-1]["reason"] == "finished"
+        assert in_order(client_b)
+
+        # ... and then the process exits (exit 0: the runner starts none in its place).
+        async def w01_gone() -> bool:
+            return "w01" not in await live_processes(running)
+
+        await until(w01_gone, 15)
+
+        # A rolling deploy: a new process joins, w00 drains; its games still finish, and a
+        # spectator connected all through the deploy sees every event once, in order.
+        async with connect_to(port, a["table"]) as watcher:
+            await watcher.hello(a["table"])
+            await watcher.until("update")
+            running.proc.send_signal(signal.SIGHUP)
+
+            async def replaced() -> bool:
+                procs = await live_processes(running)
+                return procs.get("w00", {}).get("draining") is True and len(procs) == 2
+
+            await until(replaced, 30)
+            newer = await play_now(port, players=2, name="Cuthbert")
+            assert newer["table"][:2] != "00"
+            await play_all_to_end(port, [a, *fresh])
+            final = await watcher.until("game_ended")
+            assert final["reason"] == "finished"
+            assert in_order(watcher)
+            assert watcher.views.view is not None and watcher.views.view["version"] == max(
+                f["version"] for f in watcher.of_type("update"))
+
+        async def w00_gone() -> bool:
+            return "w00" not in await live_processes(running)
+
+        await until(w00_gone, 15)
+        client = await play_to_end(port, newer)
+        assert client.of_type("game_ended")[-1]["reason"] == "finished"
+        listed = await http(port, "GET", "/api/games?limit=100")
+        reasons = {g["id"]: g["reason"] for g in listed.body["games"]}
+        for info in [a, b, *fresh, newer]:
+            assert reasons[info["table"]] == "finished"
+
+
+async def test_sigkill_with_20_games_loses_no_record(running: RunningCluster) -> None:
+    port = running.port
+    with trio.fail_after(LIMIT):
+        games = await tables_on_each(port, KILLED_GAMES)
+        seen: dict[str, int] = {}
+
+        async def some(info: dict[str, Any]) -> None:
+            seen[info["table"]] = await play_some(port, info, 4)
+
+        async with trio.open_nursery() as nursery:
+            for info in games["00"] + games["01"]:
+                nursery.start_soon(some, info)
+        await trio.sleep(0.5)  # the last actions' batch commits (docs/deploy.md: the window)
+
+        victim = (await live_processes(running))["w01"]
+        os.kill(int(victim["pid"]), signal.SIGKILL)
+
+        async def archived() -> bool:
+            listed = await http(port, "GET", "/api/games?limit=100")
+            ids = {g["id"] for g in listed.body["games"] if g["reason"] == "shutdown"}
+            return {i["table"] for i in games["01"]} <= ids
+
+        await until(archived, 30)
+
+        async def check(info: dict[str, Any]) -> None:
+            got = await http(port, "GET", f"/games/{info['table']}.json")
+            assert got.status == 200, got
+            record = got.body
+            assert record["end_reason"] == "shutdown" and record["result"] is None
+            assert len(record["actions"]) == seen[info["table"]], "actions were lost"
+            assert seed_matches(record["seed"], info["fingerprint"])
+            checked = await trio.to_thread.run_sync(
+                verify_with_cli, json.dumps(record), running.folder, info["table"])
+            assert checked.returncode == 0, checked.stderr
+
+            # The player's browser, reconnecting through HAProxy, is told the game ended.
+            async with connect_to(port, info["table"]) as client:
+                await client.hello(info["table"], info["token"], since=seen[info["table"]])
+                ended = await client.until("game_ended")
+                assert ended["reason"] == "shutdown" and ended["seed"] == record["seed"]
+                assert ended["record_url"] == f"/games/{info['table']}.json"
+
+        async def untouched(info: dict[str, Any]) -> None:
+            """A survivor's game is where its player left it, and serves it."""
+            async with connect_to(port, info["table"]) as client:
+                await client.hello(info["table"], info["token"], since=seen[info["table"]])
+                first = await client.until("update")
+                assert first["version"] == seen[info["table"]]
+
+        async with trio.open_nursery() as nursery:
+            for info in games["01"]:
+                nursery.start_soon(check, info)
+            # The survivor's games were untouched: each is where it was, and a few of them
+            # are played on to their end meanwhile (all of them would only take longer).
+            for info in games["00"][FINISHED_AFTER:]:
+                nursery.start_soon(untouched, info)
+            nursery.start_soon(play_all_to_end, port, games["00"][:FINISHED_AFTER])
+
+        report = await status(running)
+        dead = [p for p in report["processes"] if p["instance"] == victim["instance"]]
+        assert dead and not dead[0]["alive"] and dead[0]["stopped_at"] is not None
