@@ -109,12 +109,11 @@ def test_axe_finds_nothing_serious_on_any_page_phase_or_size(
 
         page.goto(f"{server_url}/games/{tid}")
         page.wait_for_selector("#result:not([hidden])")
-        page.wait_for_selector("#prev:enabled")  # the replay opens at the end
-        page.click("#prev")
-        page.wait_for_selector("#log li button")
-        steps = page.evaluate("""() => [...document.querySelectorAll('#log li button')]
-          .slice(0, 20).map((b) => b.getBoundingClientRect().height)""")
-        assert min(steps) >= 44, steps  # replay steps were 19 px tall
+        page.wait_for_function("() => /^step /.test(document.querySelector('#step-label')"
+                               "?.textContent || '')")  # the replay on the board is drawn
+        steps = page.evaluate("""() => [...document.querySelectorAll('.replay-buttons button')]
+          .map((b) => b.getBoundingClientRect().height)""")
+        assert steps and min(steps) >= 44, steps  # the text replay's steps were 19 px tall
         at_two_sizes(page, "game-page")
         page.goto(f"{server_url}/verify.html?game={tid}")
         page.wait_for_selector("#verdict:not(.wait)")
