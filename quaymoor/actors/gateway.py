@@ -25,12 +25,32 @@ import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from quaymoor.actors.connection import Connection
-from quaymoor.actors.inbox import ActFrom, Attach, Detach, Inbox, Reply, ResyncFrom, TableError
+from quaymoor.actors.inbox import (
+    ActFrom,
+    Attach,
+    ChatFrom,
+    Detach,
+    Inbox,
+    RematchFrom,
+    Reply,
+    ResyncFrom,
+    TableError,
+)
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import ServerConfig
 from quaymoor.protocol.codec import ProtocolError, decode_action, decode_client, encode
 from quaymoor.protocol.codes import Close, Code
-from quaymoor.protocol.messages import Act, Error, Hello, Ping, Pong, Resync, ServerMessage
+from quaymoor.protocol.messages import (
+    Act,
+    Chat,
+    Error,
+    Hello,
+    Ping,
+    Pong,
+    Rematch,
+    Resync,
+    ServerMessage,
+)
 
 log = logging.getLogger("quaymoor.gateway")
 
@@ -177,12 +197,16 @@ class Gateway:
                 return
             try:
                 message = decode_client(frame)
-                to_table: ActFrom | ResyncFrom | None = None
+                to_table: ActFrom | ResyncFrom | ChatFrom | RematchFrom | None = None
                 match message:
                     case Act(action=action):
                         to_table = ActFrom(conn, decode_action(action), received)
                     case Resync(since=since):
                         to_table = ResyncFrom(conn, since)
+                    case Chat(text=text):
+                        to_table = ChatFrom(conn, text)
+                    case Rematch():
+                        to_table = RematchFrom(conn)
                 if to_table is not None:
                     try:
                         await inbox.send(to_table)

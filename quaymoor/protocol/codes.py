@@ -51,6 +51,10 @@ class Code(StrEnum):
     NOT_YOUR_DECISION = "not_your_decision"
     ILLEGAL_ACTION = "illegal_action"
     GAME_OVER = "game_over"
+    # A ``chat`` or ``rematch`` the table refuses.
+    BAD_CHAT = "bad_chat"
+    CHAT_TOO_FAST = "chat_too_fast"
+    NOT_FINISHED = "not_finished"
     # Only over HTTP.
     BAD_REQUEST = "bad_request"
     UNKNOWN_GAME = "unknown_game"
