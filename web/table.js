@@ -16,6 +16,9 @@ import {
 import { getToken, setToken, dropToken, getVersion, setVersion, getName, setName } from "./store.js";
 import { sound } from "./sound.js";
 import { GameLog } from "./gamelog.js";
+import { ChatPanel } from "./chat.js";
+import { AwaySignal, turnSound } from "./away.js";
+import { rematchRow, takeRematchSeat } from "./rematch.js";
 import { refreshTip, hideTip } from "./tooltip.js";
 import {
   displayFingerprint, noteStart, noteUpdate, noteWelcome, sendClientSeed, showFingerprint,
@@ -63,11 +66,16 @@ const PROMPTS = {
 };
 
 export class TableScreen {
-  constructor(app, tableId, { onLeave, onPlayAgain }) {
+  constructor(app, tableId, { onLeave, onPlayAgain, onGoTo }) {
     this.app = app;
     this.tableId = tableId;
     this.onLeave = onLeave;
     this.onPlayAgain = onPlayAgain;
+    this.onGoTo = onGoTo;
+    this.chat = new ChatPanel((m) => this.conn.send(m));
+    this.away = new AwaySignal();
+    this.rematchOffer = null; // the rematch_offer of this finished game, if any
+    this.rematchAsked = false;
     this.token = getToken(tableId);
     this.version = this.token ? getVersion(tableId) : null;
     this.seat = null;
@@ -118,6 +126,7 @@ export class TableScreen {
     document.removeEventListener("click", this.clickAway);
     window.removeEventListener("resize", this.onResize);
     this.unSound();
+    this.away.destroy();
     hideTip();
     setBanner(null);
     setOutOfTabOrder(false);
@@ -152,6 +161,7 @@ export class TableScreen {
     this.el.boardPanel = board;
     const logPane = h("aside", { id: "logpane", class: "logpane panel", "aria-label": "Game log", tabindex: "-1" },
       h("div", { class: "log-top" }, h("h2", {}, "Log"), this.log.filterBar), this.el.log);
+    this.chat.mount(logPane);
     this.layout = h("div", { class: "table-layout waiting", "data-tab": this.tab, "data-side": this.side },
       this.el.decision, this.el.end, this.el.pre, this.el.others, board, logPane, this.el.mat, this.el.tabs);
     this.app.append(this.layout);
@@ -209,6 +219,7 @@ export class TableScreen {
         this.players = m.players;
         this.seats = m.seats;
         this.el.mat.dataset.seat = m.seat === null ? "" : String(m.seat);
+        this.chat.setSeats(m.seats, m.seat);
         noteWelcome(this.tableId, m); // what this browser saw, for the verify page
         displayFingerprint(m.fingerprint);
         if (m.started) this.onStartSeeds(m.client_seeds);
@@ -221,6 +232,7 @@ export class TableScreen {
         this.lobby = m;
         this.seats = m.seats;
         this.players = m.players;
+        this.chat.setSeats(m.seats, this.seat);
         this.renderPre();
         break;
       case "update":
@@ -239,12 +251,32 @@ export class TableScreen {
       case "error":
         this.onError(m);
         break;
+      case "chat_line":
+        this.chat.onLine(m);
+        break;
+      case "chat_recent":
+        this.chat.onRecent(m.lines);
+        break;
+      case "rematch_offer":
+        this.rematchOffer = m;
+        this.renderEnd();
+        break;
+      case "rematch_seat":
+        this.onRematchSeat(m);
+        break;
       default:
         break;
     }
   }
 
   onError(m) {
+    if (this.chat.onError(m)) return; // shown in the chat, under its form
+    if (this.rematchAsked && !this.rematchOffer) {
+      this.rematchAsked = false;
+      toast(`No rematch: ${m.message}`);
+      this.renderEnd();
+      return;
+    }
     this.pending = false;
     if (m.code === "bad_token" || m.code === "unknown_seat") {
       dropToken(this.tableId);
@@ -265,6 +297,26 @@ export class TableScreen {
     }
     toast(`${m.message} (${m.code})`);
     if (this.view) this.render();
+  }
+
+  /** Our chair at the rematch table: take it (token, fingerprint, seed) and go there. */
+  async onRematchSeat(m) {
+    try {
+      await takeRematchSeat(m);
+    } catch (e) {
+      toast(`Could not take your seat at the rematch: ${e.message}`);
+    }
+    if (this.onGoTo) this.onGoTo(m.rematch);
+  }
+
+  askRematch() {
+    if (this.rematchAsked) return;
+    if (this.conn.send({ type: "rematch" })) {
+      this.rematchAsked = true;
+      this.renderEnd();
+    } else {
+      toast("Not connected: the rematch was not asked for.");
+    }
   }
 
   /**
@@ -301,8 +353,10 @@ export class TableScreen {
     const m = { ...update, view: got.view, seats: update.seats || this.seats };
     noteUpdate(this.tableId, m);
     this.el.pre.hidden = true;
+    if (this.layout.classList.contains("waiting") && this.chatOpened) this.chat.show(false);
     this.layout.classList.remove("waiting");
     this.seats = m.seats;
+    this.chat.setSeats(m.seats, this.seat);
     this.view = m.view;
     this.logStartSeeds();
     if (!m.view.result) this.sawLive = true;
@@ -321,7 +375,7 @@ export class TableScreen {
     const fresh = mine && (!this.wasMine || decision !== this.decisionKey);
     this.decisionKey = decision;
     if (fresh) {
-      sound.play("turn");
+      sound.play(turnSound());
       this.urgentPlayed = false;
       this.lastTick = null;
     }
@@ -460,6 +514,7 @@ export class TableScreen {
     if (this.view) return;
     const pre = clear(this.el.pre);
     pre.hidden = false;
+    if (!this.chatOpened) { this.chatOpened = true; this.chat.show(true); } // the waiting room's talk
     const invite = `${location.origin}/?table=${this.tableId}`;
     const seated = this.seats.filter((s) => s.name);
     pre.append(h("h2", {}, `Table ${this.tableId}: waiting to start`),
@@ -547,6 +602,7 @@ export class TableScreen {
     this.renderDecision();
     this.renderEnd();
     setOutOfTabOrder(this.isMine());
+    this.away.set(this.isMine());
     this.el.log.scrollTop = this.el.log.scrollHeight;
     if (inApp && !this.app.contains(document.activeElement)) {
       const again = focusKey ? this.app.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) : null;
@@ -927,6 +983,11 @@ export class TableScreen {
           bonuses ? h("td", {}, Object.entries(sc.bonuses || {}).map(([k, n]) => `${buildingName(k)} +${n}`).join(", ") || "—") : null,
           h("td", {}, sc.tiebreak)))))));
       if (!bonuses) end.append(h("p", { class: "small" }, "No large building earned an end bonus."));
+    }
+    if (e.reason === "finished") {
+      const row = rematchRow({ offer: this.rematchOffer, asked: this.rematchAsked, seat: this.seat },
+        () => this.askRematch());
+      if (row) end.append(row);
     }
     const verify = h("span", { id: "verify", class: "verify", role: "status" });
     const seeds = Array.isArray(e.client_seeds) ? e.client_seeds : [];
