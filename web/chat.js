@@ -14,6 +14,7 @@ import { h, clear } from "./dom.js";
 
 export const MAX_CHARS = 200;
 const MUTED_KEY = "quaymoor.muted";
+const KEEP_LINES = 200; // drawn at most; the oldest go first
 
 function loadMuted() {
   try {
@@ -82,6 +83,22 @@ export class ChatPanel {
     pane.prepend(h("div", { class: "pane-switch", role: "group", "aria-label": "Log or chat" }, this.logBtn, this.chatBtn));
     pane.append(this.el);
     pane.dataset.pane = "log";
+    // on a phone or tablet the pane itself may be out of view (another tab): the lines
+    // count as unread until the chat is both chosen and in view
+    this.seen = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting) && this.open) this.markRead();
+    });
+    this.seen.observe(this.el);
+  }
+
+  destroy() { if (this.seen) this.seen.disconnect(); }
+
+  /** The chat is chosen in the pane and the pane is on the page. */
+  inView() { return this.open && this.el.getClientRects().length > 0; }
+
+  markRead() {
+    this.unread = 0;
+    this.renderUnread();
   }
 
   /** Show the chat (true) or the log (false) in the pane. */
@@ -92,14 +109,16 @@ export class ChatPanel {
     this.logBtn.setAttribute("aria-pressed", chat ? "false" : "true");
     this.chatBtn.setAttribute("aria-pressed", chat ? "true" : "false");
     if (chat) {
-      this.unread = 0;
-      this.renderUnread();
+      if (this.inView()) this.markRead();
       this.scrollToEnd();
     }
   }
 
   /** Our seat (null: watching) and the seats' names, for the form and the mute list. */
   setSeats(seats, seat) {
+    const key = JSON.stringify([seat, (seats || []).map((s) => [s.name, s.bot])]);
+    if (key === this.seatsKey) return; // unchanged: keep the mute list as it is (it may be open)
+    this.seatsKey = key;
     this.seat = seat;
     this.seats = seats || [];
     const watching = seat === null || seat === undefined;
@@ -133,8 +152,9 @@ export class ChatPanel {
   onLine(line) {
     if (!line || typeof line.id !== "number" || this.lines.has(line.id)) return;
     this.lines.set(line.id, line);
+    this.trim();
     const mine = line.seat === this.seat && this.seat !== null;
-    if (!mine && !this.muted.has(line.name) && !this.open) {
+    if (!mine && !this.muted.has(line.name) && !this.inView()) {
       this.unread += 1;
       this.renderUnread();
     }
@@ -147,7 +167,12 @@ export class ChatPanel {
       if (line && typeof line.id === "number") this.lines.set(line.id, line);
     }
     this.lines = new Map([...this.lines.entries()].sort((a, b) => a[0] - b[0]));
+    this.trim();
     this.render();
+  }
+
+  trim() {
+    while (this.lines.size > KEEP_LINES) this.lines.delete(this.lines.keys().next().value);
   }
 
   /** An error for something we sent: true when it was the chat's (shown here). */

@@ -127,6 +127,7 @@ export class TableScreen {
     window.removeEventListener("resize", this.onResize);
     this.unSound();
     this.away.destroy();
+    this.chat.destroy();
     hideTip();
     setBanner(null);
     setOutOfTabOrder(false);
@@ -271,7 +272,7 @@ export class TableScreen {
 
   onError(m) {
     if (this.chat.onError(m)) return; // shown in the chat, under its form
-    if (this.rematchAsked && !this.rematchOffer) {
+    if (this.rematchAsked && this.ended) { // after the end we send only chat and rematch
       this.rematchAsked = false;
       toast(`No rematch: ${m.message}`);
       this.renderEnd();

@@ -78,6 +78,7 @@ class SocketPlayer:
                 await client.send({"type": "chat", "text": "gg! one more?"})
                 await client.send({"type": "rematch"})
                 self.chair = await client.until("rematch_seat")
+                await client.until("rematch_offer")
                 self.offers = client.of_type("rematch_offer")
                 self.chat = [f["text"] for f in client.of_type("chat_line")]
             chair = self.chair
