@@ -82,6 +82,7 @@ class SocketPlayer:
                 self.offers = client.of_type("rematch_offer")
                 self.chat = [f["text"] for f in client.of_type("chat_line")]
             chair = self.chair
+            assert chair is not None
             await trio.to_thread.run_sync(lambda: post(
                 self.url, f"/api/tables/{chair['rematch']}/seed",
                 {"token": chair["token"], "client_seed": "Bede's dice"}))
