@@ -266,9 +266,11 @@ class Table:
         if self.state is not TableState.WAITING:
             msg.reply.fail(TableError(Code.ALREADY_STARTED, "the game has already started"))
             return
-        if self.seats.seat_for_token(msg.token) is None:
+        starter = self.seats.seat_for_token(msg.token)
+        if starter is None:
             msg.reply.fail(TableError(Code.BAD_TOKEN, "only a seated player may start the game"))
             return
+        starter.held = False  # whoever starts a rematch has come
         msg.reply.set(None)
         self._begin()
 

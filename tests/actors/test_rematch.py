@@ -63,7 +63,7 @@ async def test_rematch_seats_the_same_people_and_asks_the_others(
     before = set(supervisor.tables)
 
     await ask(ada)
-    ada_got, bede_got, watcher_got = (await frames_until_quiet(c) for c in (ada, bede, watcher))
+    ada_got, bede_got, watcher_got = [await frames_until_quiet(c) for c in (ada, bede, watcher)]
     (seat,) = of_type(ada_got, "rematch_seat")
     new_id = seat["rematch"]
     assert set(supervisor.tables) - before == {new_id}
