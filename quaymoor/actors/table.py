@@ -271,8 +271,8 @@ class Table:
             msg.reply.fail(TableError(Code.BAD_TOKEN, "only a seated player may start the game"))
             return
         starter.held = False  # whoever starts a rematch has come
+        self._begin()  # a raise here leaves the reply to refuse_pending: table_closed
         msg.reply.set(None)
-        self._begin()
 
     def _begin(self) -> None:
         """Bots in the empty chairs, the game dealt and its first update out."""
