@@ -8,7 +8,9 @@ tokens come back in ``RematchReady``. The one who asked gets ``rematch_seat`` (t
 chair's token and the new table's fingerprint) and everyone attached gets
 ``rematch_offer`` ("Ada wants a rematch"): each other player who sends ``rematch`` too
 gets their own ``rematch_seat``, and nobody else is moved. A seat's token only ever goes
-to that seat's own connections.
+to that seat's own connections. Every ``rematch`` is answered on its connection, with a
+``rematch_seat`` or an ``error`` (asking again is answered again, with the same chair);
+a seat's other connections get its chair once, when it is first given.
 
 At the new table the accepted players see the fingerprint, give their client seeds and
 the game starts by itself once every seated player has given one; any of them may start
@@ -42,7 +44,8 @@ class Rematch:
         self._seats = seats
         self._ask = ask
         self.by: int | None = None  #: the seat that offered first
-        self._waiting: set[int] = set()  #: seats that asked before the table was ready
+        #: the requests made before the table was ready, in order
+        self._waiting: list[Connection] = []
         self.ready: RematchReady | None = None
         self.accepted: list[int] = []
 
@@ -57,11 +60,11 @@ class Rematch:
                                           "a rematch is offered once the game has finished"))
             return
         if self.ready is not None:
-            self._give(conn.seat)
-            self._broadcast()
+            if self._give(conn.seat, conn):
+                self._broadcast()
             return
         first = not self._waiting
-        self._waiting.add(conn.seat)
+        self._waiting.append(conn)
         if first:
             self.by = conn.seat
             self._ask({s.index: s.name or f"Seat {s.index + 1}" for s in self._seats
@@ -70,15 +73,16 @@ class Rematch:
     def opened(self, ready: RematchReady) -> None:
         """The supervisor opened the table: every seat that asked gets its chair."""
         self.ready = ready
-        for seat in sorted(self._waiting):
-            self._give(seat)
+        for conn in self._waiting:
+            if conn.seat is not None:
+                self._give(conn.seat, conn)
         self._waiting.clear()
         self._broadcast()
 
     def failed(self, failed: RematchFailed) -> None:
         """No table could be opened: the seats that asked are told, and may ask again."""
-        for conn in list(self._fanout.connections.values()):
-            if conn.seat in self._waiting:
+        for conn in self._waiting:
+            if self._fanout.connections.get(conn.id) is conn:
                 self._fanout.send(conn, Error(failed.code, failed.message))
         self._waiting.clear()
         self.by = None
@@ -94,16 +98,21 @@ class Rematch:
         if offer is not None:
             self._fanout.send(conn, offer)
 
-    def _give(self, seat: int) -> None:
+    def _give(self, seat: int, asker: Connection) -> bool:
+        """``seat``'s chair to ``asker``, and the first time to the seat's other
+        connections too; True when the seat had not accepted before."""
         token = self.ready.tokens.get(seat) if self.ready is not None else None
-        if token is None:
-            return
-        if seat not in self.accepted:
+        if token is None:  # a seat with no chair held (cannot happen: every human has one)
+            self._fanout.send(asker, Error(Code.NOT_FINISHED, "no chair is held for this seat"))
+            return False
+        first = seat not in self.accepted
+        if first:
             self.accepted.append(seat)
         message = self._seat_message(seat)
         for conn in list(self._fanout.connections.values()):
-            if conn.seat == seat:
+            if conn is asker or (first and conn.seat == seat):
                 self._fanout.send(conn, message)
+        return first
 
     def _seat_message(self, seat: int) -> RematchSeat:
         assert self.ready is not None

@@ -45,7 +45,9 @@ class Answers:
 
     answered: int = 0
     resyncs: int = 0  #: snapshots (or lobbies) that answered a ``resync``
-    chats: int = 0  #: ``chat_line``s: an accepted ``chat`` (it moves no version)
+    #: ``chat_line`` and ``rematch_seat``: an accepted ``chat`` or ``rematch`` (neither
+    #: moves the version)
+    chats: int = 0
     errors: int = 0
     pongs: int = 0
     moved: int = 0  #: versions the table moved on
@@ -252,7 +254,7 @@ def _note(run: Run, answers: Answers, text: str, where: str, sent: str) -> None:
     elif kind == "lobby":  # before the start, the lobby answers a resync
         answers.answered += 1
         answers.resyncs += 1
-    elif kind == "chat_line":  # an accepted chat line comes back to its writer too
+    elif kind in ("chat_line", "rematch_seat"):  # an accepted chat line or rematch
         answers.answered += 1
         answers.chats += 1
 
