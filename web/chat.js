@@ -54,7 +54,7 @@ export class ChatPanel {
     this.empty = h("p", { class: "chat-empty small" }, "No messages yet.");
     this.input = h("input", {
       type: "text", id: "chat-text", class: "chat-text", autocomplete: "off", enterkeyhint: "send",
-      "aria-label": "Message to the table", placeholder: "Say something to the table",
+      "aria-label": "Message to the table", placeholder: "Message",
       oninput: () => this.renderCount(),
     });
     this.count = h("span", { class: "chat-count small", id: "chat-count", "aria-live": "polite" });
