@@ -114,6 +114,20 @@ export class ChatPanel {
     }
   }
 
+  /**
+   * While it is your decision only the lit targets and the decision bar take the focus
+   * (table.js): the switch and the chat leave the tab order then, and come back after.
+   */
+  setTabbable(on) {
+    if (!this.pane) return;
+    for (const el of this.pane.querySelectorAll(".pane-switch button, #chat button, #chat input, #chat summary")) {
+      if (on) el.removeAttribute("tabindex");
+      else el.setAttribute("tabindex", "-1");
+    }
+    const scroll = this.el.querySelector(".chat-scroll");
+    if (scroll) scroll.setAttribute("tabindex", on ? "0" : "-1");
+  }
+
   /** Our seat (null: watching) and the seats' names, for the form and the mute list. */
   setSeats(seats, seat) {
     const key = JSON.stringify([seat, (seats || []).map((s) => [s.name, s.bot])]);

@@ -603,6 +603,7 @@ export class TableScreen {
     this.renderDecision();
     this.renderEnd();
     setOutOfTabOrder(this.isMine());
+    this.chat.setTabbable(!this.isMine());
     this.away.set(this.isMine());
     this.el.log.scrollTop = this.el.log.scrollHeight;
     if (inApp && !this.app.contains(document.activeElement)) {
