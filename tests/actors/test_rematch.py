@@ -101,10 +101,12 @@ async def test_rematch_seats_the_same_people_and_asks_the_others(
     assert of_type(frames, "rematch_offer")[0]["accepted"] == [0, 1]
 
     # the rematch starts by itself once both have given their client seeds
+    states = [new.state]
     await supervisor.seed(new_id, seat["token"], "Ada's dice")
-    assert new.state is TableState.WAITING
+    states.append(new.state)
     await supervisor.seed(new_id, bede_seat["token"], "Bede's dice")
-    assert new.state is TableState.PLAYING
+    states.append(new.state)
+    assert states == [TableState.WAITING, TableState.WAITING, TableState.PLAYING]
     assert [(s.name, s.bot) for s in new.seats][:2] == [("Ada", False), ("Bede", False)]
     assert new.seats[2].bot and new.seats[2].name is not None
     assert new.bot_level == old.bot_level and new.players == old.players
