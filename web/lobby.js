@@ -178,8 +178,9 @@ async function loadGames(list) {
     if (!games.length) list.append(h("li", {}, "No finished games yet."));
     for (const g of games) {
       const winners = (g.winners || []).map((i) => (g.seats[i] || {}).name).filter(Boolean);
+      const best = (g.totals || [])[(g.winners || [])[0]];
       const result = g.reason === "finished" && winners.length
-        ? `won by ${winners.join(" and ")}${g.totals && g.totals.length ? ` (${g.totals.join("–")})` : ""}`
+        ? `won by ${winners.join(" and ")}${best === undefined ? "" : ` with ${best} points`}`
         : `ended (${g.reason})`;
       list.append(h("li", {},
         h("span", {}, h("bdi", {}, who(g.seats)), ` — ${result}, ${ago(g.ended_at)}`),

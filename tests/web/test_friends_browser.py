@@ -225,11 +225,18 @@ def test_lobby_lists_open_tables_to_watch_and_finished_games(
         page.goto(server_url + "/")
         page.locator(f"#recent-games a[href='/games/{table}']").wait_for()
         row = page.locator("#recent-games li", has=page.locator(f"a[href='/games/{table}']"))
-        assert "Lister" in row.inner_text() and "won by" in row.inner_text()
+        assert "Lister" in row.inner_text() and " points, just now" in row.inner_text()
+        game = get(server_url, f"/api/games/{table}")
+        winner = game["seats"][game["result"]["winners"][0]]["name"]
+        assert f"won by {winner} with " in row.inner_text()
         watch_link = page.locator(f"#open-tables a[data-table='{other['table']}']")
         watch_link.wait_for()
         assert watch_link.inner_text() == "Watch"
-        screenshots(page, "friends-lobby")
+        screenshots(page, "friends-lobby", DESKTOP)
+        page.set_viewport_size({"width": 375, "height": 812})
+        page.locator("#tables-head").scroll_into_view_if_needed()
+        shot(page, "friends-lobby-lists-phone")
+        page.set_viewport_size({"width": 1440, "height": 900})
 
         # refreshed by itself: a table opened now shows within the refresh period
         third = post(server_url, "/api/play-now", {"name": "Latecomer", "players": 2})
