@@ -524,6 +524,12 @@ export class TableScreen {
         s.name ? seatName(this.seats, s.seat, this.seat) : "(empty seat — a bot will take it)",
         s.name && !s.connected && !s.bot ? " — not connected" : ""))),
       h("p", {}, `${seated.length} of ${this.players} seats taken.`));
+    const rematch = this.lobby && this.lobby.rematch_of;
+    if (rematch) {
+      pre.append(h("p", { class: "rematch-note", id: "rematch-note" },
+        "A rematch: it starts by itself once every player seated here has come. ",
+        "Starting now gives the chairs of those who have not to bots."));
+    }
     if (this.token) {
       const start = h("button", { class: "primary", type: "button", onclick: async () => {
         start.disabled = true;

@@ -598,7 +598,7 @@ class Table:
         self._broadcast_update(self.game.version, [], exclude=exclude)
 
     def _lobby(self) -> Lobby:
-        return Lobby(self.id, self.players, self.seats.public())
+        return Lobby(self.id, self.players, self.seats.public(), self.rematch_of)
 
     def _broadcast_lobby(self) -> None:
         self.fanout.broadcast(self._lobby())

@@ -139,6 +139,9 @@ class Lobby:
     table: str
     players: int
     seats: list[SeatPublic]
+    #: A rematch: the game it is a rematch of (it starts by itself once every seated
+    #: player has given a client seed); None for any other table.
+    rematch_of: str | None = None
 
 
 @attrs.frozen

@@ -83,6 +83,11 @@ async def test_rematch_seats_the_same_people_and_asks_the_others(
     assert [(s.name, s.bot, s.held) for s in new.seats] == [
         ("Ada", False, True), ("Bede", False, True), (None, False, False)]
     assert new.state is TableState.WAITING and new.rematch_of == old.id
+    at_new = Client(new, None)  # the new table's lobby says it is a rematch
+    await at_new.attach()
+    lobby = of_type(await frames_until_quiet(at_new), "lobby")[0]
+    assert lobby["rematch_of"] == old.id
+    assert [s["name"] for s in lobby["seats"]] == ["Ada", "Bede", None]
 
     await ask(bede)
     bede_got = await frames_until_quiet(bede)

@@ -34,13 +34,16 @@ def get(url: str, path: str) -> dict[str, Any]:
 class SocketPlayer:
     """A seat played over a websocket in a thread: it plays the game to its end, then
     waits for ``offer_now`` and sends ``rematch``; its chair at the rematch table
-    (``rematch_seat``) lands in ``chair``, and it gives its client seed there."""
+    (``rematch_seat``) lands in ``chair`` (``chaired``), and once ``seed_now`` is set it
+    gives its client seed there (``seated``)."""
 
     url: str
     table: str
     token: str
     offer_now: threading.Event = field(default_factory=threading.Event)
     ended: threading.Event = field(default_factory=threading.Event)
+    chaired: threading.Event = field(default_factory=threading.Event)
+    seed_now: threading.Event = field(default_factory=threading.Event)
     seated: threading.Event = field(default_factory=threading.Event)
     chair: dict[str, Any] | None = None
     offers: list[dict[str, Any]] = field(default_factory=list)
@@ -81,6 +84,9 @@ class SocketPlayer:
                 await client.until("rematch_offer")
                 self.offers = client.of_type("rematch_offer")
                 self.chat = [f["text"] for f in client.of_type("chat_line")]
+            self.chaired.set()
+            while not self.seed_now.is_set():
+                await trio.sleep(0.05)
             chair = self.chair
             assert chair is not None
             await trio.to_thread.run_sync(lambda: post(

@@ -189,13 +189,21 @@ def test_rematch_from_the_end_screen_seats_the_same_people(
         assert page.url.endswith(f"/?table={table}")
         page.locator("#rematch-offer").scroll_into_view_if_needed()
         screenshots(page, "friends-rematch-offer")
-        assert bede.seated.wait(20), "Bede got no chair at the rematch"
+        assert bede.chaired.wait(20), "Bede got no chair at the rematch"
         assert bede.chair is not None and bede.chair["seat"] == 0
         rematch = bede.chair["rematch"]
 
-        # Ada joins: the same seat at the new table, which starts once both have seeded
+        # Ada joins: the same seat at the new table, which waits for Bede's seed, says it
+        # will start by itself, and does once both have seeded
         page.get_by_role("button", name="Join the rematch").click()
         page.wait_for_url(f"**/?table={rematch}")
+        page.locator("#rematch-note").wait_for()
+        seats = page.inner_text("#pre .seats")
+        assert seats.splitlines() == ["Bede — not connected", "You (Ada)",
+                                      "(empty seat — a bot will take it)"], seats
+        screenshots(page, "friends-rematch-waiting", {**DESKTOP, **PHONE})
+        bede.seed_now.set()
+        assert bede.seated.wait(20), "Bede's seed did not go in"
         page.locator("#decision .decision-head").wait_for(timeout=20000)
         assert int(page.get_attribute("#mat", "data-seat")) == seat
         tables = {t["id"]: t for t in get(server_url, "/api/tables")["tables"]}
@@ -209,6 +217,7 @@ def test_rematch_from_the_end_screen_seats_the_same_people(
         assert not watch.problems, watch.problems
     finally:
         bede.offer_now.set()
+        bede.seed_now.set()
         context.close()
 
 
