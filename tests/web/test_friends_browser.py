@@ -193,6 +193,18 @@ def test_rematch_from_the_end_screen_seats_the_same_people(
         assert bede.chair is not None and bede.chair["seat"] == 0
         rematch = bede.chair["rematch"]
 
+        # a spectator who comes to the old table now is offered the rematch to watch
+        rail_ctx, rail, rail_watch = new_page(browser, width=375, height=812, touch=True)
+        try:
+            rail.goto(f"{server_url}/?table={table}")
+            rail.locator("#watch-rematch").wait_for()
+            assert rail.inner_text("#rematch-offer") == "Bede offered a rematch. Watch it"
+            assert rail.get_attribute("#watch-rematch", "href") == f"/?table={rematch}"
+            assert rail.locator("#rematch").count() == 0  # no chair for a spectator
+            assert not rail_watch.problems, rail_watch.problems
+        finally:
+            rail_ctx.close()
+
         # Ada joins: the same seat at the new table, which waits for Bede's seed, says it
         # will start by itself, and does once both have seeded
         page.get_by_role("button", name="Join the rematch").click()
