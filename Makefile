@@ -52,7 +52,8 @@ types: $(STAMP)
 test-fast: $(STAMP)
 	$(VENV)/bin/pytest tests/rules tests/protocol
 
-test-all: $(STAMP) chromium
+# node_modules: axe-core, which the browser tests inject into Chromium (tests/web/axe.py).
+test-all: $(STAMP) $(NODE_STAMP) chromium
 	$(VENV)/bin/pytest
 
 # Browser tests drive Debian's chromium (Playwright's own browser download cannot be used).

@@ -96,7 +96,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         token = args.operator_token or os.environ.get("QUAYMOOR_OPERATOR_TOKEN") or None
         serve(ServerConfig(host=args.host, port=args.port, table=table,
                            archive_path=str(args.archive), operator_token=token,
-                           scheme=args.scheme,
+                           scheme=args.scheme, stall_ms=args.log_stalls,
                            limits=ClientLimits.per_address_off() if args.no_address_limits
                            else ClientLimits()))
     except ArchiveError as exc:
@@ -138,6 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--scheme", choices=("http", "https"), default="http",
                      help="the scheme browsers reach the server by (https behind a proxy "
                           "that terminates TLS): a websocket's or POST's Origin must have it")
+    srv.add_argument("--log-stalls", type=float, default=None, metavar="MS",
+                     help="log every stall of the event loop longer than MS milliseconds, "
+                          "with its CPU time and the code it was running")
     srv.set_defaults(func=cmd_serve)
 
     fz = sub.add_parser("fuzz", help="hostile input against a real server, with figures")

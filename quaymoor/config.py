@@ -72,3 +72,6 @@ class ServerConfig:
     #: Operators' token for /status.json and /metrics (sent as "Authorization: Bearer
     #: <token>"); None: those answer only on loopback.
     operator_token: str | None = None
+    #: Log every stall of the event loop longer than this many milliseconds, with what
+    #: it was running (ops/stall_watch.py); None: off.
+    stall_ms: float | None = None

@@ -20,6 +20,7 @@ from quaymoor.http.api import HttpApi
 from quaymoor.http.frontdoor import same_origin, serve_frontdoor
 from quaymoor.ops.gc_policy import configure_collector, run_full_collections
 from quaymoor.ops.logs import configure_json_logs
+from quaymoor.ops.stall_watch import StallWatch
 from quaymoor.store.archive import Archive, check_archive
 
 log = logging.getLogger("quaymoor.server")
@@ -45,6 +46,8 @@ async def run_server(
         await nursery.start(supervisor.run)
         nursery.start_soon(supervisor.metrics.watch_loop_lag)
         nursery.start_soon(run_full_collections)
+        if config.stall_ms is not None:
+            nursery.start_soon(StallWatch(config.stall_ms / 1000).run)
         nursery.start_soon(gateway.watch_sends)
         port: int = await nursery.start(lambda task_status: serve_frontdoor(
             api, gateway.handle, host=config.host, port=config.port,

@@ -34,6 +34,7 @@ def collector_off() -> Iterator[None]:
     enabled = gc.isenabled()
     gc.disable()
     yield
+    gc.unfreeze()  # what the task froze is this process's to collect again
     gc.set_threshold(*thresholds)
     if enabled:
         gc.enable()
@@ -111,6 +112,24 @@ async def test_the_task_waits_longer_after_a_collection_that_freed_nothing(
         ref = cycle()
         await trio.sleep(620)  # it found something: 600 s again, at 2,410 s
         assert ref() is None, "the interval did not come back after finding garbage"
+        nursery.cancel_scope.cancel()
+
+
+async def test_what_a_full_collection_leaves_is_not_scanned_again(
+        collector_off: None, autojump_clock: trio.abc.Clock) -> None:
+    """Survivors of a full collection are live state: frozen, so that the next
+    collection's pause follows what came after, not the whole heap."""
+    live = [Node() for _ in range(10_000)]
+    frozen_before = gc.get_freeze_count()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(lambda: run_full_collections(interval=600, min_gap=60,
+                                                        size=lambda: 100))
+        await trio.sleep(610)
+        assert gc.get_freeze_count() >= frozen_before + len(live)
+        tracked = {id(o) for o in gc.get_objects()}  # what a collection scans
+        assert not any(id(node) in tracked for node in live)
+        later = Node()
+        assert id(later) in {id(o) for o in gc.get_objects()}
         nursery.cancel_scope.cancel()
 
 

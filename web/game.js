@@ -1,20 +1,17 @@
-// A finished game's page, /games/<id>: the result with scores by component, the seed and
-// the links to the record and the verify page, and a replay to step through (the server
-// replays the record through the rules: /api/games/<id>/replay?step=K).
+// A finished game's page, /games/<id>: the result with scores by component and its
+// charts, the seed and the links to the record and the verify page, and the replay on the
+// board (web/replay.js; the server replays the record through the rules).
 
 import { h, clear } from "./dom.js";
-import {
-  GOODS, PLOT_KINDS, setCatalogue, eventText, seatName, roleName, buildingName, kindName,
-  endReasonText, actionLabel,
-} from "./text.js";
+import { setCatalogue, seatName, buildingName, endReasonText } from "./text.js";
+import { drawCharts } from "./charts.js";
+import { ReplayPlayer } from "./replay.js";
+import { installTooltips } from "./tooltip.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = (location.pathname.match(/^\/games\/([0-9a-f]{10})\/?$/) || [])[1] || null;
 let info = null;
 let seats = [];
-let steps = 0;
-let current = -1;
-let loading = 0;
 
 async function getJson(url) {
   const res = await fetch(url, { headers: { Accept: "application/json" } });
@@ -27,8 +24,6 @@ async function getJson(url) {
   }
   return data;
 }
-
-const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
 
 const REASONS = { finished: "Played to the end", shutdown: "Ended when the server stopped", crashed: "Ended by a server fault" };
 
@@ -65,62 +60,8 @@ function renderResult() {
   clear($("links")).append(
     h("a", { class: "button primary", href: info.verify_url, id: "verify-link" }, "Verify this game"),
     h("a", { class: "button", href: info.record_url, id: "record-link", download: `quaymoor-${info.id}.json` }, "Download the record"),
+    h("a", { class: "button", href: "#replay", id: "replay-link" }, "Replay on the board"),
     h("a", { class: "button", href: "/" }, "Lobby"));
-}
-
-function mat(m, scores, board) {
-  const sc = scores.find((x) => x.seat === m.seat) || {};
-  const plots = PLOT_KINDS.filter((k) => m.plots[k]).map((k) => `${m.plots[k]} ${kindName(k)} (${m.worked[k]} worked)`);
-  return h("div", { class: `replay-mat${m.seat === board.warden ? " warden" : ""}`, "data-seat": m.seat },
-    h("h3", {}, seatName(seats, m.seat, null), m.seat === board.warden ? " · Warden" : ""),
-    h("p", {}, `Score ${sc.total ?? "?"}: ${plural(sc.seals ?? "?", "seal")}, ${plural(sc.building_points ?? m.building_points, "building point")}`,
-      Object.keys(sc.bonuses || {}).length ? `, bonuses ${Object.entries(sc.bonuses).map(([k, n]) => `${buildingName(k)} +${n}`).join(", ")}` : ""),
-    h("p", {}, `${plural(m.coins, "coin")} · ${m.lodge} in the lodge · goods: ${GOODS.filter((g) => m.goods[g]).map((g) => `${m.goods[g]} ${g}`).join(", ") || "none"}`),
-    h("p", { class: "muted" }, `Plots: ${plots.join(", ") || "none"}`),
-    h("p", { class: "muted" }, `Buildings: ${m.buildings.map((b) => `${buildingName(b.building)}${b.apprentices ? "" : " (empty)"}`).join(", ") || "none"}`));
-}
-
-async function showStep(k) {
-  k = Math.max(0, Math.min(steps, k));
-  const ticket = ++loading;
-  let data;
-  try {
-    data = await getJson(`/api/games/${gameId}/replay?step=${k}`);
-  } catch (err) {
-    $("step-action").textContent = `Could not replay step ${k}: ${err.message}`;
-    return;
-  }
-  if (ticket !== loading) return;
-  current = k;
-  $("step").value = String(k);
-  $("step-label").textContent = `step ${k} of ${steps}`;
-  const v = data.view;
-  const b = v.board;
-  $("step-action").textContent = data.action
-    ? `${seatName(seats, data.action.seat, null)}: ${actionLabel(data.action.action, null)}`
-    : "The setup, before anyone acts.";
-  clear($("step-events")).append(...data.events.map((e) => eventText(e, seats, null)).filter(Boolean).map((t) => h("li", {}, t)));
-  $("board").textContent = `Round ${b.round} · ${b.phase.replace("_", " ")}${b.role ? ` (${roleName(b.role)})` : ""} · face-up plots: ${b.face_up.join(", ") || "none"} · stack ${b.stack}, discard ${b.discard} · seals left ${b.seals}`;
-  clear($("mats")).append(...v.mats.map((m) => mat(m, data.scores, b)));
-  for (const li of $("log").children) li.classList.toggle("current", Number(li.dataset.step) === k);
-  $("first").disabled = $("prev").disabled = k === 0;
-  $("next").disabled = $("last").disabled = k === steps;
-}
-
-async function loadLog() {
-  try {
-    const all = await getJson(`/api/games/${gameId}/replay`);
-    const log = clear($("log"));
-    for (const s of all.actions) {
-      const lines = s.events.map((e) => eventText(e, seats, null)).filter(Boolean);
-      const text = `${seatName(seats, s.seat, null)}: ${actionLabel(s.action, null)}${lines.length ? ` — ${lines.join("; ")}` : ""}`;
-      log.append(h("li", { "data-step": s.step, class: s.step === current ? "current" : "" },
-        h("button", { type: "button", onclick: () => showStep(s.step) }, text)));
-    }
-    if (all.error) log.append(h("li", {}, `The replay stops: ${all.error}`));
-  } catch (err) {
-    clear($("log")).append(h("li", {}, `Could not load the steps: ${err.message}`));
-  }
 }
 
 async function main() {
@@ -141,22 +82,21 @@ async function main() {
     return;
   }
   seats = info.seats;
-  steps = info.steps;
   renderResult();
+  installTooltips();
+  $("charts-sec").hidden = false;
+  getJson(`/api/games/${gameId}/charts`)
+    .then((data) => drawCharts($("charts"), data, seats, null))
+    .catch((err) => { $("charts").textContent = `The charts could not be drawn: ${err.message}`; });
   $("replay").hidden = false;
-  $("step").max = String(steps);
-  $("step").addEventListener("input", () => showStep(Number($("step").value)));
-  $("first").addEventListener("click", () => showStep(0));
-  $("prev").addEventListener("click", () => showStep(current - 1));
-  $("next").addEventListener("click", () => showStep(current + 1));
-  $("last").addEventListener("click", () => showStep(steps));
-  document.addEventListener("keydown", (ev) => {
-    if (ev.target && /INPUT|TEXTAREA|SELECT/.test(ev.target.tagName)) return;
-    if (ev.key === "ArrowLeft") showStep(current - 1);
-    else if (ev.key === "ArrowRight") showStep(current + 1);
-  });
-  await showStep(steps);
-  loadLog();
+  const player = new ReplayPlayer({ bar: $("replay-bar"), stage: $("replay-table"), status: $("replay-status") },
+    gameId, seats);
+  try {
+    if (await player.load()) $("replay").scrollIntoView({ block: "start" }); // a link to a step
+  } catch (err) {
+    $("replay-status").textContent = `Could not replay the game: ${err.message}`;
+    $("replay-table").hidden = true;
+  }
 }
 
 main();

@@ -37,7 +37,9 @@ export class GameLog {
     this.keep = keep;
     this.filter = "all";
     this.entries = resume ? this.load() : [];
-    this.list = h("ol", { id: "log", class: "log", role: "log", "aria-live": "polite", "aria-label": "Game log", tabindex: "-1" });
+    // the live region is a wrapper: role=log on the <ol> itself would break its list
+    this.list = h("ol", { id: "log", class: "log", "aria-label": "Game log", tabindex: "0" });
+    this.box = h("div", { class: "log-live", role: "log", "aria-live": "polite", "aria-label": "Game log" }, this.list);
     this.filterBar = h("div", { class: "log-filter", id: "log-filter", role: "group", "aria-label": "Show in the log" },
       FILTERS.map(([key, label]) => h("button", {
         type: "button", class: "quiet", "data-filter": key, "aria-pressed": key === this.filter ? "true" : "false",

@@ -4,11 +4,15 @@
 // here). Role cards and market buildings are lifted first (their text shows in the decision
 // bar with Pick / Build); plots, stone pits, barges and Reeve placements act on one tap.
 // Keys: Tab walks the lit targets, Enter chooses; J jumps to the next lit target (in view),
-// H mat, B board, P players, L log, D Done, Esc puts back, M sound.
+// H mat, B board, P players, L log, D Done (asks first), Esc puts back, M sound. The single
+// keys can be turned off or remapped (shortcuts.js); the page says a new decision of yours
+// and the last ten seconds in a polite live region (announce.js), not only by sound.
 
 import { h, clear, toast } from "./dom.js";
 import { api, TableConnection } from "./net.js";
 import { ViewKeeper } from "./patch.js";
+import { playMotion } from "./motion.js";
+import { endCharts } from "./charts.js";
 import {
   GOODS, PLOT_KINDS, LETTER, actionLabel, phaseText, seatName, roleName, roleText,
   building, buildingName, buildingFacts, kindName, plotText, endReasonText, limit,
@@ -23,15 +27,22 @@ import { refreshTip, hideTip } from "./tooltip.js";
 import {
   displayFingerprint, noteStart, noteUpdate, noteWelcome, sendClientSeed, showFingerprint,
 } from "./seen.js";
+import { botVotes, voteCount } from "./botvote.js";
+import { doneConfirm, keyAction, keyOf, keysControl, onKeysChange, showKeys } from "./shortcuts.js";
+import { announce } from "./announce.js";
 
 const URGENT = 10;
 const TICKS_FROM = 5;
 const SECTIONS = { mat: "mat", board: "board", others: "others", log: "logpane" };
 
+/** A good's or plot's letter beside its colour, drawn by CSS (style.css .letter): not text in
+ * a target's name, which says the good in words. */
+const letter = (kind) => h("b", { class: "letter", "aria-hidden": "true", "data-letter": LETTER[kind] });
+
 function goodChip(good, count, extra) {
   const label = count === undefined ? good : `${count} ${good}`;
   return h("span", { class: `good good-${good}`, title: label, "aria-label": label, role: "img" },
-    h("b", { "aria-hidden": "true" }, LETTER[good]),
+    letter(good),
     count === undefined ? null : h("span", { "aria-hidden": "true" }, `×${count}`),
     extra || null);
 }
@@ -85,7 +96,7 @@ export class TableScreen {
     this.keeper = new ViewKeeper(); // the view kept from snapshots and deltas
     this.clocks = [];
     this.clocksAt = 0;
-    this.log = new GameLog(tableId, !!this.token, !!(this.token && this.version !== null));
+    this.log = this.newLog();
     this.ended = null;
     this.pending = false;
     this.lobby = null;
@@ -98,7 +109,15 @@ export class TableScreen {
     this.urgentPlayed = false;
     this.lastTick = null;
     this.targeted = new Set();
+    this.voted = new Set(); // seats voted on from here, until the seats show the count
+    this.doneAsked = false; // D was pressed: the decision bar asks to confirm Done
     this.build();
+    if (this.readOnly) { // the game page's replay (web/replay.js): no connection, keys or sound
+      this.unSound = () => {};
+      this.onResize = () => { this.applyTabs(); if (this.view) this.fit(); };
+      window.addEventListener("resize", this.onResize);
+      return;
+    }
     this.conn = new TableConnection(tableId,
       () => this.helloArgs(),
       { onMessage: (m) => this.onMessage(m), onState: (s) => this.onConnState(s) });
@@ -109,6 +128,7 @@ export class TableScreen {
     this.clickAway = (ev) => this.onClickAway(ev);
     document.addEventListener("click", this.clickAway);
     this.unSound = sound.onChange(() => this.renderSoundButton());
+    this.unKeys = onKeysChange(() => { this.renderSoundButton(); showKeys(document); });
     this.onResize = () => { this.applyTabs(); if (this.view) this.fit(); };
     window.addEventListener("resize", this.onResize);
   }
@@ -120,12 +140,13 @@ export class TableScreen {
   }
 
   destroy() {
-    this.conn.close();
+    if (this.conn) this.conn.close();
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.keyHandler);
     document.removeEventListener("click", this.clickAway);
     window.removeEventListener("resize", this.onResize);
     this.unSound();
+    this.unKeys();
     this.away.destroy();
     this.chat.destroy();
     hideTip();
@@ -137,9 +158,11 @@ export class TableScreen {
     clear(this.app);
     this.soundBtn = h("button", {
       type: "button", id: "sound", class: "sound quiet", "aria-keyshortcuts": "M", "data-key": "sound",
+      "data-shortcut": "sound",
       onclick: () => sound.toggle(),
     });
     this.renderSoundButton();
+    this.keysBox = keysControl();
     this.el = {
       decision: h("section", { id: "decision", class: "decision", "aria-label": "Decision", tabindex: "-1" }),
       end: h("section", { id: "end", class: "end", "aria-label": "Game over", hidden: true }),
@@ -148,24 +171,25 @@ export class TableScreen {
       lastRound: h("p", { class: "board-last-round", id: "board-last-round", role: "status", hidden: true }),
       board: h("div", { class: "board-body" }),
       mat: h("section", { id: "mat", class: "mat panel", "aria-label": "Your mat", tabindex: "-1" }),
-      others: h("aside", { id: "others", class: "others panel", "aria-label": "Other players", tabindex: "-1" }),
+      others: h("aside", { id: "others", class: "others panel", "aria-label": "Other players", tabindex: "0" }),
       log: this.log.list,
     };
     const tabs = [["mat", "Your mat", "H"], ["board", "Board", "B"], ["others", "Players", "P"], ["log", "Log", "L"]];
     this.el.tabs = h("nav", { id: "tabs", class: "tabs", "aria-label": "Sections" },
       tabs.map(([key, label, k]) => h("button", {
         type: "button", class: `tab tab-${key}`, "data-tab": key, "aria-controls": SECTIONS[key],
-        "aria-keyshortcuts": k, onclick: () => this.showSection(key, false),
+        "aria-keyshortcuts": k, "data-shortcut": key, onclick: () => this.showSection(key, false),
       }, label, h("kbd", { "aria-hidden": "true" }, k))));
     const board = h("section", { id: "board", class: "board panel", "aria-label": "Board", tabindex: "-1" },
       this.el.lastRound, h("h2", {}, "Roles"), this.el.roles, this.el.board);
     this.el.boardPanel = board;
     const logPane = h("aside", { id: "logpane", class: "logpane panel", "aria-label": "Game log", tabindex: "-1" },
-      h("div", { class: "log-top" }, h("h2", {}, "Log"), this.log.filterBar), this.el.log);
+      h("div", { class: "log-top" }, h("h2", {}, "Log"), this.log.filterBar), this.log.box);
     this.chat.mount(logPane);
     this.layout = h("div", { class: "table-layout waiting", "data-tab": this.tab, "data-side": this.side },
       this.el.decision, this.el.end, this.el.pre, this.el.others, board, logPane, this.el.mat, this.el.tabs);
-    this.app.append(this.layout);
+    this.app.append(h("h1", { class: "sr-only" }, `Quaymoor — table ${this.tableId}`), this.layout);
+    showKeys(document);
     this.el.decision.append(h("p", {}, "Connecting to the table…"));
     this.log.render();
     this.applyTabs();
@@ -173,9 +197,11 @@ export class TableScreen {
 
   renderSoundButton() {
     const on = sound.on;
-    clear(this.soundBtn).append(on ? "Sound on" : "Sound off", h("kbd", { "aria-hidden": "true" }, "M"));
+    const k = keyOf("sound");
+    clear(this.soundBtn).append(on ? "Sound on" : "Sound off", h("kbd", { "aria-hidden": "true", hidden: !k }, k ? k.toUpperCase() : ""));
     this.soundBtn.setAttribute("aria-pressed", on ? "true" : "false");
-    this.soundBtn.title = on ? "Sound is on (M mutes)" : "Sound is off (M turns it on)";
+    const hint = k ? ` (${k.toUpperCase()} ${on ? "mutes" : "turns it on"})` : "";
+    this.soundBtn.title = on ? `Sound is on${hint}` : `Sound is off${hint}`;
   }
 
   // ------------------------------------------------------------------ sections (tabs)
@@ -199,8 +225,10 @@ export class TableScreen {
     const el = document.getElementById(SECTIONS[key]);
     if (!el) return;
     if (focus) el.focus({ preventScroll: true });
-    if (isPhone()) window.scrollTo({ top: 0 });
-    else el.scrollIntoView({ block: "nearest" });
+    if (isPhone()) {
+      if (this.readOnly) this.app.scrollIntoView({ block: "start" }); // the replay: its top, not the page's
+      else window.scrollTo({ top: 0 });
+    } else el.scrollIntoView({ block: "nearest" });
     if (key === "log") this.el.log.scrollTop = this.el.log.scrollHeight;
   }
 
@@ -279,6 +307,7 @@ export class TableScreen {
       return;
     }
     this.pending = false;
+    this.voted.clear();
     if (m.code === "bad_token" || m.code === "unknown_seat") {
       dropToken(this.tableId);
       this.token = null;
@@ -345,9 +374,30 @@ export class TableScreen {
     this.log.addNotes(lines, this.view ? this.view.board.round : 0);
   }
 
+  /** Read-only (a subclass says so): no connection, no choices; it draws what showStatic gives. */
+  get readOnly() { return false; }
+
+  /** The log beside the table (a read-only subclass has its own). */
+  newLog() {
+    return new GameLog(this.tableId, !!this.token, !!(this.token && this.version !== null));
+  }
+
+  /** Read-only: draw `view` as `seat` saw it (null: a spectator); `note` in the decision bar. */
+  showStatic(view, seats, seat, note) {
+    this.view = view;
+    this.seats = seats;
+    this.seat = seat;
+    this.note = note;
+    this.el.mat.dataset.seat = seat === null ? "" : String(seat);
+    this.el.pre.hidden = true;
+    this.layout.classList.remove("waiting");
+    this.render();
+  }
+
   /** A snapshot or a delta (docs/protocol.md, section 5): drawn from the whole view. */
   onUpdate(update) {
     const held = this.keeper.view ? this.keeper.view.version : null; // the log is complete to it
+    const before = this.view;
     const got = this.keeper.take(update);
     if (got.resync) this.conn.send(held === null ? { type: "resync" } : { type: "resync", since: held });
     if (!got.view) return; // a delta that does not follow our view: the snapshot will
@@ -358,6 +408,7 @@ export class TableScreen {
     this.layout.classList.remove("waiting");
     this.seats = m.seats;
     this.chat.setSeats(m.seats, this.seat);
+    if (update.seats) this.voted.clear(); // the seats show our vote now (or its refusal came)
     this.view = m.view;
     this.logStartSeeds();
     if (!m.view.result) this.sawLive = true;
@@ -377,12 +428,15 @@ export class TableScreen {
     this.decisionKey = decision;
     if (fresh) {
       sound.play(turnSound());
+      announce(`Your decision: ${phaseText(b)}`);
       this.urgentPlayed = false;
       this.lastTick = null;
     }
+    if (!mine || fresh) this.doneAsked = false;
     this.wasMine = mine;
     this.render();
     if (fresh) this.revealTargets();
+    if (before && update.patch) playMotion(this.app, m.events || [], before, m.view, this.seat); // a delta: what just moved
   }
 
   isMine() {
@@ -488,24 +542,42 @@ export class TableScreen {
   }
 
   onKey(ev) {
-    if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const k = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
-    const section = { h: "mat", b: "board", p: "others", l: "log" }[k];
-    if (section) {
+    if (ev.key === "Escape") {
+      if (this.doneAsked) { ev.preventDefault(); this.askDone(false); } else if (this.lifted) { ev.preventDefault(); this.putBack(); }
+      return;
+    }
+    const k = keyAction(ev); // null while shortcuts are off (shortcuts.js)
+    if (k === "mat" || k === "board" || k === "others" || k === "log") {
       ev.preventDefault();
-      this.showSection(section);
-    } else if (k === "d" && this.view && this.isMine()) {
+      this.showSection(k);
+    } else if (k === "done" && this.view && this.isMine()) {
       const done = this.view.legal.find((a) => a.type === "done");
-      if (done) { ev.preventDefault(); this.act(done); }
-    } else if (k === "j" && this.view && this.isMine()) {
+      if (!done) return;
+      ev.preventDefault();
+      if (this.doneAsked) { this.doneAsked = false; this.act(done); } else this.askDone(true);
+    } else if (k === "jump" && this.view && this.isMine()) {
       ev.preventDefault();
       this.jumpToLit();
-    } else if (k === "m") {
+    } else if (k === "sound") {
       ev.preventDefault();
       sound.toggle();
-    } else if (k === "Escape") {
-      if (this.lifted) { ev.preventDefault(); this.putBack(); }
+    }
+  }
+
+  /** D asks before Done: the question in the decision bar, its Yes focused (or put away). */
+  askDone(on) {
+    this.doneAsked = on;
+    this.render();
+    const el = document.getElementById(on ? "done-yes" : "decision");
+    if (el) el.focus({ preventScroll: true });
+  }
+
+  voteBot(seat) {
+    if (this.conn.send({ type: "vote_bot", seat })) {
+      this.voted.add(seat);
+      this.render();
+    } else {
+      toast("Not connected: the vote was not sent.");
     }
   }
 
@@ -574,15 +646,19 @@ export class TableScreen {
   target(action, cls, attrs0, children, opts = {}) {
     const attrs = Object.fromEntries(Object.entries(attrs0 || {}).filter(([, x]) => x !== null && x !== undefined));
     const tip = opts.tip ? { "data-tip": opts.tip, "data-tip-title": opts.tipTitle || null } : {};
+    children = children.flatMap((c, i) => (i ? [" ", c] : [c]));
     if (!action || this.ended || this.seat === null) {
       return h("div", { class: cls, ...tip, ...attrs }, ...children);
     }
     this.targeted.add(actKey(action));
     const lift = opts.lift;
     const lifted = lift && this.lifted && this.lifted.type === lift.type && this.lifted.key === lift.key;
+    // the name keeps what the eye sees on the target (coins, picker, counts, "N left"),
+    // the children apart by spaces as they read (WCAG 2.5.3)
+    const seen = visibleText(children);
     const label = lift
-      ? `${lifted ? "Lifted: " : "Lift "}${opts.tipTitle || ""}`.trim()
-      : actionLabel(action, this.view);
+      ? `${lifted ? "Lifted: " : "Lift "}${seen}`
+      : `${actionLabel(action, this.view)}${seen ? `, ${seen}` : ""}`;
     return h("button", {
       type: "button", class: `${cls} lit${lifted ? " lifted" : ""}`, "data-act": "1",
       "data-type": action.type, "data-lift": lift ? lift.type : null,
@@ -607,6 +683,7 @@ export class TableScreen {
     this.renderMat();
     this.renderOthers();
     this.renderDecision();
+    showKeys(this.el.decision); // the Jump button's key, as remapped
     this.renderEnd();
     setOutOfTabOrder(this.isMine());
     this.chat.setTabbable(!this.isMine());
@@ -681,7 +758,9 @@ export class TableScreen {
         h("span", { id: "clock", class: "clock", role: "timer", "aria-label": "Time left" }, ""),
         h("span", { class: "round" }, `Round ${board.round}`,
           board.role ? h("span", { class: "round-detail" }, ` — ${roleName(board.role)} picked by ${picker}`) : null),
-        this.soundBtn)));
+        this.soundBtn, this.keysBox)));
+    const votes = botVotes(this.seats, this.seat, (seat) => this.voteBot(seat), this.voted);
+    if (votes) d.append(votes);
     const reasons = board.end_reasons || [];
     if (reasons.length) {
       d.append(h("p", { class: "last-round", id: "last-round" }, h("strong", {}, "Last round"),
@@ -689,7 +768,10 @@ export class TableScreen {
     }
     if (mine) {
       const doing = h("div", { class: "doing" });
-      if (this.lifted) doing.append(this.liftPanel(this.lifted));
+      const done = v.legal.find((a) => a.type === "done");
+      if (this.doneAsked && done) {
+        doing.append(doneConfirm(() => { this.doneAsked = false; this.act(done); }, () => this.askDone(false)));
+      } else if (this.lifted) doing.append(this.liftPanel(this.lifted));
       else if (PROMPTS[board.phase]) doing.append(h("p", { class: "hint prompt" }, PROMPTS[board.phase]));
       const goto = this.gotoButton();
       if (goto && !this.lifted) doing.append(goto);
@@ -718,6 +800,8 @@ export class TableScreen {
         d.append(h("p", { class: "hint" }, `Kept so far: ${v.keep.kept || "none"}; stored: ${v.keep.stored.join(", ") || "none"}.`));
       }
       if (this.pending) d.append(h("p", { class: "hint", role: "status" }, "Sent…"));
+    } else if (this.readOnly) {
+      d.append(h("div", { class: "doing" }, h("p", { class: "hint prompt", id: "step-action" }, this.note || "")));
     } else if (this.seat === null) {
       d.append(h("div", { class: "doing" }, h("p", { class: "hint" }, "You are watching this table.")));
     } else {
@@ -730,7 +814,7 @@ export class TableScreen {
   gotoButton() {
     if (!this.targeted.size) return null;
     return h("button", { type: "button", class: "goto quiet", id: "jump-lit", "data-key": "jump-lit",
-      "aria-keyshortcuts": "J", onclick: () => this.jumpToLit() }, "Jump to lit",
+      "aria-keyshortcuts": "J", "data-shortcut": "jump", onclick: () => this.jumpToLit() }, "Jump to lit",
     h("kbd", { "aria-hidden": "true" }, "J"));
   }
 
@@ -741,7 +825,7 @@ export class TableScreen {
     const text = isRole ? roleText(lifted.key) : building(lifted.key).text;
     const label = actionLabel(a, this.view);
     return h("div", { id: "lift-panel", class: "lift-panel", role: "region", "aria-label": "Lifted" },
-      h("p", { class: "lift-text", tabindex: "-1" }, h("strong", {}, name), " ", text),
+      h("p", { class: "lift-text", tabindex: "0" }, h("strong", {}, name), " ", text),
       h("div", { class: "lift-buttons" },
         h("button", {
           type: "button", id: "confirm", class: "primary", "data-act": "1", "data-type": a.type,
@@ -756,19 +840,21 @@ export class TableScreen {
     if (!el || !this.view || this.ended) return;
     const clocks = this.clocks || [];
     const c = clocks.find((x) => x.seat === this.seat) || clocks[0];
-    if (!c) { el.textContent = ""; el.classList.remove("urgent"); return; }
+    if (!c) { if (el.textContent) el.textContent = ""; el.classList.remove("urgent"); return; }
     const left = Math.max(0, c.remaining - (performance.now() - this.clocksAt) / 1000);
     const secs = Math.ceil(left);
     const mm = Math.floor(secs / 60);
     const ss = String(secs % 60).padStart(2, "0");
     const whose = c.seat === this.seat ? "" : `${seatName(this.seats, c.seat, this.seat)}: `;
-    el.textContent = `${whose}${mm}:${ss} left`;
+    const text = `${whose}${mm}:${ss} left`;
+    if (el.textContent !== text) el.textContent = text; // written only when the shown value changes
     const urgent = left <= URGENT;
     el.classList.toggle("urgent", urgent);
     if (c.seat === this.seat && this.isMine() && !this.pending && left > 0) {
       if (urgent && !this.urgentPlayed) {
         this.urgentPlayed = true;
         sound.play("urgent");
+        announce(`${URGENT} seconds left to decide.`);
       } else if (secs <= TICKS_FROM && secs !== this.lastTick) {
         this.lastTick = secs;
         sound.play("tick");
@@ -807,7 +893,7 @@ export class TableScreen {
     b.face_up.forEach((g, i) => {
       const act = this.legalWhere((a) => a.type === "take_plot" && a.good === g)[0];
       plots.append(this.target(act, `plot good-${g}`, { "data-key": `plot:${i}` },
-        [h("b", { "aria-hidden": "true" }, LETTER[g]), h("span", {}, g)],
+        [letter(g), h("span", {}, g)],
         { tip: plotText(g), tipTitle: `${cap(g)} plot` }));
     });
     const pit = this.legalWhere((a) => a.type === "take_stone_pit")[0];
@@ -836,9 +922,9 @@ export class TableScreen {
       const head = [h("span", { class: "barge-name" }, `Barge ${i + 1}`),
         h("span", { class: "barge-kind" }, bg.good ? `${bg.good}` : "—"),
         h("span", {}, `${bg.load}/${bg.capacity}`), slots];
-      if (acts.length === 1) {
+      if (acts.length === 1) { // its kind and load are in the words it shows ("Load +1 clay → 1/5")
         barges.append(this.target(acts[0], "barge", { "data-key": `barge:${i}` },
-          [...head, h("span", { class: "barge-load", "aria-hidden": "true" }, `Load ${loadText(acts[0])}`)]));
+          [head[0], h("span", { class: "barge-load", "aria-hidden": "true" }, `Load ${loadText(acts[0])}`), head[3]]));
       } else {
         barges.append(h("div", { class: `barge${acts.length ? " options" : ""}`, "data-key": `barge:${i}` }, head,
           acts.length ? h("span", { class: "barge-options", role: "group", "aria-label": `Load barge ${i + 1}` },
@@ -851,7 +937,7 @@ export class TableScreen {
     for (let k = 0; k < hallSpaces; k++) hall.append(b.hall[k] ? goodChip(b.hall[k]) : h("span", { class: "slot" }));
     out.append(h("div", { class: "board-section canal" }, h("h3", {}, "The canal"), barges,
       h("div", { class: "row" },
-        h("span", { class: "pile" }, `Apprentices: barge ${b.apprentice_barge}, supply ${b.supply_apprentices}`),
+        h("span", { class: "pile", "data-key": "apprentice-barge" }, `Apprentices: barge ${b.apprentice_barge}, supply ${b.supply_apprentices}`),
         h("span", { class: "pile seals" }, `Seals left: ${b.seals}`)),
       h("div", { class: "row" }, h("span", { class: "label" }, "Market hall:"), hall),
       h("div", { class: "row supply" }, h("span", { class: "label" }, "Supply:"),
@@ -882,7 +968,9 @@ export class TableScreen {
     const v = this.view;
     const mat = clear(this.el.mat);
     if (this.seat === null) {
-      mat.append(h("h2", {}, "Watching"), h("p", {}, "You are watching; scores are revealed at the end."));
+      mat.append(h("h2", {}, "Watching"), h("p", {}, this.readOnly
+        ? "The spectator's view: every player's mat is under Players; seals show from the end."
+        : "You are watching; scores are revealed at the end."));
       return;
     }
     const me = v.mats[this.seat];
@@ -902,7 +990,7 @@ export class TableScreen {
       used += n;
       const place = this.legalWhere((a) => a.type === "place_on_plot" && a.kind === k)[0];
       holding.append(this.target(place, `tile good-${k}`, { "data-key": `holding:${k}` },
-        [h("span", { class: "tile-top" }, h("b", { "aria-hidden": "true" }, LETTER[k]), `${kindName(k)} ×${n}`),
+        [h("span", { class: "tile-top" }, letter(k), `${kindName(k)} ×${n}`),
           h("span", { class: "worked" }, pips(me.worked[k], n), h("span", { class: "sr-only" }, `, ${me.worked[k]} worked`))],
         { tip: plotText(k), tipTitle: `${k === "stone_pit" ? "Stone pits" : `${cap(k)} plots`}: ${n}, ${me.worked[k]} with an apprentice` }));
     }
@@ -939,7 +1027,7 @@ export class TableScreen {
       const plots = PLOT_KINDS.filter((k) => m.plots[k]).map((k) => {
         const label = `${plural(m.plots[k], k === "stone_pit" ? "stone pit" : `${k} plot`)}, ${m.worked[k]} worked`;
         return h("span", { class: `plot-chip good-${k}`, role: "img", "aria-label": label, title: label },
-          h("b", { "aria-hidden": "true" }, LETTER[k]), pips(m.worked[k], m.plots[k]));
+          letter(k), pips(m.worked[k], m.plots[k]));
       });
       const blds = m.buildings.map((bv) => {
         const info = building(bv.building);
@@ -952,7 +1040,7 @@ export class TableScreen {
         h("h3", {}, seatName(this.seats, m.seat, this.seat),
           s.bot ? h("span", { class: "tag bot" }, "bot") : null,
           m.seat === v.board.warden ? h("span", { class: "tag" }, "Warden") : null,
-          !s.bot && !s.connected ? h("span", { class: "tag warn" }, "disconnected") : null,
+          !s.bot && !s.connected ? h("span", { class: "tag warn" }, s.bot_vote ? `disconnected · vote ${voteCount(s.bot_vote)}` : "disconnected") : null,
           deciding && !this.ended ? h("span", { class: "tag now" }, "deciding") : null),
         h("p", { class: "o-stats" }, `${plural(m.coins, "coin")} · ${points(m.building_points)} · ${plural(m.lodge + staffed + onPlots, "apprentice")}`),
         h("p", { class: "goods" }, GOODS.map((g) => goodChip(g, m.goods[g]))),
@@ -980,7 +1068,7 @@ export class TableScreen {
       }
       const rows = [...result.scores].sort((a, b) => b.total - a.total || b.tiebreak - a.tiebreak);
       const bonuses = rows.some((sc) => Object.keys(sc.bonuses || {}).length);
-      end.append(h("div", { class: "scroll" }, h("table", { class: "scores" },
+      end.append(h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": "Scores" }, h("table", { class: "scores" },
         h("thead", {}, h("tr", {}, [["Player"], ["Total"], ["Seals"], ["Buildings", "Building points"],
           bonuses ? ["Bonuses", "End bonuses of staffed large buildings"] : null,
           ["Tie-break", "Coins and goods, for a tie"]].filter(Boolean)
@@ -991,6 +1079,7 @@ export class TableScreen {
           bonuses ? h("td", {}, Object.entries(sc.bonuses || {}).map(([k, n]) => `${buildingName(k)} +${n}`).join(", ") || "—") : null,
           h("td", {}, sc.tiebreak)))))));
       if (!bonuses) end.append(h("p", { class: "small" }, "No large building earned an end bonus."));
+      end.append(endCharts(this.tableId, this.seats, this.seat));
     }
     if (e.reason === "finished") {
       const row = rematchRow({ offer: this.rematchOffer, asked: this.rematchAsked, seat: this.seat },
@@ -1016,7 +1105,29 @@ export class TableScreen {
   }
 }
 
-/** While it is your decision only the lit targets and the decision bar are in the tab order. */
+/** The text the eye sees in these children (aria-hidden text too; an element's own
+ * aria-label, such as a good chip's, for its content), in one line. */
+function visibleText(children) {
+  const parts = [];
+  const walk = (node) => {
+    if (node === null || node === undefined || node === false) return;
+    if (Array.isArray(node)) { node.forEach(walk); return; }
+    if (!(node instanceof Node)) { parts.push(String(node)); return; }
+    if (node.nodeType === Node.TEXT_NODE) { parts.push(node.textContent); return; }
+    if (node.nodeType !== Node.ELEMENT_NODE) return;
+    const label = node.getAttribute("aria-label");
+    if (label) { parts.push(` ${label} `); return; }
+    parts.push(" ");
+    node.childNodes.forEach(walk);
+    parts.push(" ");
+  };
+  walk(children);
+  return parts.join("").replace(/\s+/g, " ").trim();
+}
+
+/** While it is your decision only the lit targets, the decision bar and the two scrolling
+ * side panels (#others, #log: a keyboard must be able to scroll them, WCAG 2.1.1) are in the
+ * tab order. */
 function setOutOfTabOrder(on) {
   for (const el of document.querySelectorAll(".topbar a, .topbar button, #tabs button, #log-filter button")) {
     if (on) el.setAttribute("tabindex", "-1");

@@ -57,9 +57,9 @@ class Connection:
     #: (the value of ``queued`` once a broadcast's frame is in, its receipt), oldest first
     receipts: deque[tuple[int, Receipt]] = attrs.field(factory=deque)
 
-    def frame_written(self) -> None:
-        """The writer handed one more frame to the socket."""
-        self.written += 1
+    def frame_written(self, count: int = 1) -> None:
+        """The writer handed ``count`` more frames to the socket."""
+        self.written += count
         receipts = self.receipts
         while receipts and receipts[0][0] <= self.written:
             receipts.popleft()[1].sent()

@@ -48,6 +48,10 @@ class History:
         return version, []
 
 
+def _nobody(conn: Connection) -> None:
+    """The ``on_gone`` of an ended table's fan-out: nobody to tell."""
+
+
 class Fanout:
     """The connections of one table, by id."""
 
@@ -57,6 +61,12 @@ class Fanout:
         self._on_gone = on_gone
         #: per connection id, the ``seats`` of the last update it was sent (as JSON)
         self._seats: dict[int, str] = {}
+
+    def forget_owner(self) -> None:
+        """Drop the ``on_gone`` callback (a bound method of the table: a cycle) once the
+        table has ended (every connection is closed by then)."""
+        self._on_gone = _nobody
+
 
     def add(self, conn: Connection) -> None:
         self.connections[conn.id] = conn

@@ -25,6 +25,7 @@ import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from quaymoor.actors.connection import Connection
+from quaymoor.actors.frame_writer import FrameWriter
 from quaymoor.actors.inbox import (
     ActFrom,
     Attach,
@@ -35,6 +36,7 @@ from quaymoor.actors.inbox import (
     Reply,
     ResyncFrom,
     TableError,
+    VoteFrom,
 )
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import ServerConfig
@@ -50,6 +52,7 @@ from quaymoor.protocol.messages import (
     Rematch,
     Resync,
     ServerMessage,
+    VoteBot,
 )
 
 log = logging.getLogger("quaymoor.gateway")
@@ -197,12 +200,14 @@ class Gateway:
                 return
             try:
                 message = decode_client(frame)
-                to_table: ActFrom | ResyncFrom | ChatFrom | RematchFrom | None = None
+                to_table: ActFrom | ResyncFrom | VoteFrom | ChatFrom | RematchFrom | None = None
                 match message:
                     case Act(action=action):
                         to_table = ActFrom(conn, decode_action(action), received)
                     case Resync(since=since):
                         to_table = ResyncFrom(conn, since)
+                    case VoteBot(seat=seat):
+                        to_table = VoteFrom(conn, seat)
                     case Chat(text=text):
                         to_table = ChatFrom(conn, text)
                     case Rematch():
@@ -248,8 +253,9 @@ class Gateway:
         within ``send_timeout`` (the client stopped reading; ``watch_sends`` ends it), or a
         connection dropped by its table and not drained within ``drop_grace``, ends the
         connection, so that no client can pin a socket and its queue for as long as it
-        likes."""
+        likes. What waits in the outbox goes out together, in one write."""
         sending = _Sending(conn.id)
+        writer = FrameWriter(ws)
 
         async def shorten_on_drop() -> None:
             await conn.dropped.wait()
@@ -262,11 +268,12 @@ class Gateway:
         try:
             with sending.scope:
                 async for text in outbox:
+                    texts = [text, *_waiting(outbox)] if writer.batches else [text]
                     sending.since = trio.current_time()
-                    await ws.send_message(text)
+                    await writer.send(texts)
                     sending.since = None
-                    conn.frame_written()
-                    metrics.message_out()
+                    conn.frame_written(len(texts))
+                    metrics.message_out(len(texts))
                 await ws.aclose(conn.close_code, conn.close_reason)
         except ConnectionClosed:
             pass
@@ -290,6 +297,16 @@ class Gateway:
                     log.info("connection %d: a message could not be sent in %.0f s",
                              sending.connection, timeout)
                     sending.scope.cancel()
+
+
+def _waiting(outbox: trio.MemoryReceiveChannel[str]) -> list[str]:
+    """Every message waiting in ``outbox`` now, without waiting for more."""
+    texts: list[str] = []
+    while True:
+        try:
+            texts.append(outbox.receive_nowait())
+        except (trio.WouldBlock, trio.EndOfChannel):
+            return texts
 
 
 class _Sending:

@@ -2,9 +2,10 @@
 
 Everything a table hears comes through its inbox, a bounded memory channel of
 ``InboxMessage``: lobby requests (``Join``, ``Seed``, ``Start``), connections attaching and leaving
-(``Attach``, ``Detach``), their actions (``ActFrom``) and requests for a snapshot
-(``ResyncFrom``), their chat lines (``ChatFrom``) and rematch requests (``RematchFrom``,
-answered by the supervisor's ``RematchReady`` or ``RematchFailed``), its seat workers' reports
+(``Attach``, ``Detach``), their actions (``ActFrom``), requests for a snapshot
+(``ResyncFrom``) and votes to hand an away seat to a bot (``VoteFrom``), their chat lines
+(``ChatFrom``) and rematch requests (``RematchFrom``, answered by the supervisor's
+``RematchReady`` or ``RematchFailed``), its seat workers' reports
 (``TimedOut``, ``BotMove``) and ``Shutdown``. A request carries a ``Reply``, answered
 exactly once: with a value, or with a ``TableError`` whose code goes on the wire.
 """
@@ -139,6 +140,14 @@ class ResyncFrom:
 
 
 @attrs.frozen
+class VoteFrom:
+    """A connection votes to hand ``seat`` (an away player's) to a bot."""
+
+    connection: Connection
+    seat: int
+
+
+@attrs.frozen
 class ChatFrom:
     """A chat line from an attached connection, as the client sent it (``actors.chat``
     checks it)."""
@@ -197,8 +206,8 @@ class BotMove:
     version: int
 
 
-InboxMessage = (Join | Seed | Start | Attach | Detach | ActFrom | ResyncFrom | Shutdown | TimedOut
-                | BotMove | ChatFrom | RematchFrom | RematchReady | RematchFailed)
+InboxMessage = (Join | Seed | Start | Attach | Detach | ActFrom | ResyncFrom | VoteFrom | Shutdown
+                | TimedOut | BotMove | ChatFrom | RematchFrom | RematchReady | RematchFailed)
 #: A table's inbox, as its senders hold it.
 Inbox: TypeAlias = trio.MemorySendChannel[InboxMessage]
 
@@ -214,7 +223,8 @@ def refuse(msg: InboxMessage) -> None:
             reply.fail(table_closed())
             conn.outbox.close()
         case (Detach(connection=conn) | ActFrom(connection=conn) | ResyncFrom(connection=conn)
-              | ChatFrom(connection=conn) | RematchFrom(connection=conn)):
+              | VoteFrom(connection=conn) | ChatFrom(connection=conn)
+              | RematchFrom(connection=conn)):
             conn.outbox.close()
         case Shutdown() | TimedOut() | BotMove() | RematchReady() | RematchFailed():
             pass

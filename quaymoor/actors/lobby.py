@@ -15,9 +15,10 @@ from collections.abc import Iterator
 
 import attrs
 
+from quaymoor.actors.handover import vote_of
 from quaymoor.actors.inbox import JoinResult, TableError
 from quaymoor.protocol.codes import Code
-from quaymoor.protocol.messages import SeatPublic
+from quaymoor.protocol.messages import BotVote, SeatPublic
 from quaymoor.rules.fairness import ClientSeedError, check_client_seed
 
 BOT_NAMES = ("Ada", "Bede", "Cuthbert", "Dunstan", "Edith", "Frideswide", "Godric", "Hilda")
@@ -36,6 +37,8 @@ class Seat:
     connections: int = 0
     missed_timeouts: int = 0  #: timeouts in a row while nobody was connected
     bot_playing: bool = False  #: a bot plays for the absent player
+    #: the seats that voted to hand this one to a bot while its player is away (``handover``)
+    votes: set[int] = attrs.field(factory=set)
     #: A rematch's chair kept for a player of the last game who has not come yet (no
     #: attach, no seed): a bot takes it if the game starts without them.
     held: bool = False
@@ -49,8 +52,9 @@ class Seat:
         """Someone is attached to the seat; a bot always is."""
         return self.bot or self.connections > 0
 
-    def public(self) -> SeatPublic:
-        return SeatPublic(self.index, self.name, self.bot, self.bot_playing, self.connected)
+    def public(self, bot_vote: BotVote | None = None) -> SeatPublic:
+        return SeatPublic(self.index, self.name, self.bot, self.bot_playing, self.connected,
+                          bot_vote)
 
 
 def clean_name(name: str) -> str:
@@ -79,7 +83,7 @@ class Seats:
         return iter(self.all)
 
     def public(self) -> list[SeatPublic]:
-        return [s.public() for s in self.all]
+        return [s.public(vote_of(self.all, s)) for s in self.all]
 
     def join(self, name: str) -> JoinResult:
         """Seat ``name`` in the first empty chair. Raises ``TableError`` (bad_name,

@@ -93,6 +93,13 @@ class SeatWorker:
         self._launched = True
         return True
 
+    def release(self) -> None:
+        """Let go of the table's nursery and of trio's scopes, once the table has ended:
+        the references that would make the ended table a cycle, kept until a full
+        collection (the server runs few: ops/gc_policy.py)."""
+        self.stop()
+        self._parent = self._nursery = self._clock = None
+
     def stop(self) -> None:
         """Stop the running timer and cancel the bot's move, if any."""
         if self._scope is not None:

@@ -14,10 +14,12 @@ memory. ``shutdown`` waits for the archive's writes before it returns.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -45,6 +47,11 @@ from quaymoor.protocol.codes import Close, Code
 from quaymoor.rules.data import MAX_PLAYERS, MIN_PLAYERS
 from quaymoor.rules.record import EndReason, GameRecord
 from quaymoor.store.archive import Archive
+
+#: Tables summarised for /status.json between two checkpoints (about 2 ms of work).
+STATUS_SLICE = 64
+#: What the lobby's list says of each table.
+LOBBY_FIELDS = ("id", "players", "bots", "state", "seats", "round", "phase")
 
 log = logging.getLogger("quaymoor.supervisor")
 
@@ -142,6 +149,7 @@ class Supervisor:
                 table.shutdown_now(EndReason.SHUTDOWN, Close.SHUTDOWN)
             self.tables.pop(table.id, None)
             table.refuse_pending()
+            table.release()
 
     def _keep_record(self, table: Table) -> None:
         record = table.record()
@@ -238,15 +246,34 @@ class Supervisor:
 
     # ------------------------------------------------------------ status
 
-    def status(self) -> dict[str, Any]:
-        """The status page's data: ``summary()`` and the last minute's figures."""
-        return {**self.summary(), "live": self.metrics.live()}
+    async def status_json(self) -> bytes:
+        """The status page's data, ``summary()`` and the last minute's figures, as JSON."""
+        tables = await self._tables_json(lambda summary: summary)
+        rest = {**self.summary(tables=False), "live": self.metrics.live()}
+        return ('{"tables": ' + tables + ", " + json.dumps(rest)[1:]).encode()
 
-    def summary(self) -> dict[str, Any]:
-        """Public facts about the tables and connections now (no hidden information)."""
+    async def lobby_json(self) -> bytes:
+        """The lobby's list of tables (``GET /api/tables``) as JSON."""
+        tables = await self._tables_json(lambda summary: {k: summary[k] for k in LOBBY_FIELDS})
+        return ('{"tables": ' + tables + "}").encode()
+
+    async def _tables_json(self, pick: Callable[[dict[str, Any]], dict[str, Any]]) -> str:
+        """A JSON list of ``pick(summary)`` for every table, built a slice of tables at a
+        time with a checkpoint between slices: at 2,500 tables the whole list took
+        80-130 ms, and in one step that stalled every game for as long each time."""
+        parts: list[str] = []
+        for i, table in enumerate(list(self.tables.values())):
+            if i and i % STATUS_SLICE == 0:
+                await trio.lowlevel.checkpoint()
+            parts.append(json.dumps(pick(table.summary())))
+        return "[" + ", ".join(parts) + "]"
+
+    def summary(self, *, tables: bool = True) -> dict[str, Any]:
+        """Public facts about the tables and connections now (no hidden information);
+        ``tables=False`` leaves out the list of tables."""
         return {
             "uptime_seconds": round(time.time() - self.started_at, 1),
-            "tables": [t.summary() for t in self.tables.values()],
+            **({"tables": [t.summary() for t in self.tables.values()]} if tables else {}),
             "table_count": len(self.tables),
             "connections": self.connections,
             "games_finished": self.games_finished,

@@ -11,7 +11,8 @@ the lobby's (``lobby``).
 Each seat has a ``SeatWorker`` (its own nursery) for the 90-second decision timer and,
 where a bot plays the seat, the bot. When a timer runs out the table plays the seat's
 safe move; a disconnected seat that times out twice in a row is played by a bot until its
-player comes back.
+player comes back, and after its first timeout the connected players may vote to hand it to
+a bot at once (``handover``).
 
 Events are versioned by the game's action count. A client that reconnects with the last
 version it saw gets every event since then and its current view (a snapshot); the updates
@@ -30,7 +31,7 @@ from typing import Any, Never, NoReturn
 import attrs
 import trio
 
-from quaymoor.actors import status
+from quaymoor.actors import handover, status
 from quaymoor.actors.chat import Chat, ChatError
 from quaymoor.actors.connection import Connection, Receipt
 from quaymoor.actors.fanout import Fanout, History
@@ -51,6 +52,7 @@ from quaymoor.actors.inbox import (
     Start,
     TableError,
     TimedOut,
+    VoteFrom,
     refuse,
 )
 from quaymoor.actors.lobby import Seats
@@ -175,6 +177,15 @@ class Table:
             self._close_all(Close.TABLE_CLOSED, "table closed")
             nursery.cancel_scope.cancel()
 
+    def release(self) -> None:
+        """After the table's end: break the cycles through it (its connections' callback
+        into it, its seats' hold on its nursery), so that reference counting frees it
+        and its history at once rather than the next full collection."""
+        self.fanout.forget_owner()
+        for worker in self.workers:
+            worker.release()
+        self._bots.clear()
+
     def refuse_pending(self) -> None:
         """After the table stops: close its inbox and answer every request still queued,
         so that nobody waits for a table that is gone. The message the table was handling
@@ -220,6 +231,8 @@ class Table:
                 self._detach(conn)
             case ResyncFrom(connection=conn, since=since):
                 self._resync(conn, since)
+            case VoteFrom(connection=conn, seat=target):
+                self._vote(conn, target)
             case Join():
                 self._join(msg)
             case Seed():
@@ -308,6 +321,9 @@ class Table:
         seats_changed = False
         if seat is not None:  # before the welcome, whose seats show this one connected
             seats_changed = not seat.connected
+            if seats_changed:  # back: timeouts count afresh, and any vote on the seat ends
+                seat.missed_timeouts = 0
+                seat.votes.clear()
             seat.connections += 1
             if seat.bot_playing:
                 seat.bot_playing = False
@@ -379,6 +395,8 @@ class Table:
             seat.connections -= 1
             playing = self.game is not None and self.state is TableState.PLAYING
             if playing and not seat.connected:  # the seat's last connection went
+                for index in handover.forget_voter(self.seats.all, seat.index):
+                    self._hand_to_bot(index)
                 self._broadcast_seats_changed(exclude=None)
         conn.outbox.close()
         conn.let_go()
@@ -457,10 +475,45 @@ class Table:
             seat.missed_timeouts += 1
             if seat.missed_timeouts >= self.config.takeover_after and not seat.bot:
                 seat.bot_playing = True
+                seat.votes.clear()
                 self._bots.setdefault(msg.seat, self._bot_factory())
                 log.info("table %s: a bot plays seat %d until its player returns",
                          self.id, msg.seat, extra={"event": "bot_takeover", "table": self.id})
         self._after_change(acted=msg.seat, since=since, events=events)
+
+    def _vote(self, conn: Connection, target: int) -> None:
+        """A vote to hand ``target`` to a bot (``handover``): refused with an error to the
+        voter alone, changing nothing; counted, everyone's seats show it; carried, a bot
+        plays the seat at once."""
+        if self.fanout.connections.get(conn.id) is not conn:
+            return
+        if self.game is None or self.state is not TableState.PLAYING:
+            self.fanout.send(conn, Error(Code.NOT_PLAYING, "the game is not being played now"))
+            return
+        if conn.seat is None:
+            self.fanout.send(conn, Error(Code.SPECTATOR,
+                                         "spectators watch; only players can vote"))
+            return
+        try:
+            if handover.cast(self.seats.all, conn.seat, target):
+                self._hand_to_bot(target)
+        except TableError as exc:
+            self.fanout.send(conn, Error(exc.code, exc.message))
+            return
+        self._broadcast_seats_changed(exclude=None)
+
+    def _hand_to_bot(self, index: int) -> None:
+        """The vote carried: a bot plays seat ``index`` from now until its player returns
+        (a decision it has now is the bot's, started afresh)."""
+        seat = self.seats[index]
+        seat.bot_playing = True
+        seat.votes.clear()
+        self._bots.setdefault(index, self._bot_factory())
+        self.workers[index].stop()
+        self._deciding.discard(index)
+        self._sync_seats(acted=None)
+        log.info("table %s: a bot plays seat %d by the players' vote", self.id, index,
+                 extra={"event": "bot_vote", "table": self.id})
 
     def _after_change(self, *, acted: int | None, since: int, events: list[Event]) -> None:
         assert self.game is not None

@@ -151,7 +151,7 @@ class HttpApi:
             if path == "/metrics":
                 return HttpResponse(200, self.supervisor.metrics.exposition(),
                                     "text/plain; version=0.0.4; charset=utf-8")
-            return json_response(self.supervisor.status())
+            return HttpResponse(200, await self.supervisor.status_json(), "application/json")
         if path == "/status" and method in _READ:
             page = static_response(self.web_root, "/status.html", method)
             if page is not None:
@@ -172,10 +172,7 @@ class HttpApi:
         if path == "/api/rules" and method in _READ:
             return json_response(rules_catalogue())
         if path == "/api/tables" and method in _READ:
-            return json_response({"tables": [
-                {k: t[k] for k in ("id", "players", "bots", "state", "seats", "round", "phase")}
-                for t in (table.summary() for table in sup.tables.values())
-            ]})
+            return HttpResponse(200, await sup.lobby_json(), "application/json")
         if path == "/api/tables" and method == "POST":
             body = _body(request, CreateTable)
             made = await self.quota.create(

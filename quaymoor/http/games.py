@@ -9,16 +9,21 @@
   every plot turned up, from replaying the record through the rules.
 - ``GET /api/games/<id>/replay?step=K``: the spectator's view after K actions, the events
   of step K and every seat's score by component then.
+- ``GET /api/games/<id>/views?seat=S``: seat S's view (no ``seat``: the spectator's) after
+  the setup and the patch to it after each action, for the replay on the board.
+- ``GET /api/games/<id>/charts``: the numbers of the end-of-game pictures (score after each
+  round, points by source, goods shipped and sold).
 
 Only games that have ended are here. A running game's id is answered exactly like an id
 that never existed (404 ``unknown_game``): nothing about it, least of all its seed.
-Replays run in a worker thread.
+Replays run in a worker thread; the last few answers of each kind are kept.
 """
 
 from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +32,9 @@ import trio
 
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.http.frontdoor import HttpRequest, HttpResponse, static_response
+from quaymoor.http.game_charts import ChartsError, game_charts
 from quaymoor.http.replay import ReplayError, replay_all, replay_step
+from quaymoor.http.replay_views import ViewsError, replay_views
 from quaymoor.http.responses import error_response, json_response
 from quaymoor.protocol.codes import Code
 from quaymoor.rules.converter import converter
@@ -36,10 +43,11 @@ from quaymoor.store.archive import MAX_LIST, ArchiveError, summary_of
 
 _RECORD = re.compile(r"^/games/([0-9a-f]{10})\.json$")
 _PAGE = re.compile(r"^/games/([0-9a-f]{10})/?$")
-_API = re.compile(r"^/api/games/([0-9a-f]{10})(/replay)?$")
+_API = re.compile(r"^/api/games/([0-9a-f]{10})(/replay|/views|/charts)?$")
+_SEAT = re.compile(r"^[0-9]{1,2}$")
 _UNKNOWN = ("no finished game has that id (a running game's record is published when it "
             "ends)")
-_REPLAYS_KEPT = 16
+_REPLAYS_KEPT = 16  #: of each kind (whole replays, one seat's views, charts)
 
 
 class GamesApi:
@@ -48,7 +56,8 @@ class GamesApi:
     def __init__(self, supervisor: Supervisor, web_root: Path) -> None:
         self.supervisor = supervisor
         self.web_root = web_root
-        self._replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        #: answers kept, by (kind, game, seat), least recently asked first
+        self._replays: OrderedDict[tuple[str, str, int | None], dict[str, Any]] = OrderedDict()
 
     async def __call__(self, request: HttpRequest) -> HttpResponse | None:
         path = request.path
@@ -67,9 +76,13 @@ class GamesApi:
             if page_match:
                 return await self._page(page_match.group(1), request.method)
             assert api_match is not None
-            game_id, replay = api_match.groups()
-            if replay:
+            game_id, sub = api_match.groups()
+            if sub == "/replay":
                 return await self._replay(game_id, request)
+            if sub == "/views":
+                return await self._views(game_id, request)
+            if sub == "/charts":
+                return await self._charts(game_id)
             return await self._summary(game_id)
         except ArchiveError as exc:
             return error_response(Code.ARCHIVE_UNAVAILABLE, str(exc))
@@ -147,13 +160,7 @@ class GamesApi:
             return error_response(Code.UNKNOWN_GAME, _UNKNOWN)
         step_text = request.query.get("step")
         if step_text is None:
-            summary = self._replays.get(game_id)
-            if summary is None:
-                summary = await trio.to_thread.run_sync(replay_all, record)
-                self._replays[game_id] = summary
-                while len(self._replays) > _REPLAYS_KEPT:
-                    self._replays.popitem(last=False)
-            self._replays.move_to_end(game_id)
+            summary = await self._kept(("replay", game_id, None), lambda: replay_all(record))
             return json_response({"id": game_id, **summary})
         try:
             step = int(step_text)
@@ -166,3 +173,45 @@ class GamesApi:
             status = None if "step must be" in str(exc) else 422
             return error_response(Code.BAD_STEP, str(exc), status)
         return json_response({"id": game_id, **data})
+
+    async def _views(self, game_id: str, request: HttpRequest) -> HttpResponse:
+        record = await self._record(game_id)
+        if record is None:
+            return error_response(Code.UNKNOWN_GAME, _UNKNOWN)
+        seat_text = request.query.get("seat")
+        seat: int | None = None
+        if seat_text is not None:
+            if not _SEAT.match(seat_text) or int(seat_text) >= record.players:
+                return error_response(Code.BAD_REQUEST, (
+                    f"seat must be 0 to {record.players - 1} (or left out for the "
+                    f"spectator's view) @ ?seat"))
+            seat = int(seat_text)
+        try:
+            views = await self._kept(("views", game_id, seat), lambda: replay_views(record, seat))
+        except ViewsError as exc:
+            return error_response(Code.BAD_STEP, f"the record does not replay: {exc}", 422)
+        return json_response({"id": game_id, **views})
+
+    async def _charts(self, game_id: str) -> HttpResponse:
+        record = await self._record(game_id)
+        if record is None:
+            return error_response(Code.UNKNOWN_GAME, _UNKNOWN)
+        try:
+            charts = await self._kept(("charts", game_id, None), lambda: game_charts(record))
+        except ChartsError as exc:
+            return error_response(Code.BAD_STEP, f"the record does not replay: {exc}", 422)
+        return json_response({"id": game_id, **charts})
+
+    async def _kept(self, key: tuple[str, str, int | None],
+                    compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """The answer kept under ``key``, or ``compute``'s in a worker thread (then kept;
+        the least recently asked of that kind goes past ``_REPLAYS_KEPT``)."""
+        found = self._replays.get(key)
+        if found is None:
+            found = await trio.to_thread.run_sync(compute)
+            self._replays[key] = found
+            same = [k for k in self._replays if k[0] == key[0]]
+            for old in same[:max(0, len(same) - _REPLAYS_KEPT)]:
+                del self._replays[old]
+        self._replays.move_to_end(key)
+        return found

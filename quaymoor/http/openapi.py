@@ -177,6 +177,26 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
                       **_refusals(Code.BAD_REQUEST, Code.BAD_STEP, Code.UNKNOWN_GAME,
                                   Code.NOT_FOUND, Code.ARCHIVE_UNAVAILABLE,
                                   also={422: (Code.BAD_STEP,)})}}},
+    "/api/games/{game}/views": {"get": {
+        "operationId": "replay_views",
+        "summary": "a seat's (or, without ?seat, the spectator's) view after each step",
+        "parameters": [GAME_PARAM, {"name": "seat", "in": "query", "required": False,
+                                    "schema": {"type": "integer", "minimum": 0,
+                                               "maximum": 4}}],
+        "responses": {**_ok(_obj(["id", "seat", "start", "patches"], {
+                          "id": STRING, "start": {"type": "object"},
+                          "patches": {"type": "array"}}, closed=False)),
+                      **_refusals(Code.BAD_REQUEST, Code.UNKNOWN_GAME, Code.NOT_FOUND,
+                                  Code.ARCHIVE_UNAVAILABLE, also={422: (Code.BAD_STEP,)})}}},
+    "/api/games/{game}/charts": {"get": {
+        "operationId": "charts",
+        "summary": "an ended game's numbers by round and by source, for its charts",
+        "parameters": [GAME_PARAM],
+        "responses": {**_ok(_obj(["id", "points", "sources"], {
+                          "id": STRING, "points": {"type": "array"},
+                          "sources": {"type": "array"}}, closed=False)),
+                      **_refusals(Code.UNKNOWN_GAME, Code.NOT_FOUND,
+                                  Code.ARCHIVE_UNAVAILABLE, also={422: (Code.BAD_STEP,)})}}},
     "/games/{game}.json": {"get": {
         "operationId": "record", "summary": "an ended game's record (a download)",
         "parameters": [GAME_PARAM],

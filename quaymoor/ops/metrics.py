@@ -71,12 +71,12 @@ class RateWindow:
         self.seconds = seconds
         self._counts: deque[list[int]] = deque()  #: [second, count], oldest first
 
-    def add(self, now: float | None = None) -> None:
+    def add(self, now: float | None = None, count: int = 1) -> None:
         second = int(time.monotonic() if now is None else now)
         if self._counts and self._counts[-1][0] == second:
-            self._counts[-1][1] += 1
+            self._counts[-1][1] += count
             return
-        self._counts.append([second, 1])
+        self._counts.append([second, count])
         while self._counts[0][0] <= second - self.seconds:
             self._counts.popleft()
 
@@ -189,9 +189,9 @@ class Metrics:
         self.messages_in.inc()
         self.in_window.add()
 
-    def message_out(self) -> None:
-        self.messages_out.inc()
-        self.out_window.add()
+    def message_out(self, count: int = 1) -> None:
+        self.messages_out.inc(count)
+        self.out_window.add(count=count)
 
     def action_done(self, seconds: float) -> None:
         self.action_latency.observe(seconds)

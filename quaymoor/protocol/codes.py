@@ -51,6 +51,11 @@ class Code(StrEnum):
     NOT_YOUR_DECISION = "not_your_decision"
     ILLEGAL_ACTION = "illegal_action"
     GAME_OVER = "game_over"
+    # A ``vote_bot`` the table refuses (``actors.handover``).
+    BAD_SEAT = "bad_seat"
+    NOT_AWAY = "not_away"
+    VOTE_NOT_OPEN = "vote_not_open"
+    ALREADY_VOTED = "already_voted"
     # A ``chat`` or ``rematch`` the table refuses.
     BAD_CHAT = "bad_chat"
     CHAT_TOO_FAST = "chat_too_fast"

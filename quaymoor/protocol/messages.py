@@ -54,6 +54,15 @@ class Resync:
 
 
 @attrs.frozen
+class VoteBot:
+    """Vote to hand ``seat`` to a bot: the seat of a player who is away (no connection)
+    and has let a decision time out. A majority of the connected players votes it over;
+    the player gets the seat back on returning (docs/protocol.md, section 6)."""
+
+    seat: int
+
+
+@attrs.frozen
 class Chat:
     """A line for the table's chat, from a seat (spectators only read). Checked by
     ``actors.chat``: at most 200 code points once cleaned, a few lines per seat at a time."""
@@ -68,9 +77,18 @@ class Rematch:
     and ``rematch_offer`` to everyone."""
 
 
-ClientMessage = Hello | Act | Ping | Resync | Chat | Rematch
+ClientMessage = Hello | Act | Ping | Resync | VoteBot | Chat | Rematch
 
 # ---------------------------------------------------------------- server -> client
+
+
+@attrs.frozen
+class BotVote:
+    """The vote on handing an away seat to a bot, while it is open."""
+
+    voters: list[int]  #: the seats that may vote: connected players, the away one aside
+    votes: list[int]  #: the voters that have voted, in seat order
+    needed: int  #: votes that hand the seat over: a majority of ``voters``
 
 
 @attrs.frozen
@@ -82,6 +100,8 @@ class SeatPublic:
     bot: bool  #: a bot sits in this chair
     bot_playing: bool  #: a bot plays for an absent player
     connected: bool
+    #: the open vote on handing this seat to a bot (``VoteBot``), else None
+    bot_vote: BotVote | None = None
 
 
 @attrs.frozen

@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 import trio
 from prometheus_client.parser import text_string_to_metric_families
 
-from quaymoor.actors.supervisor import Supervisor
+from quaymoor.actors.supervisor import LOBBY_FIELDS, STATUS_SLICE, Supervisor
 from quaymoor.config import ServerConfig, TableConfig
 from quaymoor.http.api import operator_refusal
 from quaymoor.http.frontdoor import HttpRequest
@@ -121,3 +121,38 @@ def test_logs_are_one_json_object_per_line() -> None:
     assert data["message"] == "table ab12 started" and data["level"] == "info"
     assert data["event"] == "table_started" and data["table"] == "ab12"
     assert data["logger"] == "quaymoor.table" and data["ts"].endswith("+00:00")
+
+
+async def test_status_and_lobby_lists_of_many_tables_are_whole_and_let_the_loop_run() -> None:
+    """/status.json and /api/tables over more tables than one slice (STATUS_SLICE): every
+    table listed once, and other tasks ran while the lists were built."""
+    with trio.fail_after(60):
+        async with serving(None) as (port, supervisor):
+            made = {(await supervisor.create_table(3)).id for _ in range(5 * STATUS_SLICE + 5)}
+            ticks = 0
+
+            async def tick() -> None:
+                nonlocal ticks
+                while True:
+                    ticks += 1
+                    await trio.lowlevel.checkpoint()
+
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(tick)
+                before = ticks
+                status = json.loads(await supervisor.status_json())
+                during_status = ticks - before
+                before = ticks
+                lobby = json.loads(await supervisor.lobby_json())
+                during_lobby = ticks - before
+                nursery.cancel_scope.cancel()
+            assert during_status >= 2 and during_lobby >= 2  # built as one step: 0
+            assert [t["id"] for t in status["tables"]] == list(supervisor.tables)
+            assert {t["id"] for t in status["tables"]} == made
+            assert status["table_count"] == len(made) and "live" in status
+            assert [t["id"] for t in lobby["tables"]] == list(supervisor.tables)
+            assert set(lobby["tables"][0]) == set(LOBBY_FIELDS)
+            code, _, text = await get(port, "/status.json")
+            assert code == 200 and len(json.loads(text)["tables"]) == len(made)
+            code, _, text = await get(port, "/api/tables")
+            assert code == 200 and len(json.loads(text)["tables"]) == len(made)

@@ -136,8 +136,8 @@ def test_the_game_page_shows_the_result_and_steps_through_the_replay(
     assert "setup" in page.inner_text("#step-action")
     page.click("#next")
     expect(page.locator("#step-label")).to_have_text(f"step 1 of {len(record.actions)}")
-    assert page.locator("#step-events li").count() >= 1
-    assert page.locator("#mats > div").count() == record.players
+    assert page.locator("#log .log-head, #log .log-line").count() >= 1  # the log beside it
+    assert page.locator("#others .other").count() == record.players  # the spectator's view
     page.click("#verify-link")
     page.wait_for_selector("#outcome[data-done]")
     assert page.inner_text("#verdict").startswith("✔ All")

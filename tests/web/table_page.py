@@ -60,10 +60,12 @@ class Watch:
         return [f["action"] for f in self.sent if f.get("type") == "act"]
 
 
-def new_page(browser: Any, *, width: int = 1440, height: int = 900, touch: bool = False
-             ) -> tuple[Any, Any, Watch]:
+def new_page(browser: Any, *, width: int = 1440, height: int = 900, touch: bool = False,
+             axe: bool = False) -> tuple[Any, Any, Watch]:
+    """A page in a context of its own. ``axe``: the page's Content-Security-Policy lets the
+    test inject axe-core's script tag (``tests/web/axe.py``); the server's is unchanged."""
     context = browser.new_context(viewport={"width": width, "height": height},
-                                  has_touch=touch, is_mobile=touch)
+                                  has_touch=touch, is_mobile=touch, bypass_csp=axe)
     page = context.new_page()
     page.set_default_timeout(15000)
     watch = Watch()

@@ -1,6 +1,7 @@
 """Play a whole game against bots by keyboard only: Tab walks the lit targets (and nothing
-else while it is your decision), Enter chooses, Esc puts back what is lifted, D is Done,
-H / B / P focus your mat, the board and the players, M mutes (kept in localStorage)."""
+else while it is your decision but the bar and the scrolling side panels), Enter chooses,
+Esc puts back what is lifted, D is Done (after asking: D again), H / B / P focus your mat,
+the board and the players, M mutes (kept in localStorage)."""
 
 from __future__ import annotations
 
@@ -42,7 +43,9 @@ def tab_to(page: Any, want: Any) -> dict[str, Any] | None:
             continue
         mine = page.locator("#decision.mine").count() > 0
         if mine:
-            assert info["inBar"] or info["lit"], f"tab stop outside the lit targets: {info}"
+            # the scrolling side panels are tab stops too: a keyboard scrolls them
+            panel = info["id"] in ("others", "log")
+            assert info["inBar"] or info["lit"] or panel, f"tab stop outside the targets: {info}"
         assert info["outline"] != "none", f"focus not visible on {info}"
         if want(info):
             return info
@@ -94,6 +97,9 @@ def test_play_a_whole_game_by_keyboard(browser: Any, server_url: str) -> None:
             done = page.locator("#actions [data-type=done]").count() > 0
             keep = page.locator("#actions [data-type=keep_good], #actions [data-type=store_goods]")
             if done and (phase != "keep_goods" or when in kept_in or keep.count() == 0):
+                page.keyboard.press("d")
+                page.wait_for_selector("#done-confirm")  # D asks first, its Yes focused
+                assert page.evaluate("document.activeElement.id") == "done-yes"
                 page.keyboard.press("d")
                 kinds.add("done (D)")
                 continue

@@ -4,6 +4,7 @@ started, talked to over pipes, and stopped (also on error or Ctrl-C)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import multiprocessing
 import os
 import re
@@ -73,16 +74,56 @@ def rig(client_procs: int) -> Iterator[Rig]:
             stop(server)
             if log is not None:
                 log.close()
+                print(stalls_summary(log.name), flush=True)
                 print(f"server log: {log.name}", flush=True)
+
+
+def stalls_summary(log_path: str) -> str:
+    """What the server's log says of its event-loop stalls (ops/stall_watch.py): how
+    many, their total and CPU time, the longest, and the code that held the loop most."""
+    stalls: list[tuple[str, float, float]] = []  #: (where, ms, cpu ms)
+    with open(log_path, encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            if '"loop_stall"' not in line:
+                continue
+            with contextlib.suppress(ValueError, KeyError, TypeError, IndexError):
+                entry = json.loads(line)
+                stalls.append((_culprit(entry["where"]), float(entry["ms"]),
+                               float(entry["cpu_ms"])))
+    if not stalls:
+        return "server event-loop stalls over 20 ms: none"
+    by_where: dict[str, list[float]] = {}
+    for where, ms, _ in stalls:
+        by_where.setdefault(where, []).append(ms)
+    worst = sorted(by_where.items(), key=lambda kv: -sum(kv[1]))[:6]
+    total = sum(ms for _, ms, _ in stalls) / 1000
+    cpu = sum(c for _, _, c in stalls) / 1000
+    return (f"server event-loop stalls over 20 ms: {len(stalls)}, {total:.1f} s in all "
+            f"({cpu:.1f} s of it on a CPU), longest {max(ms for _, ms, _ in stalls):.0f} ms;"
+            " where: " + "; ".join(f"{where} {len(v)} ({sum(v) / 1000:.1f} s, max "
+                                   f"{max(v):.0f} ms)" for where, v in worst))
+
+
+def _culprit(where: list[str]) -> str:
+    """The innermost frame of a stall's stack that is ours, else the innermost one (a
+    stall in trio's own loop, under nothing of ours but what runs ``trio.run``)."""
+    return next((f for f in where if f.split(" (")[-1].startswith("quaymoor/")
+                 and not any(entry in f for entry in _ENTRY)), where[0] if where else "?")
+
+
+#: The frames under the whole server (``trio.run`` and what calls it): never a culprit.
+_ENTRY = ("quaymoor/server.py", "quaymoor/cli.py", "quaymoor/__main__.py")
 
 
 def _start_server(archive: str) -> tuple[subprocess.Popen[str], int, Any]:
     """``quaymoor serve`` on a free port, bots without delay, timers out of the way, its
-    archive at ``archive``, no per-address caps (every client is on this machine):
+    archive at ``archive``, no per-address caps (every client is on this machine), loop
+    stalls over 20 ms logged (ops/stall_watch.py):
     (process, port, its log file)."""
     return start_process(
         [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--bot-delay", "0",
-         "--decision-seconds", "600", "--archive", archive, "--no-address-limits"],
+         "--decision-seconds", "600", "--archive", archive, "--no-address-limits",
+         "--log-stalls", "20"],
         r"serving on http://[\d.]+:(\d+)/")
 
 

@@ -1,0 +1,91 @@
+"""A connection's queued messages written as websocket frames, all of them in one write.
+
+trio-websocket's ``send_message`` frames one message with wsproto and writes it under
+the connection's stream lock: three task switches and a system call per message. The
+gateway's writer instead takes every message waiting in the outbox at once and hands
+them here: their frames go out in one ``send_all`` (a catch-up of many updates is one
+write, not many), and the lock is taken without a task switch when nobody holds it. A
+server's frame of a text message is plain bytes (RFC 6455 §5.2: unmasked; no extension
+is negotiated here, so no compression state), built the same for every connection.
+
+This reaches into trio-websocket's connection for its stream, its lock and its close
+state (``_stream``, ``_stream_lock``, ``_close_reason``, ``_wsproto``; checked against
+trio-websocket 0.12.2; pyproject.toml keeps it below 0.13), and uses ``send_message`` for any
+socket without them (the tests' fakes) or with an extension negotiated.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any, Protocol
+
+import trio
+from trio_websocket import CloseReason, ConnectionClosed
+from wsproto.connection import ConnectionState
+
+TEXT_FIN = 0x81  #: FIN bit and the text opcode (RFC 6455 §5.2)
+
+
+class MessageSocket(Protocol):
+    async def send_message(self, message: str) -> None: ...
+
+
+def text_frame(text: str) -> bytes:
+    """One unmasked, unfragmented text frame (a server's) carrying ``text``."""
+    payload = text.encode("utf-8")
+    n = len(payload)
+    if n < 126:
+        head = struct.pack("!BB", TEXT_FIN, n)
+    elif n < 1 << 16:
+        head = struct.pack("!BBH", TEXT_FIN, 126, n)
+    else:
+        head = struct.pack("!BBQ", TEXT_FIN, 127, n)
+    return head + payload
+
+
+class FrameWriter:
+    """Writes batches of messages to one websocket, in order."""
+
+    def __init__(self, ws: MessageSocket) -> None:
+        self._ws = ws
+        self._direct: Any = ws if _can_write_frames(ws) else None
+        #: whether a batch goes out in one write (else message by message: give one)
+        self.batches = self._direct is not None
+
+    async def send(self, texts: list[str]) -> None:
+        """Send ``texts`` in order; ``ConnectionClosed`` once the socket is closing."""
+        ws = self._direct
+        if ws is None:
+            for text in texts:
+                await self._ws.send_message(text)
+            return
+        if ws._close_reason is not None:
+            raise ConnectionClosed(ws._close_reason)
+        if ws._wsproto.state is not ConnectionState.OPEN:  # a close has begun
+            raise ConnectionClosed(CloseReason(1006, "the connection is closing"))
+        data = b"".join([text_frame(t) for t in texts])
+        lock: trio.StrictFIFOLock = ws._stream_lock
+        try:
+            lock.acquire_nowait()
+        except trio.WouldBlock:
+            await lock.acquire()
+        try:
+            await ws._stream.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            await ws._abort_web_socket()
+            raise ConnectionClosed(ws._close_reason) from None
+        finally:
+            lock.release()
+
+
+def _can_write_frames(ws: object) -> bool:
+    """Whether ``ws`` is a trio-websocket connection as this module knows it, with no
+    extension (such as compression) that would change its frames."""
+    try:
+        proto = ws._wsproto.connection._proto  # type: ignore[attr-defined]
+        return (isinstance(ws._stream_lock, trio.StrictFIFOLock)  # type: ignore[attr-defined]
+                and hasattr(ws, "_stream") and hasattr(ws, "_close_reason")
+                and hasattr(ws, "_abort_web_socket") and not proto.extensions)
+    except AttributeError:
+        return False
+

@@ -1,0 +1,37 @@
+// Handing an away player's seat to a bot by vote (docs/protocol.md, vote_bot and the
+// seats' bot_vote). The server says who may vote, who has and how many votes it takes;
+// here it is only drawn: a button for each away seat you may still vote on, and the count
+// for everyone else (those who voted, spectators, the other players).
+
+import { h } from "./dom.js";
+
+/** "1 of 2 votes": the votes cast of those it takes. */
+export const voteCount = (v) => `${v.votes.length} of ${v.needed} vote${v.needed === 1 ? "" : "s"}`;
+
+/**
+ * The vote controls for the decision bar, or null when no seat is open to a vote.
+ * send(seat) sends the vote; sent: the seats voted on from this page, awaiting the count.
+ */
+export function botVotes(seats, mySeat, send, sent) {
+  const open = (seats || []).filter((s) => s.bot_vote);
+  if (!open.length) return null;
+  return h("div", { class: "bot-votes", id: "bot-votes", role: "group", "aria-label": "Away players" },
+    open.map((s) => {
+      const v = s.bot_vote;
+      const name = s.name || `Seat ${s.seat + 1}`;
+      const count = voteCount(v);
+      const mayVote = mySeat !== null && v.voters.includes(mySeat) && !v.votes.includes(mySeat);
+      if (mayVote) {
+        const waiting = sent.has(s.seat);
+        return h("button", {
+          type: "button", class: "bot-vote", id: `bot-vote-${s.seat}`, "data-seat": s.seat,
+          "aria-disabled": waiting ? "true" : null,
+          onclick: () => { if (!sent.has(s.seat)) send(s.seat); },
+        }, `Hand ${name}'s seat to a bot — ${count}`);
+      }
+      const mine = mySeat !== null && v.votes.includes(mySeat);
+      return h("p", { class: "bot-vote-count", id: `bot-vote-${s.seat}`, "data-seat": s.seat },
+        mine ? `You voted to hand ${name}'s seat to a bot — ${count}`
+          : `${name} is away: ${count} to hand the seat to a bot`);
+    }));
+}

@@ -1,0 +1,236 @@
+// The replay on the board (the game page, /games/<id>): the finished game drawn step by
+// step on the live table's own rendering (TableScreen, read-only), from any seat's view or
+// the spectator's, with the log of what happened so far beside it.
+//
+// Nothing here knows the rules. The server replays the record through the rules and sends
+// the chosen seat's view after the setup and the patch after each action
+// (/api/games/<id>/views?seat=S, docs/protocol.md); the views are kept here, one per step,
+// each sharing what did not change with the one before (patch.js).
+//
+// Keys: ← and → a step, Page Up / Page Down (or Shift with an arrow) a round, Home and End
+// the setup and the end. The address keeps the step and the view (?step=K&seat=S), so a
+// moment of a game can be linked to; a step or seat in it that does not exist is ignored.
+
+import { h, clear } from "./dom.js";
+import { applyPatch } from "./patch.js";
+import { TableScreen } from "./table.js";
+import { GameLog } from "./gamelog.js";
+import { actionLabel, eventText, seatName } from "./text.js";
+import { playMotion } from "./motion.js";
+
+/**
+ * The game log of a replay: rebuilt for each step shown, drawn once per step. It is not a
+ * live region here (redrawn whole at each step, it would be read out whole): the bar's
+ * line says what the step was.
+ */
+class ReplayLog extends GameLog {
+  constructor(...args) {
+    super(...args);
+    for (const el of [this.list, this.list.parentElement]) if (el) el.setAttribute("aria-live", "off");
+  }
+
+  changed() { /* drawn by ReplayPlayer, once per step */ }
+}
+
+/** The live table's drawing (TableScreen), read-only, with the replay's log beside it. */
+class ReplayScreen extends TableScreen {
+  get readOnly() { return true; }
+
+  newLog() { return new ReplayLog(`replay-${this.tableId}`, false, false); }
+}
+
+async function getJson(url) {
+  const res = await fetch(url, { headers: { Accept: "application/json" } });
+  let data;
+  try { data = await res.json(); } catch { data = null; }
+  if (!res.ok) throw new Error((data && data.error && data.error.message) || `HTTP ${res.status}`);
+  return data;
+}
+
+const SPECTATOR = "spectator";
+
+export class ReplayPlayer {
+  /**
+   * @param {object} els  bar (the controls' container), stage (the table's), status
+   * @param {string} gameId
+   * @param {object[]} seats  [{seat, name, bot}]
+   */
+  constructor(els, gameId, seats) {
+    this.els = els;
+    this.gameId = gameId;
+    this.seats = seats.map((s) => ({ ...s, connected: true }));
+    this.steps = []; // per action: {step, seat, action, events}
+    this.views = []; // per step 0..n: the chosen seat's view
+    this.viewer = null; // a seat, or null for the spectator
+    this.current = 0;
+    this.screen = new ReplayScreen(els.stage, gameId, {});
+    this.screen.el.decision.textContent = "Replaying the game…"; // not the live table's "Connecting"
+    this.log = this.screen.log;
+    this.logUpTo = 0; // the log holds the events of steps 1..logUpTo
+    this.buildBar();
+    this.onKey = (ev) => this.key(ev);
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  /**
+   * Every step's action and events, then the views of the seat in the address (else the
+   * spectator's); shows the step in the address, else the end. Returns whether the address
+   * named a step.
+   */
+  async load() {
+    const all = await getJson(`/api/games/${this.gameId}/replay`);
+    this.steps = all.actions;
+    this.error = all.error;
+    this.els.range.max = String(this.steps.length);
+    const asked = new URLSearchParams(location.search);
+    const seatText = asked.get("seat") || "";
+    const seat = /^[0-9]$/.test(seatText) && this.seats.some((x) => x.seat === Number(seatText)) ? Number(seatText) : null;
+    await this.loadViews(seat);
+    this.els.seat.value = seat === null ? SPECTATOR : String(seat);
+    const stepText = asked.get("step") || "";
+    const step = /^[0-9]{1,5}$/.test(stepText) && Number(stepText) <= this.steps.length ? Number(stepText) : null;
+    this.show(step === null ? this.steps.length : step);
+    return step !== null;
+  }
+
+  async loadViews(seat) {
+    const q = seat === null ? "" : `?seat=${seat}`;
+    const data = await getJson(`/api/games/${this.gameId}/views${q}`);
+    const views = [data.start];
+    for (const p of data.patches) views.push(applyPatch(views[views.length - 1], p));
+    this.views = views.slice(0, this.steps.length + 1);
+    this.viewer = seat;
+    this.log.mySeat = seat;
+    this.logUpTo = -1; // rebuilt for the new viewer ("you" is that seat)
+  }
+
+  get last() { return this.views.length - 1; }
+
+  buildBar() {
+    const b = (id, label, text, key, onclick) => h("button", {
+      type: "button", id, class: "quiet", "aria-label": label, "aria-keyshortcuts": key, title: label, onclick,
+    }, text);
+    const els = this.els;
+    els.range = h("input", { type: "range", id: "step", min: 0, max: 0, value: 0, "aria-label": "Step",
+      oninput: () => this.show(Number(els.range.value)) });
+    els.label = h("span", { id: "step-label", class: "mono" });
+    els.round = h("span", { id: "round-label" });
+    els.said = h("span", { class: "sr-only" }); // what the step was, read out with its number
+    els.seat = h("select", { id: "seat-view", onchange: () => this.pickSeat(els.seat.value) },
+      h("option", { value: SPECTATOR }, "The spectator"),
+      this.seats.map((s) => h("option", { value: String(s.seat) }, seatName(this.seats, s.seat, null))));
+    clear(els.bar).append(
+      h("div", { class: "replay-buttons", role: "group", "aria-label": "Step through the game" },
+        b("first", "To the setup", "|◀", "Home", () => this.show(0)),
+        b("prev-round", "Back a round", "◀◀ Round", "PageUp", () => this.show(this.roundBack())),
+        b("prev", "One step back", "◀ Step", "ArrowLeft", () => this.show(this.current - 1)),
+        b("next", "One step on", "Step ▶", "ArrowRight", () => this.show(this.current + 1, true)),
+        b("next-round", "On a round", "Round ▶▶", "PageDown", () => this.show(this.roundOn())),
+        b("last", "To the end", "▶|", "End", () => this.show(this.last))),
+      els.range,
+      h("p", { class: "replay-where", "aria-live": "polite" }, els.label, " · ", els.round, els.said),
+      h("div", { class: "replay-seat" }, h("label", { for: "seat-view" }, "View as"), els.seat));
+  }
+
+  async pickSeat(value) {
+    const seat = value === SPECTATOR ? null : Number(value);
+    this.els.seat.disabled = true;
+    try {
+      await this.loadViews(seat);
+      this.show(this.current);
+    } catch (err) {
+      this.els.status.textContent = `Could not load that view: ${err.message}`;
+    } finally {
+      this.els.seat.disabled = false;
+    }
+  }
+
+  /** The first step of round r (the step whose view is that round's start). */
+  roundStart(r) {
+    const k = this.views.findIndex((v) => v.board.round === r);
+    return k < 0 ? 0 : k;
+  }
+
+  roundBack() {
+    const r = this.views[this.current].board.round;
+    const start = this.roundStart(r);
+    return this.current > start ? start : this.roundStart(r - 1);
+  }
+
+  roundOn() {
+    const r = this.views[this.current].board.round;
+    const k = this.views.findIndex((v, i) => i > this.current && v.board.round > r);
+    return k < 0 ? this.last : k;
+  }
+
+  /** Show the board after k steps; `animate`: a step on, with its motion. */
+  show(k, animate = false) {
+    if (!this.views.length) return;
+    k = Math.max(0, Math.min(this.last, k));
+    const before = this.views[this.current];
+    const stepOn = animate && k === this.current + 1;
+    this.current = k;
+    this.rebuildLog(k);
+    const view = this.views[k];
+    const bar = this.els.bar.closest(".replay-bar") || this.els.bar;
+    document.documentElement.style.setProperty("--replay-bar", `${bar.offsetHeight}px`);
+    const note = this.note(k);
+    this.screen.showStatic(view, this.seats, this.viewer, note);
+    const els = this.els;
+    els.range.value = String(k);
+    els.label.textContent = `step ${k} of ${this.last}`;
+    els.round.textContent = view.result ? `Round ${view.board.round}, the end` : `Round ${view.board.round}`;
+    els.said.textContent = `. ${note}`;
+    els.bar.querySelector("#first").disabled = els.bar.querySelector("#prev").disabled = k === 0;
+    els.bar.querySelector("#prev-round").disabled = k === 0;
+    els.bar.querySelector("#next").disabled = els.bar.querySelector("#last").disabled = k === this.last;
+    els.bar.querySelector("#next-round").disabled = k === this.last;
+    const url = new URL(location.href);
+    url.searchParams.set("step", String(k));
+    if (this.viewer === null) url.searchParams.delete("seat");
+    else url.searchParams.set("seat", String(this.viewer));
+    history.replaceState(null, "", url);
+    if (stepOn) playMotion(this.screen.app, this.steps[k - 1].events, before, view, this.viewer);
+  }
+
+  /** What step k was, in words (the decision bar's line). */
+  note(k) {
+    if (k === 0) return "The setup, before anyone acts.";
+    const s = this.steps[k - 1];
+    const who = seatName(this.seats, s.seat, this.viewer);
+    const did = actionLabel(s.action, null);
+    const lines = s.events.map((e) => eventText(e, this.seats, this.viewer)).filter(Boolean);
+    const stop = k === this.last && this.error ? ` The replay stops here: ${this.error}` : "";
+    return `Step ${k}: ${who} — ${did}.${lines.length ? ` ${lines[0]}${lines.length > 1 ? " …" : ""}` : ""}${stop}`;
+  }
+
+  /** The log holds what happened in steps 1..k, as the live table's log would. */
+  rebuildLog(k) {
+    if (k < this.logUpTo || this.logUpTo < 0) {
+      this.log.entries = [];
+      this.logUpTo = 0;
+    }
+    for (let i = this.logUpTo + 1; i <= k; i++) {
+      this.log.addEvents(this.steps[i - 1].events, this.views[i], this.seats, this.viewer);
+    }
+    this.logUpTo = k;
+    this.log.render();
+  }
+
+  key(ev) {
+    const t = ev.target;
+    if (t && /INPUT|SELECT|TEXTAREA/.test(t.tagName)) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const to = {
+      ArrowLeft: () => (ev.shiftKey ? this.roundBack() : this.current - 1),
+      ArrowRight: () => (ev.shiftKey ? this.roundOn() : this.current + 1),
+      PageUp: () => this.roundBack(),
+      PageDown: () => this.roundOn(),
+      Home: () => 0,
+      End: () => this.last,
+    }[ev.key];
+    if (!to) return;
+    ev.preventDefault();
+    this.show(to(), ev.key === "ArrowRight" && !ev.shiftKey);
+  }
+}
