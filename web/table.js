@@ -185,7 +185,7 @@ export class TableScreen {
     this.el.boardPanel = board;
     const logPane = h("aside", { id: "logpane", class: "logpane panel", "aria-label": "Game log", tabindex: "-1" },
       h("div", { class: "log-top" }, h("h2", {}, "Log"), this.log.filterBar), this.log.box);
-    this.chat.mount(logPane);
+    if (!this.readOnly) this.chat.mount(logPane); // a replay has no chat (none is kept)
     this.layout = h("div", { class: "table-layout waiting", "data-tab": this.tab, "data-side": this.side },
       this.el.decision, this.el.end, this.el.pre, this.el.others, board, logPane, this.el.mat, this.el.tabs);
     this.app.append(h("h1", { class: "sr-only" }, `Quaymoor — table ${this.tableId}`), this.layout);
@@ -687,7 +687,7 @@ export class TableScreen {
     this.renderEnd();
     setOutOfTabOrder(this.isMine());
     this.chat.setTabbable(!this.isMine());
-    this.away.set(this.isMine());
+    this.away.set(!this.readOnly && this.isMine());
     this.el.log.scrollTop = this.el.log.scrollHeight;
     if (inApp && !this.app.contains(document.activeElement)) {
       const again = focusKey ? this.app.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) : null;
