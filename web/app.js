@@ -23,7 +23,7 @@ function show() {
   const table = tableFromUrl();
   if (table) {
     document.title = `Quaymoor — table ${table}`;
-    screen = new TableScreen(app, table, { onLeave: () => go(null), onPlayAgain: playAgain });
+    screen = new TableScreen(app, table, { onLeave: () => go(null), onPlayAgain: playAgain, onGoTo: go });
   } else {
     document.title = "Quaymoor";
     renderLobby(app, go);

@@ -102,30 +102,91 @@ export function renderLobby(app, go) {
   h("label", { for: "create-bots" }, "Bots in empty seats"), createBots, createBtn, createOut);
 
   const list = h("ul", { class: "tables", id: "open-tables" }, h("li", {}, "Loading…"));
-  const refresh = h("button", { type: "button", onclick: () => loadTables(list, go) }, "Refresh");
-  const watch = h("section", { class: "card" }, h("h2", {}, "Tables"), list, refresh);
+  const games = h("ul", { class: "tables games", id: "recent-games" }, h("li", {}, "Loading…"));
+  const refresh = h("button", { type: "button", id: "refresh-lists", onclick: () => loadLists(list, games, go) }, "Refresh");
+  const watch = h("section", { class: "card", "aria-labelledby": "tables-head" },
+    h("h2", { id: "tables-head" }, "Tables now"), list,
+    h("h2", { id: "games-head" }, "Finished games"), games, refresh,
+    h("p", { class: "small" }, `Refreshed every ${REFRESH_SECONDS} seconds.`));
 
   app.append(h("div", { class: "lobby" }, form, create, watch));
-  loadTables(list, go);
+  loadLists(list, games, go);
+  keepFresh(list, games, go);
   name.focus();
 }
+
+const REFRESH_SECONDS = 15;
+const RECENT_GAMES = 10;
+
+/** Reload both lists every REFRESH_SECONDS while the lobby is shown and the page visible. */
+function keepFresh(list, games, go) {
+  const timer = setInterval(() => {
+    if (!list.isConnected) { clearInterval(timer); return; } // the lobby was left
+    if (!document.hidden) loadLists(list, games, go);
+  }, REFRESH_SECONDS * 1000);
+}
+
+function loadLists(list, games, go) {
+  loadTables(list, go);
+  loadGames(games);
+}
+
+/** A link that opens a table in this page (go), and still works as a link. */
+function tableLink(id, text, go) {
+  return h("a", { class: "button", href: `/?table=${id}`, "data-table": id, onclick: (ev) => {
+    if (ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+    ev.preventDefault();
+    go(id);
+  } }, text);
+}
+
+const who = (seats) => (seats || []).filter((s) => s.name).map((s) => s.name).join(", ");
 
 async function loadTables(list, go) {
   try {
     const { tables } = await api("GET", "/api/tables");
+    const open = tables.filter((t) => t.state === "waiting" || t.state === "playing");
     clear(list);
-    if (!tables.length) list.append(h("li", {}, "No tables yet."));
-    for (const t of tables) {
+    if (!open.length) list.append(h("li", {}, "No tables are open now."));
+    for (const t of open) {
       const seated = (t.seats || []).filter((s) => s.name).length;
-      const what = t.state === "lobby" || t.state === "waiting"
-        ? `${seated}/${t.players} seated, waiting`
-        : `${t.players} players, ${t.state}${t.round ? `, round ${t.round}` : ""}`;
-      list.append(h("li", {},
-        h("span", {}, `Table ${t.id}: ${what}`),
-        h("button", { type: "button", onclick: () => go(t.id) },
-          t.state === "lobby" || t.state === "waiting" ? "Open" : "Watch")));
+      const waiting = t.state === "waiting";
+      const what = waiting
+        ? `${seated} of ${t.players} seated, waiting`
+        : `${t.players} players${t.round ? `, round ${t.round}` : ""}`;
+      list.append(h("li", { "data-state": t.state },
+        h("span", {}, h("bdi", {}, who(t.seats) || `Table ${t.id}`), ` — ${what}`),
+        tableLink(t.id, waiting ? "Open" : "Watch", go)));
     }
   } catch (e) {
     clear(list).append(h("li", {}, `Could not load the tables: ${e.message}`));
+  }
+}
+
+function ago(at) {
+  const s = Math.max(0, Math.round(Date.now() / 1000 - at));
+  if (s < 90) return "just now";
+  if (s < 5400) return `${Math.round(s / 60)} minutes ago`;
+  if (s < 129600) return `${Math.round(s / 3600)} hours ago`;
+  return new Date(at * 1000).toLocaleDateString();
+}
+
+async function loadGames(list) {
+  try {
+    const { games } = await api("GET", `/api/games?limit=${RECENT_GAMES}`);
+    clear(list);
+    if (!games.length) list.append(h("li", {}, "No finished games yet."));
+    for (const g of games) {
+      const winners = (g.winners || []).map((i) => (g.seats[i] || {}).name).filter(Boolean);
+      const best = (g.totals || [])[(g.winners || [])[0]];
+      const result = g.reason === "finished" && winners.length
+        ? `won by ${winners.join(" and ")}${best === undefined ? "" : ` with ${best} points`}`
+        : `ended (${g.reason})`;
+      list.append(h("li", {},
+        h("span", {}, h("bdi", {}, who(g.seats)), ` — ${result}, ${ago(g.ended_at)}`),
+        h("a", { class: "button", href: g.url || `/games/${g.id}` }, "See the game")));
+    }
+  } catch (e) {
+    clear(list).append(h("li", {}, `Could not load the finished games: ${e.message}`));
   }
 }

@@ -1,11 +1,15 @@
-// Short beeps made with WebAudio (no audio files): your turn, the last seconds, the end.
-// M (or the sound button) mutes; the choice is kept in localStorage.
+// Short beeps made with WebAudio (no audio files): your turn, your turn while the page is
+// hidden, the last seconds, the end. Sound is off until the player turns it on (M or the
+// sound button), as browsers and players expect; the choice is kept in localStorage.
 
 const KEY = "quaymoor.sound";
 
 // Each sound: [frequency Hz, start s, length s, type]
 const SOUNDS = {
   turn: [[660, 0, 0.12, "sine"], [880, 0.14, 0.18, "sine"]],
+  // a decision of yours while the page is hidden: the turn chime, louder-seeming and twice
+  away: [[660, 0, 0.12, "triangle"], [880, 0.14, 0.18, "triangle"], [660, 0.5, 0.12, "triangle"],
+    [880, 0.64, 0.22, "triangle"]],
   urgent: [[988, 0, 0.09, "square"], [988, 0.16, 0.09, "square"]],
   tick: [[1320, 0, 0.05, "square"]],
   end: [[523, 0, 0.16, "triangle"], [659, 0.18, 0.16, "triangle"], [784, 0.36, 0.16, "triangle"],
@@ -13,7 +17,7 @@ const SOUNDS = {
 };
 
 function stored() {
-  try { return localStorage.getItem(KEY) !== "off"; } catch { return true; }
+  try { return localStorage.getItem(KEY) === "on"; } catch { return false; }
 }
 
 class Sound {

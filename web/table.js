@@ -20,6 +20,9 @@ import {
 import { getToken, setToken, dropToken, getVersion, setVersion, getName, setName } from "./store.js";
 import { sound } from "./sound.js";
 import { GameLog } from "./gamelog.js";
+import { ChatPanel } from "./chat.js";
+import { AwaySignal, turnSound } from "./away.js";
+import { rematchRow, takeRematchSeat } from "./rematch.js";
 import { refreshTip, hideTip } from "./tooltip.js";
 import {
   displayFingerprint, noteStart, noteUpdate, noteWelcome, sendClientSeed, showFingerprint,
@@ -74,11 +77,16 @@ const PROMPTS = {
 };
 
 export class TableScreen {
-  constructor(app, tableId, { onLeave, onPlayAgain }) {
+  constructor(app, tableId, { onLeave, onPlayAgain, onGoTo }) {
     this.app = app;
     this.tableId = tableId;
     this.onLeave = onLeave;
     this.onPlayAgain = onPlayAgain;
+    this.onGoTo = onGoTo;
+    this.chat = new ChatPanel((m) => this.conn.send(m));
+    this.away = new AwaySignal();
+    this.rematchOffer = null; // the rematch_offer of this finished game, if any
+    this.rematchAsked = false;
     this.token = getToken(tableId);
     this.version = this.token ? getVersion(tableId) : null;
     this.seat = null;
@@ -139,6 +147,8 @@ export class TableScreen {
     window.removeEventListener("resize", this.onResize);
     this.unSound();
     this.unKeys();
+    this.away.destroy();
+    this.chat.destroy();
     hideTip();
     setBanner(null);
     setOutOfTabOrder(false);
@@ -175,6 +185,7 @@ export class TableScreen {
     this.el.boardPanel = board;
     const logPane = h("aside", { id: "logpane", class: "logpane panel", "aria-label": "Game log", tabindex: "-1" },
       h("div", { class: "log-top" }, h("h2", {}, "Log"), this.log.filterBar), this.log.box);
+    if (!this.readOnly) this.chat.mount(logPane); // a replay has no chat (none is kept)
     this.layout = h("div", { class: "table-layout waiting", "data-tab": this.tab, "data-side": this.side },
       this.el.decision, this.el.end, this.el.pre, this.el.others, board, logPane, this.el.mat, this.el.tabs);
     this.app.append(h("h1", { class: "sr-only" }, `Quaymoor — table ${this.tableId}`), this.layout);
@@ -244,6 +255,7 @@ export class TableScreen {
         this.players = m.players;
         this.seats = m.seats;
         this.el.mat.dataset.seat = m.seat === null ? "" : String(m.seat);
+        this.chat.setSeats(m.seats, m.seat);
         noteWelcome(this.tableId, m); // what this browser saw, for the verify page
         displayFingerprint(m.fingerprint);
         if (m.started) this.onStartSeeds(m.client_seeds);
@@ -256,6 +268,7 @@ export class TableScreen {
         this.lobby = m;
         this.seats = m.seats;
         this.players = m.players;
+        this.chat.setSeats(m.seats, this.seat);
         this.renderPre();
         break;
       case "update":
@@ -274,12 +287,32 @@ export class TableScreen {
       case "error":
         this.onError(m);
         break;
+      case "chat_line":
+        this.chat.onLine(m);
+        break;
+      case "chat_recent":
+        this.chat.onRecent(m.lines);
+        break;
+      case "rematch_offer":
+        this.rematchOffer = m;
+        this.renderEnd();
+        break;
+      case "rematch_seat":
+        this.onRematchSeat(m);
+        break;
       default:
         break;
     }
   }
 
   onError(m) {
+    if (this.chat.onError(m)) return; // shown in the chat, under its form
+    if (this.rematchAsked && this.ended) { // after the end we send only chat and rematch
+      this.rematchAsked = false;
+      toast(`No rematch: ${m.message}`);
+      this.renderEnd();
+      return;
+    }
     this.pending = false;
     this.voted.clear();
     if (m.code === "bad_token" || m.code === "unknown_seat") {
@@ -301,6 +334,26 @@ export class TableScreen {
     }
     toast(`${m.message} (${m.code})`);
     if (this.view) this.render();
+  }
+
+  /** Our chair at the rematch table: take it (token, fingerprint, seed) and go there. */
+  async onRematchSeat(m) {
+    try {
+      await takeRematchSeat(m);
+    } catch (e) {
+      toast(`Could not take your seat at the rematch: ${e.message}`);
+    }
+    if (this.onGoTo) this.onGoTo(m.rematch);
+  }
+
+  askRematch() {
+    if (this.rematchAsked) return;
+    if (this.conn.send({ type: "rematch" })) {
+      this.rematchAsked = true;
+      this.renderEnd();
+    } else {
+      toast("Not connected: the rematch was not asked for.");
+    }
   }
 
   /**
@@ -358,8 +411,10 @@ export class TableScreen {
     const m = { ...update, view: got.view, seats: update.seats || this.seats };
     noteUpdate(this.tableId, m);
     this.el.pre.hidden = true;
+    if (this.layout.classList.contains("waiting") && this.chatOpened) this.chat.show(false);
     this.layout.classList.remove("waiting");
     this.seats = m.seats;
+    this.chat.setSeats(m.seats, this.seat);
     if (update.seats) this.voted.clear(); // the seats show our vote now (or its refusal came)
     this.view = m.view;
     this.logStartSeeds();
@@ -379,7 +434,7 @@ export class TableScreen {
     const fresh = mine && (!this.wasMine || decision !== this.decisionKey);
     this.decisionKey = decision;
     if (fresh) {
-      sound.play("turn");
+      sound.play(turnSound());
       announce(`Your decision: ${phaseText(b)}`);
       this.urgentPlayed = false;
       this.lastTick = null;
@@ -539,6 +594,7 @@ export class TableScreen {
     if (this.view) return;
     const pre = clear(this.el.pre);
     pre.hidden = false;
+    if (!this.chatOpened) { this.chatOpened = true; this.chat.show(true); } // the waiting room's talk
     const invite = `${location.origin}/?table=${this.tableId}`;
     const seated = this.seats.filter((s) => s.name);
     pre.append(h("h2", {}, `Table ${this.tableId}: waiting to start`),
@@ -547,6 +603,12 @@ export class TableScreen {
         s.name ? seatName(this.seats, s.seat, this.seat) : "(empty seat — a bot will take it)",
         s.name && !s.connected && !s.bot ? " — not connected" : ""))),
       h("p", {}, `${seated.length} of ${this.players} seats taken.`));
+    const rematch = this.lobby && this.lobby.rematch_of;
+    if (rematch) {
+      pre.append(h("p", { class: "rematch-note", id: "rematch-note" },
+        "A rematch: it starts by itself once every player seated here has come. ",
+        "Starting now gives the chairs of those who have not to bots."));
+    }
     if (this.token) {
       const start = h("button", { class: "primary", type: "button", onclick: async () => {
         start.disabled = true;
@@ -631,6 +693,8 @@ export class TableScreen {
     showKeys(this.el.decision); // the Jump button's key, as remapped
     this.renderEnd();
     setOutOfTabOrder(this.isMine());
+    this.chat.setTabbable(!this.isMine());
+    this.away.set(!this.readOnly && this.isMine());
     this.el.log.scrollTop = this.el.log.scrollHeight;
     if (inApp && !this.app.contains(document.activeElement)) {
       const again = focusKey ? this.app.querySelector(`[data-key="${CSS.escape(focusKey)}"]`) : null;
@@ -1023,6 +1087,11 @@ export class TableScreen {
           h("td", {}, sc.tiebreak)))))));
       if (!bonuses) end.append(h("p", { class: "small" }, "No large building earned an end bonus."));
       end.append(endCharts(this.tableId, this.seats, this.seat));
+    }
+    if (e.reason === "finished") {
+      const row = rematchRow({ offer: this.rematchOffer, asked: this.rematchAsked, seat: this.seat },
+        () => this.askRematch());
+      if (row) end.append(row);
     }
     const verify = h("span", { id: "verify", class: "verify", role: "status" });
     const seeds = Array.isArray(e.client_seeds) ? e.client_seeds : [];

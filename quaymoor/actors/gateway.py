@@ -30,8 +30,10 @@ from quaymoor.actors.gone_tables import ended_elsewhere, live_elsewhere
 from quaymoor.actors.inbox import (
     ActFrom,
     Attach,
+    ChatFrom,
     Detach,
     Inbox,
+    RematchFrom,
     Reply,
     ResyncFrom,
     TableError,
@@ -43,10 +45,12 @@ from quaymoor.protocol.codec import ProtocolError, decode_action, decode_client,
 from quaymoor.protocol.codes import Close, Code
 from quaymoor.protocol.messages import (
     Act,
+    Chat,
     Error,
     Hello,
     Ping,
     Pong,
+    Rematch,
     Resync,
     ServerMessage,
     VoteBot,
@@ -212,7 +216,7 @@ class Gateway:
                 return
             try:
                 message = decode_client(frame)
-                to_table: ActFrom | ResyncFrom | VoteFrom | None = None
+                to_table: ActFrom | ResyncFrom | VoteFrom | ChatFrom | RematchFrom | None = None
                 match message:
                     case Act(action=action):
                         to_table = ActFrom(conn, decode_action(action), received)
@@ -220,6 +224,10 @@ class Gateway:
                         to_table = ResyncFrom(conn, since)
                     case VoteBot(seat=seat):
                         to_table = VoteFrom(conn, seat)
+                    case Chat(text=text):
+                        to_table = ChatFrom(conn, text)
+                    case Rematch():
+                        to_table = RematchFrom(conn)
                 if to_table is not None:
                     try:
                         await inbox.send(to_table)

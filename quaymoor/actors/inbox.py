@@ -3,7 +3,9 @@
 Everything a table hears comes through its inbox, a bounded memory channel of
 ``InboxMessage``: lobby requests (``Join``, ``Seed``, ``Start``), connections attaching and leaving
 (``Attach``, ``Detach``), their actions (``ActFrom``), requests for a snapshot
-(``ResyncFrom``) and votes to hand an away seat to a bot (``VoteFrom``), its seat workers' reports
+(``ResyncFrom``) and votes to hand an away seat to a bot (``VoteFrom``), their chat lines
+(``ChatFrom``) and rematch requests (``RematchFrom``, answered by the supervisor's
+``RematchReady`` or ``RematchFailed``), its seat workers' reports
 (``TimedOut``, ``BotMove``) and ``Shutdown``. A request carries a ``Reply``, answered
 exactly once: with a value, or with a ``TableError`` whose code goes on the wire.
 """
@@ -146,6 +148,40 @@ class VoteFrom:
 
 
 @attrs.frozen
+class ChatFrom:
+    """A chat line from an attached connection, as the client sent it (``actors.chat``
+    checks it)."""
+
+    connection: Connection
+    text: str
+
+
+@attrs.frozen
+class RematchFrom:
+    """A connection's seat offers a rematch of the finished game, or accepts the offer."""
+
+    connection: Connection
+
+
+@attrs.frozen
+class RematchReady:
+    """From the supervisor: the rematch table ``table`` is open, with a chair held for
+    each human of this game; ``tokens`` holds those chairs' secret tokens by seat."""
+
+    table: str
+    fingerprint: str
+    tokens: dict[int, str]
+
+
+@attrs.frozen
+class RematchFailed:
+    """From the supervisor: no rematch table could be opened (``code`` says why)."""
+
+    code: Code
+    message: str
+
+
+@attrs.frozen
 class Shutdown:
     """End the game now (players told, seed revealed, record kept)."""
 
@@ -171,7 +207,7 @@ class BotMove:
 
 
 InboxMessage = (Join | Seed | Start | Attach | Detach | ActFrom | ResyncFrom | VoteFrom | Shutdown
-                | TimedOut | BotMove)
+                | TimedOut | BotMove | ChatFrom | RematchFrom | RematchReady | RematchFailed)
 #: A table's inbox, as its senders hold it.
 Inbox: TypeAlias = trio.MemorySendChannel[InboxMessage]
 
@@ -187,7 +223,8 @@ def refuse(msg: InboxMessage) -> None:
             reply.fail(table_closed())
             conn.outbox.close()
         case (Detach(connection=conn) | ActFrom(connection=conn) | ResyncFrom(connection=conn)
-              | VoteFrom(connection=conn)):
+              | VoteFrom(connection=conn) | ChatFrom(connection=conn)
+              | RematchFrom(connection=conn)):
             conn.outbox.close()
-        case Shutdown() | TimedOut() | BotMove():
+        case Shutdown() | TimedOut() | BotMove() | RematchReady() | RematchFailed():
             pass

@@ -39,6 +39,9 @@ class Seat:
     bot_playing: bool = False  #: a bot plays for the absent player
     #: the seats that voted to hand this one to a bot while its player is away (``handover``)
     votes: set[int] = attrs.field(factory=set)
+    #: A rematch's chair kept for a player of the last game who has not come yet (no
+    #: attach, no seed): a bot takes it if the game starts without them.
+    held: bool = False
 
     @property
     def bot_controlled(self) -> bool:
@@ -109,6 +112,7 @@ class Seats:
             seat.client_seed = check_client_seed(client_seed)
         except ClientSeedError as exc:
             raise TableError(Code.BAD_CLIENT_SEED, f"{exc} @ $.client_seed") from None
+        seat.held = False
         return seat
 
     def seat_for_token(self, token: str) -> Seat | None:
@@ -123,8 +127,26 @@ class Seats:
                 found = seat
         return found
 
+    def hold(self, index: int, name: str) -> Seat:
+        """Keep chair ``index`` for ``name`` (a player of the game this one is a rematch
+        of), with a token of its own for them, before anyone can join."""
+        seat = self.all[index]
+        seat.name = clean_name(name) or f"Seat {index + 1}"
+        seat.token = secrets.token_urlsafe(24)
+        seat.held = True
+        return seat
+
+    def all_seeded(self) -> bool:
+        """Every seated player has given a client seed (and so has come)."""
+        return all(s.client_seed is not None for s in self.all if s.name is not None)
+
     def fill_with_bots(self) -> list[int]:
-        """Seat a named bot in every empty chair; returns their seats."""
+        """Seat a named bot in every empty chair, and in every chair still held for a
+        player who has not come; returns their seats."""
+        for seat in self.all:
+            if seat.held:
+                seat.name = seat.token = None
+                seat.held = False
         taken = {s.name for s in self.all if s.name}
         names = iter(n for n in BOT_NAMES if n not in taken)
         filled = []

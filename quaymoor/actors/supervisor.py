@@ -13,6 +13,7 @@ memory. ``shutdown`` waits for the archive's writes before it returns.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import secrets
@@ -29,6 +30,8 @@ from quaymoor.actors.inbox import (
     InboxMessage,
     Join,
     JoinResult,
+    RematchFailed,
+    RematchReady,
     Reply,
     Seed,
     Shutdown,
@@ -107,9 +110,13 @@ class Supervisor:
 
     # ------------------------------------------------------------ tables
 
-    async def create_table(self, players: int, bots: str = "normal") -> Table:
+    async def create_table(
+        self, players: int, bots: str = "normal", *, held: dict[int, str] | None = None,
+        rematch_of: str | None = None,
+    ) -> Table:
         """Open a table for ``players`` seats; empty chairs get ``bots`` (easy, normal,
-        hard) when it starts."""
+        hard) when it starts. A rematch holds its players' chairs (``held``: names by
+        seat) from the start (``actors.rematch``)."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise TableError(
                 Code.BAD_PLAYERS, f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} @ $.players")
@@ -128,7 +135,8 @@ class Supervisor:
             table_id = self._new_id()
         pool = self.bots
         table = Table(table_id, players, self.config, on_record=self._keep_record,
-                      metrics=self.metrics, bot_factory=lambda: pool.chooser(bots))
+                      metrics=self.metrics, bot_factory=lambda: pool.chooser(bots),
+                      on_rematch=self._open_rematch, held=held, rematch_of=rematch_of)
         table.bot_level = bots
         self.tables[table_id] = table
         if self.shared is not None:
@@ -176,6 +184,27 @@ class Supervisor:
                 self.metrics.games_finished.inc()
             if self.archive is not None:
                 self.archive.submit(table.id, record)
+
+    def _open_rematch(self, table: Table, humans: dict[int, str]) -> None:
+        """From a finished table's actor: open its rematch table in the background; the
+        answer reaches the old table's inbox."""
+        assert self._nursery is not None
+        self._nursery.start_soon(self._make_rematch, table, humans)
+
+    async def _make_rematch(self, old: Table, humans: dict[int, str]) -> None:
+        answer: InboxMessage
+        try:
+            new = await self.create_table(old.players, old.bot_level, held=humans,
+                                          rematch_of=old.id)
+        except TableError as exc:
+            answer = RematchFailed(exc.code, f"no rematch table could be opened: {exc.message}")
+        else:
+            tokens = {i: token for i in humans if (token := new.seats[i].token) is not None}
+            answer = RematchReady(new.id, new.fingerprint, tokens)
+            log.info("table %s: rematch at %s", old.id, new.id,
+                     extra={"event": "rematch", "table": old.id})
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            await old.inbox.send(answer)  # a closed old table: the new one waits as any does
 
     def get(self, table_id: str) -> Table:
         table = self.tables.get(table_id)

@@ -32,15 +32,20 @@ import attrs
 import trio
 
 from quaymoor.actors import handover, status
+from quaymoor.actors.chat import Chat, ChatError
 from quaymoor.actors.connection import Connection, Receipt
 from quaymoor.actors.fanout import Fanout, History
 from quaymoor.actors.inbox import (
     ActFrom,
     Attach,
     BotMove,
+    ChatFrom,
     Detach,
     InboxMessage,
     Join,
+    RematchFailed,
+    RematchFrom,
+    RematchReady,
     ResyncFrom,
     Seed,
     Shutdown,
@@ -51,6 +56,7 @@ from quaymoor.actors.inbox import (
     refuse,
 )
 from quaymoor.actors.lobby import Seats
+from quaymoor.actors.rematch import AskForTable, Rematch
 from quaymoor.actors.seat import Chooser, SeatWorker, clocks
 from quaymoor.bots.random_bot import RandomBot
 from quaymoor.config import TableConfig
@@ -98,6 +104,9 @@ class Table:
         bot_factory: Callable[[], Chooser] | None = None,
         on_record: Callable[[Table], None] | None = None,
         metrics: Metrics | None = None,
+        on_rematch: Callable[[Table, dict[int, str]], None] | None = None,
+        held: dict[int, str] | None = None,
+        rematch_of: str | None = None,
     ) -> None:
         self.id = table_id
         self.players = players
@@ -107,6 +116,9 @@ class Table:
         self.fingerprint = fingerprint(self.seed)
         self.state = TableState.WAITING
         self.seats = Seats(players)
+        for index, name in (held or {}).items():  # a rematch: its players' chairs
+            self.seats.hold(index, name)
+        self.rematch_of = rematch_of  #: the game this table is a rematch of
         self.game: Game | None = None
         self._views: ViewEncoder | None = None
         self.created = time.time()
@@ -114,6 +126,12 @@ class Table:
         self.crash: str | None = None
         self.fanout = Fanout(table_id, on_gone=self._detach)
         self.history = History()
+        self.chat = Chat(table_id)
+        ask: AskForTable | None = None
+        if on_rematch is not None:
+            def ask(humans: dict[int, str]) -> None:
+                on_rematch(self, humans)
+        self.rematch = Rematch(table_id, self.fanout, self.seats, ask)
         self.inbox, self._inbox_recv = trio.open_memory_channel[InboxMessage](config.inbox_size)
         self.metrics = metrics if metrics is not None else Metrics()
         self.workers = [
@@ -201,6 +219,16 @@ class Table:
                 self._timed_out(msg)
             case Attach():
                 self._attach(msg)
+                self._after_attach(msg.connection)
+            case ChatFrom(connection=conn, text=text):
+                self._chat(conn, text)
+            case RematchFrom(connection=conn):
+                if self.fanout.connections.get(conn.id) is conn:
+                    self.rematch.request(conn, self.state is TableState.FINISHED)
+            case RematchReady():
+                self.rematch.opened(msg)
+            case RematchFailed():
+                self.rematch.failed(msg)
             case Detach(connection=conn):
                 self._detach(conn)
             case ResyncFrom(connection=conn, since=since):
@@ -246,14 +274,23 @@ class Table:
             msg.reply.fail(exc)
             return
         msg.reply.set(None)
+        if self.rematch_of is not None and self.seats.all_seeded():
+            self._begin()  # a rematch starts once every player has come and seeded
 
     def _start(self, msg: Start) -> None:
         if self.state is not TableState.WAITING:
             msg.reply.fail(TableError(Code.ALREADY_STARTED, "the game has already started"))
             return
-        if self.seats.seat_for_token(msg.token) is None:
+        starter = self.seats.seat_for_token(msg.token)
+        if starter is None:
             msg.reply.fail(TableError(Code.BAD_TOKEN, "only a seated player may start the game"))
             return
+        starter.held = False  # whoever starts a rematch has come
+        self._begin()  # a raise here leaves the reply to refuse_pending: table_closed
+        msg.reply.set(None)
+
+    def _begin(self) -> None:
+        """Bots in the empty chairs, the game dealt and its first update out."""
         for index in self.seats.fill_with_bots():
             self._bots[index] = self._bot_factory()
         self.game = Game(self.players, self.seed, self.seats.client_seeds())
@@ -261,7 +298,6 @@ class Table:
         self.state = TableState.PLAYING
         log.info("table %s started: %d players, %d bots", self.id, self.players,
                  len(self._bots), extra={"event": "table_started", "table": self.id})
-        msg.reply.set(None)
         self.fanout.broadcast(GameStarted(self.id, self.seats.seat_seeds()))
         self._after_change(acted=None, since=0, events=[])
 
@@ -280,6 +316,8 @@ class Table:
                 msg.reply.fail(TableError(Code.BAD_TOKEN, "that seat token is not valid here"))
                 return
         conn.seat = seat.index if seat else None
+        if seat is not None:
+            seat.held = False  # a rematch's player has come
         self.fanout.add(conn)
         msg.reply.set(conn.seat)
         seats_changed = False
@@ -313,6 +351,30 @@ class Table:
             self.fanout.send(conn, self._ended_message())
         elif seats_changed:
             self._broadcast_seats_changed(exclude=conn)
+
+    def _after_attach(self, conn: Connection) -> None:
+        """After an attach's catch-up: the chat's recent lines and a rematch on offer."""
+        if self.fanout.connections.get(conn.id) is not conn:
+            return  # refused, or already dropped
+        if self.chat.recent:
+            self.fanout.send(conn, self.chat.catch_up())
+        self.rematch.catch_up(conn)
+
+    def _chat(self, conn: Connection, text: str) -> None:
+        """A chat line from a seat, to everyone attached; refused for a spectator."""
+        if self.fanout.connections.get(conn.id) is not conn:
+            return
+        if conn.seat is None:
+            self.fanout.send(conn, Error(Code.SPECTATOR,
+                                         "spectators read the chat; only the players write in it"))
+            return
+        seat = self.seats[conn.seat]
+        try:
+            line = self.chat.say(conn.seat, seat.name or f"Seat {conn.seat + 1}", text)
+        except ChatError as exc:
+            self.fanout.send(conn, Error(exc.code, exc.message))
+            return
+        self.fanout.broadcast(line)
 
     def _resync(self, conn: Connection, since: int | None) -> None:
         """A snapshot of the connection's view now (its client lost its chain of
@@ -593,7 +655,7 @@ class Table:
         self._broadcast_update(self.game.version, [], exclude=exclude)
 
     def _lobby(self) -> Lobby:
-        return Lobby(self.id, self.players, self.seats.public())
+        return Lobby(self.id, self.players, self.seats.public(), self.rematch_of)
 
     def _broadcast_lobby(self) -> None:
         self.fanout.broadcast(self._lobby())

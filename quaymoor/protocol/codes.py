@@ -56,6 +56,10 @@ class Code(StrEnum):
     NOT_AWAY = "not_away"
     VOTE_NOT_OPEN = "vote_not_open"
     ALREADY_VOTED = "already_voted"
+    # A ``chat`` or ``rematch`` the table refuses.
+    BAD_CHAT = "bad_chat"
+    CHAT_TOO_FAST = "chat_too_fast"
+    NOT_FINISHED = "not_finished"
     # Only over HTTP.
     BAD_REQUEST = "bad_request"
     UNKNOWN_GAME = "unknown_game"

@@ -62,7 +62,22 @@ class VoteBot:
     seat: int
 
 
-ClientMessage = Hello | Act | Ping | Resync | VoteBot
+@attrs.frozen
+class Chat:
+    """A line for the table's chat, from a seat (spectators only read). Checked by
+    ``actors.chat``: at most 200 code points once cleaned, a few lines per seat at a time."""
+
+    text: str
+
+
+@attrs.frozen
+class Rematch:
+    """From a seat, after the game has finished: offer a rematch, or accept the one on
+    offer. Answered with ``rematch_seat`` (the seat's token at the new table) to this seat
+    and ``rematch_offer`` to everyone."""
+
+
+ClientMessage = Hello | Act | Ping | Resync | VoteBot | Chat | Rematch
 
 # ---------------------------------------------------------------- server -> client
 
@@ -144,6 +159,9 @@ class Lobby:
     table: str
     players: int
     seats: list[SeatPublic]
+    #: A rematch: the game it is a rematch of (it starts by itself once every seated
+    #: player has given a client seed); None for any other table.
+    rematch_of: str | None = None
 
 
 @attrs.frozen
@@ -174,7 +192,55 @@ class Pong:
     pass
 
 
-ServerMessage = Welcome | GameStarted | Update | Lobby | EndOfGame | Error | Pong
+@attrs.frozen
+class ChatLine:
+    """A line of the table's chat, to everyone attached (plain text: show it as text)."""
+
+    table: str
+    id: int  #: 1, 2, ... in the order the table took the lines
+    seat: int  #: who wrote it
+    name: str  #: the seat's name when it was written
+    text: str  #: cleaned: no control or bidi characters, one line, 1 to 200 code points
+    at: float  #: Unix time the table took it
+
+
+@attrs.frozen
+class ChatRecent:
+    """Right after the catch-up on attaching: the table's last lines (at most 50, held in
+    memory only, oldest first)."""
+
+    table: str
+    lines: list[ChatLine]
+
+
+@attrs.frozen
+class RematchOffer:
+    """A player of this finished game offered a rematch (to everyone attached, and to a
+    connection that attaches later): ``rematch`` is the new table, ``by`` the seat that
+    offered, ``accepted`` the seats holding a chair there so far."""
+
+    table: str
+    rematch: str
+    by: int
+    name: str
+    accepted: list[int]
+
+
+@attrs.frozen
+class RematchSeat:
+    """Only to the seat's own connections: its chair at the rematch table, the same seat
+    number. Keep ``token`` as for a join; show ``fingerprint`` before sending the seat's
+    client seed there."""
+
+    table: str
+    rematch: str
+    seat: int
+    token: str
+    fingerprint: str
+
+
+ServerMessage = (Welcome | GameStarted | Update | Lobby | EndOfGame | Error | Pong | ChatLine
+                 | ChatRecent | RematchOffer | RematchSeat)
 
 #: Wire tags that are not the class name in snake case.
 TAGS: Final[dict[type, str]] = {EndOfGame: "game_ended"}

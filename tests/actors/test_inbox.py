@@ -17,9 +17,13 @@ from quaymoor.actors.inbox import (
     ActFrom,
     Attach,
     BotMove,
+    ChatFrom,
     Detach,
     InboxMessage,
     Join,
+    RematchFailed,
+    RematchFrom,
+    RematchReady,
     Reply,
     ResyncFrom,
     Seed,
@@ -27,6 +31,7 @@ from quaymoor.actors.inbox import (
     Start,
     TableError,
     TimedOut,
+    VoteFrom,
     refuse,
 )
 from quaymoor.actors.lobby import Seats
@@ -67,7 +72,7 @@ def _connection() -> tuple[Connection, trio.MemoryReceiveChannel[str]]:
 
 async def test_refuse_answers_every_request_and_closes_every_connection() -> None:
     replies = [Reply() for _ in range(4)]
-    conns = [_connection() for _ in range(4)]
+    conns = [_connection() for _ in range(7)]
     messages: list[InboxMessage] = [
         Join("Ada", replies[0]),
         Seed("token", "my dice", replies[3]),
@@ -79,6 +84,11 @@ async def test_refuse_answers_every_request_and_closes_every_connection() -> Non
         Shutdown(),
         TimedOut(0, 1),
         BotMove(0, Pass(), 0),
+        ChatFrom(conns[4][0], "hello"),
+        RematchFrom(conns[5][0]),
+        RematchReady("a3c90e12b4", "0" * 64, {0: "token"}),
+        RematchFailed(Code.SERVER_FULL, "full"),
+        VoteFrom(conns[6][0], 1),
     ]
     assert {type(m) for m in messages} == set(get_args(InboxMessage))
     for message in messages:

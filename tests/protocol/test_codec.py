@@ -39,8 +39,9 @@ def test_error_is_byte_identical() -> None:
 def test_tags_are_snake_case_names_unless_overridden() -> None:
     assert dict(TAGS) == {EndOfGame: "game_ended"}
     tags = {wire_tag(cl) for cl in get_args(ServerMessage)}
-    assert tags == {"welcome", "game_started", "update", "lobby", "game_ended", "error", "pong"}
-    assert set(CLIENT_TAGS) == {"hello", "act", "ping", "resync", "vote_bot"}
+    assert tags == {"welcome", "game_started", "update", "lobby", "game_ended", "error", "pong",
+                    "chat_line", "chat_recent", "rematch_offer", "rematch_seat"}
+    assert set(CLIENT_TAGS) == {"hello", "act", "ping", "resync", "vote_bot", "chat", "rematch"}
 
 
 def test_every_end_reason_goes_out_as_its_string() -> None:

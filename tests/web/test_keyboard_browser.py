@@ -65,7 +65,12 @@ def test_play_a_whole_game_by_keyboard(browser: Any, server_url: str) -> None:
         for key, section in (("h", "mat"), ("b", "board"), ("p", "others")):
             page.keyboard.press(key)
             assert page.evaluate("document.activeElement.id") == section
-        assert "turn" in sounds_of(page)
+        # the sound is off until the player turns it on: no turn chime so far
+        assert sounds_of(page) == []
+        assert page.get_attribute("#sound", "aria-pressed") == "false"
+        page.keyboard.press("m")
+        assert page.evaluate("localStorage.getItem('quaymoor.sound')") == "on"
+        assert sounds_of(page) == ["tick"]  # turning it on says so
 
         # M mutes, and the choice is kept
         page.keyboard.press("m")

@@ -123,7 +123,9 @@ def test_tooltip_by_hover_and_the_urgent_timer(browser: Any, server_url: str) ->
         tip.wait_for(state="hidden")
         assert watch.acts() == []
 
-        # the last 10 seconds: the clock turns urgent and beeps
+        # the last 10 seconds: the clock turns urgent and beeps (once the player has turned
+        # the sound on: it is off until then)
+        page.click("#sound")
         page.clock.fast_forward("01:21")
         page.wait_for_selector("#clock.urgent")
         assert "urgent" in sounds_of(page)

@@ -45,6 +45,9 @@ class Answers:
 
     answered: int = 0
     resyncs: int = 0  #: snapshots (or lobbies) that answered a ``resync``
+    #: ``chat_line`` and ``rematch_seat``: an accepted ``chat`` or ``rematch`` (neither
+    #: moves the version)
+    chats: int = 0
     errors: int = 0
     pongs: int = 0
     moved: int = 0  #: versions the table moved on
@@ -251,13 +254,16 @@ def _note(run: Run, answers: Answers, text: str, where: str, sent: str) -> None:
     elif kind == "lobby":  # before the start, the lobby answers a resync
         answers.answered += 1
         answers.resyncs += 1
+    elif kind in ("chat_line", "rematch_seat"):  # an accepted chat line or rematch
+        answers.answered += 1
+        answers.chats += 1
 
 
 def _judge(run: Run, table: Target, answers: Answers, *, count: int,
            inputs: list[Input], where: str) -> None:
     """Accepted frames = answers that were not errors or pongs; the table may have moved
     by exactly that many versions."""
-    accepted = count - answers.errors - answers.pongs - answers.resyncs
+    accepted = count - answers.errors - answers.pongs - answers.resyncs - answers.chats
     if answers.close is None and answers.moved > max(0, accepted):
         run.tally.fail("state changes from refused inputs",
                        f"{answers.errors} of {count} frames were refused, yet the version "

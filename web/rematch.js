@@ -1,0 +1,47 @@
+// Rematch, on the end screen (the server's flow: quaymoor/actors/rematch.py). A player's
+// "Rematch" opens a new table with the same seats; the others see "Ada wants a rematch"
+// with a Join button and are never moved without it. A seat's chair there arrives as
+// `rematch_seat`: its token is kept like a join's, the new table's fingerprint is shown,
+// then our client seed goes out (seen.js keeps that order) and the page goes to the new
+// table, which starts by itself once every player has come.
+
+import { h } from "./dom.js";
+import { setToken } from "./store.js";
+import { sendClientSeed, showFingerprint } from "./seen.js";
+
+/**
+ * The end screen's rematch row. state: {offer (rematch_offer or null), asked (we sent
+ * rematch), seat (ours, null: watching), seatName(i)}; ask() sends `rematch`.
+ */
+export function rematchRow(state, ask) {
+  const { offer, asked, seat } = state;
+  const row = h("div", { class: "row rematch", id: "rematch-row" });
+  if (seat === null || seat === undefined) {
+    if (offer) {
+      row.append(h("p", { class: "rematch-offer", id: "rematch-offer" }, h("bdi", {}, offer.name),
+        " offered a rematch. ", h("a", { href: `/?table=${offer.rematch}`, id: "watch-rematch" }, "Watch it")));
+    }
+    return offer ? row : null;
+  }
+  const accepted = offer ? offer.accepted.includes(seat) : false;
+  if (offer && offer.by !== seat && !accepted) {
+    row.append(h("p", { class: "rematch-offer", id: "rematch-offer", role: "status" },
+      h("bdi", {}, offer.name), " wants a rematch."),
+    h("button", { type: "button", class: "primary", id: "rematch", disabled: asked, onclick: ask },
+      asked ? "Joining…" : "Join the rematch"));
+  } else {
+    const waiting = asked || accepted;
+    row.append(h("button", { type: "button", class: "primary", id: "rematch", disabled: waiting, onclick: ask },
+      waiting ? "Opening the rematch…" : "Rematch"),
+    h("span", { class: "small" }, waiting ? "" : "The same players at a new table; the others are asked to join."));
+  }
+  return row;
+}
+
+/** Take our chair at the rematch table (a `rematch_seat`); resolves to its table id. */
+export async function takeRematchSeat(msg) {
+  setToken(msg.rematch, msg.token);
+  await showFingerprint(msg.rematch, msg.fingerprint); // before our seed goes out
+  await sendClientSeed(msg.rematch, { token: msg.token, seat: msg.seat });
+  return msg.rematch;
+}
