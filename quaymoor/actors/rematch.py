@@ -49,6 +49,11 @@ class Rematch:
         self.ready: RematchReady | None = None
         self.accepted: list[int] = []
 
+    def forget_owner(self) -> None:
+        """Drop the callback into the table (a cycle through it) once the table has
+        ended: no rematch is made from here on."""
+        self._ask = None
+
     def request(self, conn: Connection, finished: bool) -> None:
         """``conn`` sent ``rematch``: refuse it, or hold its seat a chair."""
         if conn.seat is None:

@@ -181,9 +181,10 @@ class Table:
 
     def release(self) -> None:
         """After the table's end: break the cycles through it (its connections' callback
-        into it, its seats' hold on its nursery), so that reference counting frees it
+        into it, the rematch's, its seats' hold on its nursery), so that reference counting frees it
         and its history at once rather than the next full collection."""
         self.fanout.forget_owner()
+        self.rematch.forget_owner()
         for worker in self.workers:
             worker.release()
         self._bots.clear()
