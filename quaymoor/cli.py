@@ -81,8 +81,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         given = {k: v for k in ("tables", "players", "client_procs", "seconds", "think",
                                 "start_spread") if (v := getattr(args, k)) is not None}
         if args.what == "server":
-            return bench_server(**given)
-        return bench_load(**given, window=args.window)
+            return bench_server(**given, stalls=args.log_stalls)
+        return bench_load(**given, window=args.window, stalls=args.log_stalls)
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
 
@@ -298,6 +298,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="load: games need not finish within the bound (human pace): the "
                          "verdict asks that every connection was held to the end of it "
                          "and every stream was in order")
+    bp.add_argument("--log-stalls", action="store_true",
+                    help="server, load: the server logs its event-loop stalls over 20 ms "
+                         "and a summary is printed (it costs the server some latency)")
     bp.set_defaults(func=cmd_bench)
 
     tp = sub.add_parser("tournament", help="play bots against each other, seats rotated")

@@ -25,7 +25,7 @@ from quaymoor.tools.server_bench.settings import LATENCY_TARGET, WARMUP_TABLES
 
 def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
                  seconds: float = 120.0, think: float = 0.0, *,
-                 start_spread: float = 10.0) -> int:
+                 start_spread: float = 10.0, stalls: bool = False) -> int:
     """Idle tables, the spectator and raw fan-outs, then a load of ``tables`` tables of
     ``players`` seats over ``client_procs`` client processes, bounded at ``seconds``; all
     figures printed. Returns 0."""
@@ -35,7 +35,7 @@ def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
           f"{tables} tables x {players} players over {client_procs} client processes; "
           f"load bounded at {seconds:.0f} s; players think {think:.2f} s on average; "
           f"tables started over {start_spread:g} s", flush=True)
-    with rig(client_procs) as (server, port, pipes, server_log):
+    with rig(client_procs, stalls=stalls) as (server, port, pipes, server_log):
         idle_kib = _idle_tables(server, port, tables, players)
         fanout_step(server, port, pipes)
         _load_step(server, port, pipes, tables=tables, players=players, seconds=seconds,
@@ -82,7 +82,8 @@ def _idle_tables(server: subprocess.Popen[str], port: int, tables: int, players:
 
 def bench_load(tables: int = 500, players: int = 4, client_procs: int = 4,
                seconds: float = 300.0, think: float = 0.5, *,
-               start_spread: float = 10.0, window: bool = False) -> int:
+               start_spread: float = 10.0, window: bool = False,
+               stalls: bool = False) -> int:
     """The load proof: ``tables`` tables of ``players`` humans, each a websocket in one of
     ``client_procs`` client processes, every game played to its end within ``seconds``.
     Returns 0 when every game finished with every client's stream complete and in
@@ -96,7 +97,7 @@ def bench_load(tables: int = 500, players: int = 4, client_procs: int = 4,
           f"{tables * players} websockets over {client_procs} client processes; players "
           f"think {think:.2f} s on average; load bounded at {seconds:.0f} s; tables "
           f"started over {start_spread:g} s", flush=True)
-    with rig(client_procs) as (server, port, pipes, server_log):
+    with rig(client_procs, stalls=stalls) as (server, port, pipes, server_log):
         idle_rss = rss_kib(server.pid)  # the client processes add nothing to the server
         run, met = _load_step(server, port, pipes, tables=tables, players=players,
                               seconds=seconds, think=think, start_spread=start_spread,
