@@ -13,7 +13,7 @@ ALLOWED: dict[str, set[str]] = {
     "rules": set(),
     "bots": {"rules"},
     "protocol": {"rules"},
-    "store": {"rules"},
+    "store": {"rules", "ops"},
     "ops": set(),
     "config": {"store"},
     "actors": {"rules", "bots", "protocol", "store", "ops", "config"},

@@ -41,6 +41,7 @@ from quaymoor.actors.inbox import (
 )
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import ServerConfig
+from quaymoor.ops.channels import waiting
 from quaymoor.protocol.codec import ProtocolError, decode_action, decode_client, encode
 from quaymoor.protocol.codes import Close, Code
 from quaymoor.protocol.messages import (
@@ -284,7 +285,7 @@ class Gateway:
         try:
             with sending.scope:
                 async for text in outbox:
-                    texts = [text, *_waiting(outbox)] if writer.batches else [text]
+                    texts = [text, *waiting(outbox)] if writer.batches else [text]
                     sending.since = trio.current_time()
                     await writer.send(texts)
                     sending.since = None
@@ -313,16 +314,6 @@ class Gateway:
                     log.info("connection %d: a message could not be sent in %.0f s",
                              sending.connection, timeout)
                     sending.scope.cancel()
-
-
-def _waiting(outbox: trio.MemoryReceiveChannel[str]) -> list[str]:
-    """Every message waiting in ``outbox`` now, without waiting for more."""
-    texts: list[str] = []
-    while True:
-        try:
-            texts.append(outbox.receive_nowait())
-        except (trio.WouldBlock, trio.EndOfChannel):
-            return texts
 
 
 class _Sending:

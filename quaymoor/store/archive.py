@@ -37,6 +37,7 @@ from typing import Any, Final
 import attrs
 import trio
 
+from quaymoor.ops.channels import waiting
 from quaymoor.rules.record import GameRecord
 
 log = logging.getLogger("quaymoor.store.archive")
@@ -174,12 +175,7 @@ class Archive:
                 self._running = True
                 task_status.started()
                 async for first in self._recv:
-                    batch = [first]
-                    while len(batch) < BATCH:
-                        try:
-                            batch.append(self._recv.receive_nowait())
-                        except (trio.WouldBlock, trio.EndOfChannel):
-                            break
+                    batch = [first, *waiting(self._recv, BATCH - 1)]
                     todo = self._take(batch)
                     if todo:
                         await trio.to_thread.run_sync(self._write, todo)

@@ -32,6 +32,7 @@ import psycopg
 import trio
 from psycopg.types.json import Jsonb
 
+from quaymoor.ops.channels import waiting
 from quaymoor.rules.converter import converter
 from quaymoor.rules.record import GameRecord, RecordedAction
 from quaymoor.store.archive import MAX_LIST, ArchivedGame, ArchiveError, summary_of
@@ -205,12 +206,7 @@ class PgStore:
                 self._running = True
                 task_status.started()
                 async for first in self._recv:
-                    batch = [first]
-                    while len(batch) < BATCH:
-                        try:
-                            batch.append(self._recv.receive_nowait())
-                        except (trio.WouldBlock, trio.EndOfChannel):
-                            break
+                    batch = [first, *waiting(self._recv, BATCH - 1)]
                     await self._write_until_done(batch)
         finally:
             self._running = False
