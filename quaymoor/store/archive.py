@@ -143,7 +143,37 @@ def check_archive(path: str | Path) -> None:
     _open(str(path)).close()
 
 
-class Archive:
+class RecordReads:
+    """A record read as both archives read it: one submitted and not yet written comes
+    from memory, any other from the database (off the event loop)."""
+
+    def pending_record(self, game_id: str) -> GameRecord | None:
+        """The record submitted under ``game_id`` and not yet written, if any."""
+        raise NotImplementedError
+
+    def record_json_sync(self, game_id: str) -> str | None:
+        """The written record's JSON text, or None (blocking: call it in a thread)."""
+        raise NotImplementedError
+
+    async def record_json(self, game_id: str) -> str | None:
+        """The record's JSON text as archived (or as it will be), or None."""
+        pending = self.pending_record(game_id)
+        if pending is not None:
+            return await trio.to_thread.run_sync(pending.to_json)
+        return await trio.to_thread.run_sync(self.record_json_sync, game_id)
+
+    async def record(self, game_id: str) -> GameRecord | None:
+        """The record, parsed, or None."""
+        pending = self.pending_record(game_id)
+        if pending is not None:
+            return pending
+        text = await trio.to_thread.run_sync(self.record_json_sync, game_id)
+        if text is None:
+            return None
+        return await trio.to_thread.run_sync(GameRecord.from_json, text)
+
+
+class Archive(RecordReads):
     """Finished and ended games in SQLite at ``path``. Run the writer with
     ``await nursery.start(archive.run)``; ``submit`` records, ``flush`` to wait for them."""
 
@@ -281,22 +311,9 @@ class Archive:
 
     # ------------------------------------------------------------ reading
 
-    async def record_json(self, game_id: str) -> str | None:
-        """The record's JSON text as archived (or as it will be), or None."""
+    def pending_record(self, game_id: str) -> GameRecord | None:
         pending = self._pending.get(game_id)
-        if pending is not None:
-            return await trio.to_thread.run_sync(pending[1].to_json)
-        return await trio.to_thread.run_sync(self.record_json_sync, game_id)
-
-    async def record(self, game_id: str) -> GameRecord | None:
-        """The record, parsed, or None."""
-        pending = self._pending.get(game_id)
-        if pending is not None:
-            return pending[1]
-        text = await trio.to_thread.run_sync(self.record_json_sync, game_id)
-        if text is None:
-            return None
-        return await trio.to_thread.run_sync(GameRecord.from_json, text)
+        return None if pending is None else pending[1]
 
     async def has(self, game_id: str) -> bool:
         """Whether a game is archived (or being written) under ``game_id``."""

@@ -35,7 +35,13 @@ from psycopg.types.json import Jsonb
 from quaymoor.ops.channels import waiting
 from quaymoor.rules.converter import converter
 from quaymoor.rules.record import GameRecord, RecordedAction
-from quaymoor.store.archive import MAX_LIST, ArchivedGame, ArchiveError, summary_of
+from quaymoor.store.archive import (
+    MAX_LIST,
+    ArchivedGame,
+    ArchiveError,
+    RecordReads,
+    summary_of,
+)
 from quaymoor.store.migrations import MigrationError, migrate
 
 log = logging.getLogger("quaymoor.store.pg")
@@ -175,7 +181,7 @@ def actions_from_rows(rows: list[Any]) -> list[RecordedAction]:
 # ---------------------------------------------------------------- the store
 
 
-class PgStore:
+class PgStore(RecordReads):
     """The shared store at ``url`` for the process ``instance``. Run the writer with
     ``await nursery.start(store.run)``."""
 
@@ -354,20 +360,8 @@ class PgStore:
         rows = self._read("SELECT record FROM games WHERE id = %s", (game_id,))
         return str(rows[0][0]) if rows else None
 
-    async def record_json(self, game_id: str) -> str | None:
-        pending = self._pending.get(game_id)
-        if pending is not None:
-            return await trio.to_thread.run_sync(pending.to_json)
-        return await trio.to_thread.run_sync(self.record_json_sync, game_id)
-
-    async def record(self, game_id: str) -> GameRecord | None:
-        pending = self._pending.get(game_id)
-        if pending is not None:
-            return pending
-        text = await trio.to_thread.run_sync(self.record_json_sync, game_id)
-        if text is None:
-            return None
-        return await trio.to_thread.run_sync(GameRecord.from_json, text)
+    def pending_record(self, game_id: str) -> GameRecord | None:
+        return self._pending.get(game_id)
 
     async def has(self, game_id: str) -> bool:
         """Whether ``game_id`` is archived, being archived, or a live table's anywhere."""
