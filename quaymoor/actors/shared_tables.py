@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from quaymoor.actors.supervisor import LOBBY_FIELDS
+from quaymoor.actors.status import LOBBY_FIELDS
 from quaymoor.rules.fairness import seed_to_hex
 from quaymoor.store.pg_store import Acted, Changed, Closed, Opened, PgStore, Started, action_rows
 

@@ -51,7 +51,6 @@ from quaymoor.store.archive import Archive
 #: Tables summarised for /status.json between two checkpoints (about 2 ms of work).
 STATUS_SLICE = 64
 #: What the lobby's list says of each table.
-LOBBY_FIELDS = ("id", "players", "bots", "state", "seats", "round", "phase")
 
 if TYPE_CHECKING:
     from quaymoor.actors.shared_tables import SharedTables
@@ -272,24 +271,24 @@ class Supervisor:
 
     async def status_json(self) -> bytes:
         """The status page's data, ``summary()`` and the last minute's figures, as JSON."""
-        tables = await self._tables_json(lambda summary: summary)
+        tables = await self._tables_json(lambda table: table.status_texts.status(table))
         rest = {**self.summary(tables=False), "live": self.metrics.live()}
         return ('{"tables": ' + tables + ", " + json.dumps(rest)[1:]).encode()
 
     async def lobby_json(self) -> bytes:
         """The lobby's list of tables (``GET /api/tables``) as JSON."""
-        tables = await self._tables_json(lambda summary: {k: summary[k] for k in LOBBY_FIELDS})
+        tables = await self._tables_json(lambda table: table.status_texts.lobby_entry(table))
         return ('{"tables": ' + tables + "}").encode()
 
-    async def _tables_json(self, pick: Callable[[dict[str, Any]], dict[str, Any]]) -> str:
-        """A JSON list of ``pick(summary)`` for every table, built a slice of tables at a
+    async def _tables_json(self, text: Callable[[Table], str]) -> str:
+        """A JSON list of ``text(table)`` for every table, built a slice of tables at a
         time with a checkpoint between slices: at 2,500 tables the whole list took
         80-130 ms, and in one step that stalled every game for as long each time."""
         parts: list[str] = []
         for i, table in enumerate(list(self.tables.values())):
             if i and i % STATUS_SLICE == 0:
                 await trio.lowlevel.checkpoint()
-            parts.append(json.dumps(pick(table.summary())))
+            parts.append(text(table))
         return "[" + ", ".join(parts) + "]"
 
     def summary(self, *, tables: bool = True) -> dict[str, Any]:

@@ -125,6 +125,7 @@ class Table:
         self.end_reason: EndReason | None = None
         self.crash: str | None = None
         self.fanout = Fanout(table_id, on_gone=self._detach)
+        self.status_texts = status.StatusTexts()  #: its summary's JSON, for the status lists
         self.history = History()
         self.chat = Chat(table_id)
         ask: AskForTable | None = None

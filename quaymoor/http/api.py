@@ -29,7 +29,8 @@ import attrs
 import trio
 
 from quaymoor.actors.inbox import TableError
-from quaymoor.actors.supervisor import LOBBY_FIELDS, Supervisor
+from quaymoor.actors.status import LOBBY_FIELDS
+from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import Table, TableState
 from quaymoor.http import openapi
 from quaymoor.http.frontdoor import (

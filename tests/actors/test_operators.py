@@ -11,7 +11,8 @@ from contextlib import asynccontextmanager
 import trio
 from prometheus_client.parser import text_string_to_metric_families
 
-from quaymoor.actors.supervisor import LOBBY_FIELDS, STATUS_SLICE, Supervisor
+from quaymoor.actors.status import LOBBY_FIELDS
+from quaymoor.actors.supervisor import STATUS_SLICE, Supervisor
 from quaymoor.config import ServerConfig, TableConfig
 from quaymoor.http.api import operator_refusal
 from quaymoor.http.frontdoor import HttpRequest
