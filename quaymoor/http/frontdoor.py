@@ -251,6 +251,14 @@ class _ReplayStream(trio.abc.Stream):
         await self._inner.send_all(data)
         self._answered.set()
 
+    @property
+    def socket_stream(self) -> trio.SocketStream | None:
+        """The socket under this stream once nothing is held back any more (the
+        handshake's answer has gone out): a writer may write to it directly."""
+        if self._answered.is_set() and not self._prefix and not self._after:
+            return self._inner
+        return None
+
     async def wait_send_all_might_not_block(self) -> None:
         await self._inner.wait_send_all_might_not_block()
 

@@ -92,3 +92,80 @@ async def test_a_closed_socket_raises_connection_closed() -> None:
             await FrameWriter(server).send(["too late"])
         await client.aclose()
         nursery.cancel_scope.cancel()
+
+
+async def _socket_pair(nursery: trio.Nursery) -> tuple[WebSocketConnection,
+                                                       WebSocketConnection]:
+    """A server and a client websocket over a real socket pair (the direct write's
+    case)."""
+    a, b = trio.socket.socketpair()
+    accepted: list[WebSocketConnection] = []
+
+    async def serve() -> None:
+        request = await wrap_server_stream(nursery, trio.SocketStream(a))
+        accepted.append(await request.accept())
+
+    nursery.start_soon(serve)
+    client = await wrap_client_stream(nursery, trio.SocketStream(b), "localhost", "/ws",
+                                      message_queue_size=100_000)
+    while not accepted:
+        await trio.sleep(0)
+    return accepted[0], client
+
+
+async def test_over_a_socket_the_frames_are_written_directly(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch the socket takes whole goes out in one ``os.write``, without trio's
+    ``send_all``; the client reads it as sent."""
+    async with trio.open_nursery() as nursery:
+        server, client = await _socket_pair(nursery)
+        through_trio = 0
+        real_send_all = trio.SocketStream.send_all
+
+        async def counted(self: trio.SocketStream, data: bytes | bytearray | memoryview) -> None:
+            nonlocal through_trio
+            through_trio += 1
+            await real_send_all(self, data)
+
+        monkeypatch.setattr(trio.SocketStream, "send_all", counted)
+        texts = [f"update {i} \u202e 𝄞 {'é' * i}" for i in range(100)]
+        await FrameWriter(server).send(texts)
+        assert through_trio == 0
+        assert [await client.get_message() for _ in texts] == texts
+        await client.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_what_the_socket_does_not_take_at_once_follows_in_order() -> None:
+    """A batch far larger than the socket's buffers: the rest goes through trio's
+    ``send_all`` as the client reads, and every message arrives whole, in order."""
+    async with trio.open_nursery() as nursery:
+        server, client = await _socket_pair(nursery)
+        texts = [f"{i:05d}" + "x" * 65_000 for i in range(200)]  # 13 MB
+        got: list[str | bytes] = []
+
+        async def read() -> None:
+            for _ in texts:
+                got.append(await client.get_message())
+
+        nursery.start_soon(read)
+        await FrameWriter(server).send(texts)
+        with trio.fail_after(30):
+            while len(got) < len(texts):
+                await trio.sleep(0.01)
+        assert got == texts
+        await client.aclose()
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_peer_gone_from_the_socket_raises_connection_closed() -> None:
+    async with trio.open_nursery() as nursery:
+        server, client = await _socket_pair(nursery)
+        raw = client._stream  # the client's socket, closed under it
+        await raw.aclose()
+        writer = FrameWriter(server)
+        with pytest.raises(ConnectionClosed), trio.fail_after(10):
+            for _ in range(100):  # the first writes may still reach the kernel's buffer
+                await writer.send(["x" * 60_000])
+                await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
