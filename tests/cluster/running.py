@@ -67,8 +67,10 @@ def _free_port() -> int:
 
 
 @contextmanager
-def cluster(*extra: str) -> Iterator[RunningCluster]:
-    """``quaymoor cluster --workers 2`` on a free port; stopped and removed afterwards."""
+def cluster(*extra: str, address_limits: bool = False) -> Iterator[RunningCluster]:
+    """``quaymoor cluster --workers 2`` on a free port; stopped and removed afterwards.
+    Without ``address_limits`` (``--no-address-limits``), since every test client comes
+    from 127.0.0.1."""
     needs_cluster_tools()
     # PostgreSQL runs as the postgres user: the folder must be reachable by it.
     folder = Path(tempfile.mkdtemp(prefix="quaymoor-cluster-"))
@@ -76,7 +78,8 @@ def cluster(*extra: str) -> Iterator[RunningCluster]:
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "quaymoor", "cluster", "--workers", "2", "--port", str(port),
-         "--folder", str(folder), "--no-address-limits", *extra],
+         "--folder", str(folder), *(() if address_limits else ("--no-address-limits",)),
+         *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**{k: v for k, v in os.environ.items() if k != "QUAYMOOR_OPERATOR_TOKEN"},
              "PYTHONUNBUFFERED": "1"})

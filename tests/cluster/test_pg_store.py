@@ -78,7 +78,7 @@ async def test_records_as_the_archive_serves_them(database: str) -> None:
         nursery.cancel_scope.cancel()
 
 
-def test_running_games_seeds_are_for_the_servers_role_only(database: str) -> None:
+def test_running_games_seeds_and_creators_are_for_the_servers_role_only(database: str) -> None:
     admin = connect(database)
     try:
         admin.execute("DROP ROLE IF EXISTS reporting")
@@ -89,6 +89,8 @@ def test_running_games_seeds_are_for_the_servers_role_only(database: str) -> Non
             reader.execute("SELECT count(*) FROM live_tables").fetchone()  # the lobby: fine
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 reader.execute("SELECT seed FROM operators.table_seeds")
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):  # clients' addresses
+                reader.execute("SELECT address FROM operators.table_creators")
     finally:
         admin.execute("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM reporting")
         admin.execute("DROP ROLE IF EXISTS reporting")
