@@ -3,9 +3,10 @@
 
 Why psycopg 3's sync API in worker threads: its async API is built on asyncio and does not
 run under trio; a blocking connection used from ``trio.to_thread.run_sync`` does, and the
-event loop never waits on the database. Three connections per process: one for the
-writer, one for reads, one for the heartbeat and the survivors' checks
-(``quaymoor.cluster.heartbeat``), so that a slow batch never makes a process look dead.
+event loop never waits on the database. Two connections per process: one for the
+writer, one for reads, which the heartbeat and the survivors' checks
+(``quaymoor.cluster.heartbeat``) share with the lobby and the archive pages, so that a
+slow batch never makes a process look dead (a slow read delays its beat).
 
 Writes. Everything a process writes goes, in the order it happened, onto one bounded
 queue of ``Op``: a table opened (and by which client address: ``operators.

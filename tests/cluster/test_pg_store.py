@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -20,21 +19,6 @@ from quaymoor.store.migrations import MigrationError, migrate, migration_files
 from quaymoor.store.pg_store import Closed, Opened, PgStore, check_database, connect
 from quaymoor.tools.selfplay import random_game
 from tests.cluster.running import needs_cluster_tools
-
-
-@pytest.fixture(scope="module")
-def database() -> Iterator[str]:
-    needs_cluster_tools()
-    folder = Path(tempfile.mkdtemp(prefix="quaymoor-pg-"))
-    folder.chmod(0o755)
-    pg = LocalPostgres(folder / "pg")
-    try:
-        url = pg.start()
-        check_database(url)
-        yield url
-    finally:
-        pg.stop()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_migrations_apply_once_in_order(database: str) -> None:
