@@ -273,8 +273,9 @@ class _TableQuota:
 
     In a cluster the open tables are the address's on every live process: this process's
     own from memory (at once), the others' from PostgreSQL (``SharedTables.open_elsewhere``,
-    which trails their creations by a batch of their writers: a few milliseconds, so two
-    creations on two processes in the same moment may pass the cap by one each). While the
+    which trails their creations by a batch of their writers: a few milliseconds, so
+    creations on several processes in the same moment may pass the cap together, by at
+    most one per other process). While the
     database cannot be read the cap counts this process's tables alone."""
 
     def __init__(self, limits: TableLimits | None) -> None:
