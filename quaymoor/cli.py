@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import os
 import sys
@@ -31,6 +32,14 @@ def _slot(text: str) -> int:
     if not 0 <= n <= 255:
         raise argparse.ArgumentTypeError("a slot is 0 to 255")
     return n
+
+
+def _ip_address(text: str) -> str:
+    """An IP address, written as ``ipaddress`` writes it (as the front door compares it)."""
+    try:
+        return str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an IP address: {text!r}") from None
 
 
 def _not_negative(text: str) -> float:
@@ -106,6 +115,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                            scheme=args.scheme, stall_ms=args.log_stalls,
                            database_url=args.database, slot=args.slot,
                            haproxy_socket=args.haproxy_socket,
+                           forwarded_from=frozenset(args.forwarded_from),
                            limits=ClientLimits.per_address_off() if args.no_address_limits
                            else ClientLimits()))
     except ArchiveError as exc:
@@ -228,6 +238,11 @@ def build_parser() -> argparse.ArgumentParser:
                           "ids begin with it)")
     srv.add_argument("--haproxy-socket", default=None,
                      help="in a cluster: HAProxy's runtime API socket (its view on /status)")
+    srv.add_argument("--forwarded-from", type=_ip_address, action="append", default=[],
+                     metavar="ADDRESS",
+                     help="a proxy's IP address (repeat for several): a request from it is "
+                          "its X-Forwarded-For client's, for the per-address limits; the "
+                          "proxy must set that header, not append to a client's")
     srv.set_defaults(func=cmd_serve)
 
     cl = sub.add_parser("cluster", help="HAProxy, N table processes and PostgreSQL on one "

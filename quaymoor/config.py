@@ -22,9 +22,11 @@ class TableConfig:
 class ClientLimits:
     """What one client address may hold and do at once (docs/security.md, "Limits").
 
-    The address is the TCP peer's: behind a reverse proxy every client has the proxy's
-    address and these limits are shared by all of them (reading the forwarded address is
-    a later issue's)."""
+    The address is the TCP peer's, or behind a reverse proxy the one the proxy names in
+    ``X-Forwarded-For`` when the proxy's address is trusted (``ServerConfig.
+    forwarded_from``); otherwise every client of a proxy has the proxy's address and these
+    limits are shared by all of them. In a cluster ``open_tables`` counts the address's
+    tables on every process (docs/deploy.md)."""
 
     #: Tables one address may create (POST /api/tables and play-now) per minute: a token
     #: bucket of this size that refills evenly over a minute; past it, 429
@@ -82,3 +84,6 @@ class ServerConfig:
     slot: int | None = None
     #: In a cluster: HAProxy's runtime API socket, for its view on the status page.
     haproxy_socket: str | None = None
+    #: Proxies (IP addresses) whose ``X-Forwarded-For`` names the client
+    #: (``quaymoor serve --forwarded-from``; the cluster's HAProxy): empty, none.
+    forwarded_from: frozenset[str] = frozenset()

@@ -61,7 +61,7 @@ async def run_server(
         port: int = await nursery.start(lambda task_status: serve_frontdoor(
             api, gateway.handle, host=config.host, port=config.port,
             origin_ok=origin_ok, max_message_size=config.max_message_bytes,
-            task_status=task_status,
+            forwarded_from=config.forwarded_from, task_status=task_status,
         ))
         if member is not None:
             await member.set_address(f"{config.host}:{port}")

@@ -1,11 +1,13 @@
 """What this process tells the shared store (``PgStore``) about its tables, as it happens:
-opened, its lobby changed, started (with its seeds, which only operators may read), every
-new action, closed. Each call snapshots the table on the actor's own task (cheap: the
-public summary and the new actions) and queues one write; the writer applies them in that
-order, in batches, off the event loop.
+opened (and by which client address), its lobby changed, started (with its seeds, which
+only operators may read), every new action, closed. Each call snapshots the table on the
+actor's own task (cheap: the public summary and the new actions) and queues one write;
+the writer applies them in that order, in batches, off the event loop.
 
 The lobby row is the table's public summary (``status.summary``'s lobby fields), so that
-any process answers ``GET /api/tables`` from the database alone.
+any process answers ``GET /api/tables`` from the database alone. The creators' addresses
+let each process count an address's open tables on the others (``open_elsewhere``), so
+that the cap on open tables per address holds across the cluster.
 """
 
 from __future__ import annotations
@@ -14,7 +16,16 @@ from typing import TYPE_CHECKING, Any
 
 from quaymoor.actors.status import LOBBY_FIELDS
 from quaymoor.rules.fairness import seed_to_hex
-from quaymoor.store.pg_store import Acted, Changed, Closed, Opened, PgStore, Started, action_rows
+from quaymoor.store.pg_store import (
+    Acted,
+    Changed,
+    Closed,
+    CreatedBy,
+    Opened,
+    PgStore,
+    Started,
+    action_rows,
+)
 
 if TYPE_CHECKING:
     from quaymoor.actors.table import Table
@@ -35,6 +46,16 @@ class SharedTables:
 
     def opened(self, table: Table) -> None:
         self.store.put(Opened(table.id, self.store.instance, table.players, lobby_row(table)))
+
+    def created_by(self, table: Table, address: str) -> None:
+        """``address`` opened ``table`` (after ``opened``: the cap on open tables per
+        address counts it on every other process from then on)."""
+        self.store.put(CreatedBy(table.id, address))
+
+    async def open_elsewhere(self, address: str) -> int:
+        """Open tables (waiting or playing) that ``address`` holds on the other processes.
+        Raises ``ArchiveError`` when the database cannot be read."""
+        return await self.store.open_tables_elsewhere(address)
 
     def changed(self, table: Table) -> None:
         """Seats or state changed (a join, the game's end)."""

@@ -92,6 +92,9 @@ def config_text(
             " { sc_http_req_rate(1) gt 30 }",
         ]
     lines += [
+        # The client's address for the processes' own per-address caps (open tables, counted
+        # across the cluster): set, never appended to, so that no client can name another.
+        "    http-request set-header X-Forwarded-For %[src]",
         f"    default_backend {BACKEND}",
         f"backend {BACKEND}",
         "    balance leastconn",

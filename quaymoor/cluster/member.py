@@ -38,22 +38,37 @@ def join_cluster(
 
 async def cluster_status(member: Membership, haproxy_socket: str | None) -> dict[str, Any]:
     """``processes``: every process up or stopped in the last ten minutes, with its
-    figures; ``haproxy``: the router's view of its servers (or why it is not known)."""
+    figures; ``haproxy``: the router's view of its servers (or why it is not known).
+
+    A live process's figures are its own, from its last heartbeat (at most a beat old).
+    A process that is not alive (stopped, or its heartbeat stale) reports nothing more,
+    and its last heartbeat may be older than its newest tables (one made and killed
+    within a beat showed 0): its ``tables`` and ``playing`` are then the live rows the
+    database still holds for it (until a survivor has ended them, then 0), and its
+    ``connections`` are unknown (None)."""
     rows = await member.store.read(
         "SELECT name, instance, address, pid, started_at, draining, stopped_at,"
-        " stats, extract(epoch FROM now() - beat_at) FROM processes"
+        " stats, extract(epoch FROM now() - beat_at),"
+        " (SELECT count(*) FROM live_tables t WHERE t.instance = p.instance),"
+        " (SELECT count(*) FROM live_tables t WHERE t.instance = p.instance"
+        "  AND t.lobby->>'state' = 'playing')"
+        " FROM processes p"
         " WHERE stopped_at IS NULL OR stopped_at > now() - interval '10 minutes'"
         " ORDER BY stopped_at IS NOT NULL, name, started_at")
     processes = []
-    for name, instance, address, pid, started, draining, stopped, stats, age in rows:
+    for (name, instance, address, pid, started, draining, stopped, stats, age,
+         held, playing) in rows:
+        alive = stopped is None and float(age) < STALE_SECONDS
+        figures = {k: v for k, v in dict(stats).items() if k != "draining"}
+        if not alive:
+            figures.update(tables=int(held), playing=int(playing), connections=None)
         processes.append({
             "name": name, "instance": instance, "address": address, "pid": pid,
             "this": instance == member.instance,
             "started_at": started.timestamp(), "beat_age_seconds": round(float(age), 1),
-            "alive": stopped is None and float(age) < STALE_SECONDS,
-            "draining": bool(draining),
+            "alive": alive, "draining": bool(draining),
             "stopped_at": stopped.timestamp() if stopped is not None else None,
-            **{k: v for k, v in dict(stats).items() if k != "draining"},
+            **figures,
         })
     view: list[dict[str, str]] | str
     if haproxy_socket is None:

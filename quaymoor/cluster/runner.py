@@ -142,7 +142,8 @@ class Cluster:
         opts = self.options
         args = [sys.executable, "-m", "quaymoor", "serve", "--host", "127.0.0.1",
                 "--port", str(port), "--database", self.url, "--slot", str(slot),
-                "--haproxy-socket", self.socket, "--no-address-limits",
+                "--haproxy-socket", self.socket, "--forwarded-from", "127.0.0.1",
+                *(() if opts.address_limits else ("--no-address-limits",)),
                 "--decision-seconds", str(opts.decision_seconds),
                 "--bot-delay", str(opts.bot_delay)]
         out = (self.folder / f"{slot_name(slot)}.log").open("ab")

@@ -18,12 +18,13 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
+import logging
 import math
 import re
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
 import trio
@@ -47,6 +48,11 @@ from quaymoor.protocol.codes import Code
 from quaymoor.rules.converter import describe_error, make_rules_converter
 from quaymoor.rules.data import rules_catalogue
 from quaymoor.store.archive import ArchiveError
+
+if TYPE_CHECKING:
+    from quaymoor.actors.shared_tables import SharedTables
+
+log = logging.getLogger("quaymoor.http")
 
 T = TypeVar("T")
 WEB_ROOT = Path(__file__).resolve().parent.parent.parent / "web"
@@ -193,7 +199,7 @@ class HttpApi:
         if path == "/api/tables" and method == "POST":
             body = _body(request, CreateTable)
             made = await self.quota.create(
-                request.client, lambda: sup.create_table(body.players, body.bots))
+                request.client, lambda: sup.create_table(body.players, body.bots), sup.shared)
             if isinstance(made, HttpResponse):
                 return made
             table = made
@@ -208,7 +214,7 @@ class HttpApi:
                 table, joined = await sup.play_now(play.players, play.name, play.bots)
                 return table
 
-            made = await self.quota.create(request.client, play_now)
+            made = await self.quota.create(request.client, play_now, sup.shared)
             if isinstance(made, HttpResponse):
                 return made
             table = made
@@ -264,7 +270,14 @@ class _TableQuota:
     token bucket of ``tables_per_minute`` that refills evenly over a minute) and how many
     of those may be waiting or playing at once; no limits when ``limits`` is None (an API
     embedded in a test). The buckets of addresses that have not created a table for a
-    minute are forgotten (they are full again)."""
+    minute are forgotten (they are full again).
+
+    In a cluster the open tables are the address's on every live process: this process's
+    own from memory (at once), the others' from PostgreSQL (``SharedTables.open_elsewhere``,
+    which trails their creations by a batch of their writers: a few milliseconds, so
+    creations on several processes in the same moment may pass the cap together, by at
+    most one per other process). While the
+    database cannot be read the cap counts this process's tables alone."""
 
     def __init__(self, limits: TableLimits | None) -> None:
         self.limits = limits
@@ -273,13 +286,16 @@ class _TableQuota:
         self._creating: Counter[str] = Counter()  #: tables being created now, by address
 
     async def create(
-        self, client: str, create: Callable[[], Awaitable[Table]]
+        self, client: str, create: Callable[[], Awaitable[Table]],
+        shared: SharedTables | None = None,
     ) -> Table | HttpResponse:
         """``create()``'s table, or a 429 refusal that changes nothing. A creation that
-        fails (a refused body, a full server) gives its token back."""
+        fails (a refused body, a full server) gives its token back. ``shared``: the
+        cluster's tables (the other processes' open tables count too)."""
         limits = self.limits
         if limits is None:
             return await create()
+        elsewhere = await self._elsewhere(client, shared)  # before the checks: none awaits
         now = trio.current_time()
         rate = limits.tables_per_minute / 60.0
         tokens, at = self._buckets.get(client, (float(limits.tables_per_minute), now))
@@ -293,7 +309,7 @@ class _TableQuota:
             return attrs.evolve(response, headers=(("Retry-After", str(wait)),))
         tables = [t for t in self._open.get(client, ())
                   if t.state in (TableState.WAITING, TableState.PLAYING)]
-        if len(tables) + self._creating[client] >= limits.open_tables:
+        if len(tables) + self._creating[client] + elsewhere >= limits.open_tables:
             return error_response(
                 Code.TOO_MANY_OPEN_TABLES,
                 f"at most {limits.open_tables} open tables from one address: finish or"
@@ -312,7 +328,19 @@ class _TableQuota:
             if not self._creating[client]:
                 del self._creating[client]
         self._open[client] = [*tables, table]
+        if shared is not None:
+            shared.created_by(table, client)
         return table
+
+    @staticmethod
+    async def _elsewhere(client: str, shared: SharedTables | None) -> int:
+        if shared is None:
+            return 0
+        try:
+            return await shared.open_elsewhere(client)
+        except ArchiveError as exc:
+            log.warning("open tables of %s on other processes unknown: %s", client, exc)
+            return 0
 
     def _forget(self, now: float) -> None:
         """Forget the addresses whose bucket is full again and that hold no open table."""

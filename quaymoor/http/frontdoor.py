@@ -43,6 +43,7 @@ import h11
 import trio
 import trio_websocket
 
+from quaymoor.http.forwarded import ForwardedError, client_address
 from quaymoor.protocol.codes import Close
 
 log = logging.getLogger("quaymoor.frontdoor")
@@ -172,16 +173,20 @@ async def serve_frontdoor(
     max_header_bytes: int = 16 * 1024,
     max_body_bytes: int = 64 * 1024,
     idle_timeout: float = 30.0,
+    forwarded_from: frozenset[str] = frozenset(),
     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Listen on ``host:port`` and serve every connection in its own task until cancelled.
 
     Reports the bound port through ``task_status`` (``port=0`` picks a free one; if the
     host resolves to several addresses only the first is kept then, so one port serves).
+    A request from a peer in ``forwarded_from`` (a proxy) is the client's that its
+    ``X-Forwarded-For`` names (``quaymoor.http.forwarded``); one from another peer is the
+    peer's, whatever it says.
     """
     door = _Door(
         http_handler, ws_handler, ws_path, origin_ok,
-        max_message_size, max_header_bytes, max_body_bytes, idle_timeout,
+        max_message_size, max_header_bytes, max_body_bytes, idle_timeout, forwarded_from,
     )
     listeners = await trio.open_tcp_listeners(port, host=host)
     if port == 0:
@@ -206,6 +211,8 @@ class _Door:
     max_header_bytes: int
     max_body_bytes: int
     idle_timeout: float
+    #: Peers (proxies) whose ``X-Forwarded-For`` names the client (``forwarded``).
+    forwarded_from: frozenset[str] = frozenset()
 
     async def serve_connection(self, stream: trio.SocketStream) -> None:
         """Serve one connection; log and swallow its errors, never cancellation."""
@@ -350,6 +357,12 @@ class _Connection:
         request = _parse_head(event, self.client)
         if isinstance(request, HttpResponse):
             return request
+        try:
+            client = client_address(self.client, request.headers, self.door.forwarded_from)
+        except ForwardedError as exc:
+            return _text(400, str(exc))
+        if client != self.client:
+            request = attrs.evolve(request, client=client)
         upgrade = _has_token(request.headers.get("upgrade"), "websocket")
         if upgrade and request.path == self.door.ws_path:
             return request

@@ -3,14 +3,16 @@
 
 Why psycopg 3's sync API in worker threads: its async API is built on asyncio and does not
 run under trio; a blocking connection used from ``trio.to_thread.run_sync`` does, and the
-event loop never waits on the database. Three connections per process: one for the
-writer, one for reads, one for the heartbeat and the survivors' checks
-(``quaymoor.cluster.heartbeat``), so that a slow batch never makes a process look dead.
+event loop never waits on the database. Two connections per process: one for the
+writer, one for reads, which the heartbeat and the survivors' checks
+(``quaymoor.cluster.heartbeat``) share with the lobby and the archive pages, so that a
+slow batch never makes a process look dead (a slow read delays its beat).
 
 Writes. Everything a process writes goes, in the order it happened, onto one bounded
-queue of ``Op``: a table opened, its lobby changed, it started (the seeds go to
-``operators.table_seeds``), its new actions, its record archived (which deletes its live
-rows in the same transaction), it closed. A single writer task takes what is queued in
+queue of ``Op``: a table opened (and by which client address: ``operators.
+table_creators``), its lobby changed, it started (the seeds go to ``operators.
+table_seeds``), its new actions, its record archived (which deletes its live rows in the
+same transaction), it closed. A single writer task takes what is queued in
 batches and applies each batch in one transaction in a worker thread. So a table's rows
 are never written out of order, and a record replaces a live game atomically. A batch
 that fails (the database restarting) is retried, on a new connection, until it commits;
@@ -120,6 +122,20 @@ class Started:
 
 
 @attrs.frozen
+class CreatedBy:
+    """The client address that opened the table (``operators.table_creators``), which the
+    cluster-wide cap on open tables per address counts (``open_tables_elsewhere``)."""
+
+    table_id: str
+    address: str
+
+    def apply(self, db: Db) -> None:
+        db.execute("INSERT INTO operators.table_creators (table_id, address) SELECT %s, %s"
+                   " WHERE EXISTS (SELECT 1 FROM live_tables WHERE id = %s)"
+                   " ON CONFLICT DO NOTHING", (self.table_id, self.address, self.table_id))
+
+
+@attrs.frozen
 class Acted:
     """Actions ``first``, ``first + 1``, ... of the game (unstructured)."""
 
@@ -167,7 +183,7 @@ class Closed:
         db.execute("DELETE FROM live_tables WHERE id = %s", (self.table_id,))
 
 
-Op: TypeAlias = Opened | Changed | Started | Acted | Archived | Closed
+Op: TypeAlias = Opened | Changed | Started | CreatedBy | Acted | Archived | Closed
 
 
 def action_rows(actions: list[RecordedAction]) -> list[Any]:
@@ -393,3 +409,12 @@ class PgStore(RecordReads):
             " WHERE p.stopped_at IS NULL ORDER BY (t.lobby->>'created')::float, t.id")
         return [dict(r[0]) for r in rows]
 
+    async def open_tables_elsewhere(self, address: str) -> int:
+        """Tables waiting or playing on the other live processes that ``address`` opened
+        (as their owners' writers have committed them: a batch behind, milliseconds)."""
+        rows = await self.read(
+            "SELECT count(*) FROM operators.table_creators c JOIN live_tables t ON"
+            " t.id = c.table_id JOIN processes p ON p.instance = t.instance"
+            " WHERE c.address = %s AND t.instance <> %s AND p.stopped_at IS NULL"
+            " AND t.lobby->>'state' IN ('waiting', 'playing')", address, self.instance)
+        return int(rows[0][0])

@@ -312,6 +312,35 @@ async def test_post_body_and_request_fields_reach_the_handler(
         assert seen["client"] == "127.0.0.1"
 
 
+async def test_a_trusted_proxys_forwarded_address_is_the_client(
+    nursery: trio.Nursery, root: Path
+) -> None:
+    """``forwarded_from``: a request from that peer is its X-Forwarded-For client's (of a
+    chain, the last: the one the proxy set); another peer's header changes nothing."""
+    with trio.fail_after(10):
+        trusting = await start(nursery, root, forwarded_from=frozenset({"127.0.0.1"}))
+        wary = await start(nursery, root, forwarded_from=frozenset({"192.0.2.1"}))
+
+        async def client_seen(port: int, extra: str) -> tuple[int, str | None]:
+            reply = await (await Client.connect(port)).ask(get("/echo", extra=extra))
+            seen = json.loads(reply.body) if reply.status == 200 else {}
+            return reply.status, seen.get("client")
+
+        assert await client_seen(trusting, "X-Forwarded-For: 203.0.113.9\r\n") == (
+            200, "203.0.113.9")
+        assert await client_seen(
+            trusting, "X-Forwarded-For: 10.0.0.1\r\nX-Forwarded-For: 198.51.100.7\r\n"
+        ) == (200, "198.51.100.7")
+        assert await client_seen(trusting, "X-Forwarded-For: 2001:DB8::1\r\n") == (
+            200, "2001:db8::1")
+        assert await client_seen(trusting, "") == (200, "127.0.0.1")  # a check, no header
+        assert await client_seen(wary, "X-Forwarded-For: 203.0.113.9\r\n") == (
+            200, "127.0.0.1")
+        reply = await (await Client.connect(trusting)).ask(
+            get("/echo", extra="X-Forwarded-For: somewhere\r\n"))
+        assert reply.status == 400 and b"X-Forwarded-For is no IP address" in reply.body
+
+
 async def test_a_failing_handler_answers_500_and_others_go_on(
     nursery: trio.Nursery, root: Path
 ) -> None:

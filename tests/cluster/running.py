@@ -20,6 +20,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -66,8 +67,10 @@ def _free_port() -> int:
 
 
 @contextmanager
-def cluster(*extra: str) -> Iterator[RunningCluster]:
-    """``quaymoor cluster --workers 2`` on a free port; stopped and removed afterwards."""
+def cluster(*extra: str, address_limits: bool = False) -> Iterator[RunningCluster]:
+    """``quaymoor cluster --workers 2`` on a free port; stopped and removed afterwards.
+    Without ``address_limits`` (``--no-address-limits``), since every test client comes
+    from 127.0.0.1."""
     needs_cluster_tools()
     # PostgreSQL runs as the postgres user: the folder must be reachable by it.
     folder = Path(tempfile.mkdtemp(prefix="quaymoor-cluster-"))
@@ -75,7 +78,8 @@ def cluster(*extra: str) -> Iterator[RunningCluster]:
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "quaymoor", "cluster", "--workers", "2", "--port", str(port),
-         "--folder", str(folder), "--no-address-limits", *extra],
+         "--folder", str(folder), *(() if address_limits else ("--no-address-limits",)),
+         *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**{k: v for k, v in os.environ.items() if k != "QUAYMOOR_OPERATOR_TOKEN"},
              "PYTHONUNBUFFERED": "1"})
@@ -159,3 +163,49 @@ def verify_with_cli(record_text: str, folder: Path, name: str) -> subprocess.Com
 
 def record_text(body: Any) -> str:
     return json.dumps(body)
+
+
+async def play_some(port: int, info: dict[str, Any], acts: int) -> int:
+    """Play ``acts`` actions at the table, wait until the table is still (the bot has
+    answered: the game waits for us), and leave; the version then."""
+    async with connect_to(port, info["table"]) as client:
+        await client.hello(info["table"], info["token"])
+        await client.play(acts=acts)
+        while True:
+            with trio.move_on_after(1.0) as quiet:
+                await client.next()
+            if quiet.cancelled_caught:
+                return client.last_version()
+
+
+def in_order(client: Client) -> bool:
+    """Every update follows the one before (deltas are checked by ``Views``), and no
+    version comes twice or goes back."""
+    versions = [f["version"] for f in client.of_type("update") if f["events"]]
+    return versions == sorted(set(versions))
+
+
+async def until(predicate: Any, seconds: float) -> None:
+    with trio.fail_after(seconds):
+        while not await predicate():
+            await trio.sleep(0.2)
+
+
+def unbroken(client: Client, final: int) -> None:
+    """``client``'s stream, from a ``hello`` with ``since: 0``, is every version once, in
+    order, with no gap (docs/protocol.md, section 5): the catch-up starts at 0; each
+    update continues from the version of the one before; a version only moves forward
+    and an update that moves none carries no event; the last update is at ``final`` (the
+    record's action count) and ``game_ended`` follows it."""
+    updates = client.of_type("update")
+    assert updates, "no update at all"
+    assert updates[0]["since"] == 0, f"the catch-up starts at {updates[0]['since']}"
+    for before, after in pairwise(updates):
+        assert after["since"] == before["version"], (
+            f"a gap or a repeat: {before['since']}..{before['version']}"
+            f" then {after['since']}..{after['version']}")
+    for update in updates:
+        assert update["version"] >= update["since"], update
+        assert update["version"] > update["since"] or not update["events"], update
+    assert updates[-1]["version"] == final, (updates[-1]["version"], final)
+    assert client.frames[-1]["type"] == "game_ended", client.frames[-1]

@@ -28,8 +28,11 @@ from tests.cluster.running import (
     RunningCluster,
     cluster,
     connect_to,
+    in_order,
     live_processes,
+    play_some,
     status,
+    until,
     verify_with_cli,
 )
 from tests.server_process import ROOT
@@ -57,19 +60,6 @@ async def tables_on_each(port: int, per_process: int) -> dict[str, list[dict[str
     return by_prefix
 
 
-async def play_some(port: int, info: dict[str, Any], acts: int) -> int:
-    """Play ``acts`` actions at the table, wait until the table is still (the bot has
-    answered: the game waits for us), and leave; the version then."""
-    async with connect_to(port, info["table"]) as client:
-        await client.hello(info["table"], info["token"])
-        await client.play(acts=acts)
-        while True:
-            with trio.move_on_after(1.0) as quiet:
-                await client.next()
-            if quiet.cancelled_caught:
-                return client.last_version()
-
-
 async def play_to_end(port: int, info: dict[str, Any]) -> Client:
     async with connect_to(port, info["table"]) as client:
         await client.hello(info["table"], info["token"], since=0)
@@ -89,19 +79,6 @@ async def play_all_to_end(port: int, games: list[dict[str, Any]]) -> None:
     async with trio.open_nursery() as nursery:
         for info in games:
             nursery.start_soon(one, info)
-
-
-def in_order(client: Client) -> bool:
-    """Every update follows the one before (deltas are checked by ``Views``), and no
-    version comes twice or goes back."""
-    versions = [f["version"] for f in client.of_type("update") if f["events"]]
-    return versions == sorted(set(versions))
-
-
-async def until(predicate: Any, seconds: float) -> None:
-    with trio.fail_after(seconds):
-        while not await predicate():
-            await trio.sleep(0.2)
 
 
 async def test_drain_then_rolling_deploy_end_no_game(running: RunningCluster) -> None:

@@ -31,6 +31,8 @@ def test_haproxy_accepts_the_configuration(tmp_path: Path, limits: bool) -> None
     assert "server w00 127.0.0.1:18100 check" in text
     assert "server w03 127.0.0.1:1 check disabled" in text  # a spare slot
     assert ("sc_http_req_rate" in text) is limits
+    # Set (never appended to): the processes' open-tables cap counts the real client.
+    assert "http-request set-header X-Forwarded-For %[src]" in text
 
 
 def test_slots_are_two_hex_digits() -> None:

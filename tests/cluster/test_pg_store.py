@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -20,21 +19,6 @@ from quaymoor.store.migrations import MigrationError, migrate, migration_files
 from quaymoor.store.pg_store import Closed, Opened, PgStore, check_database, connect
 from quaymoor.tools.selfplay import random_game
 from tests.cluster.running import needs_cluster_tools
-
-
-@pytest.fixture(scope="module")
-def database() -> Iterator[str]:
-    needs_cluster_tools()
-    folder = Path(tempfile.mkdtemp(prefix="quaymoor-pg-"))
-    folder.chmod(0o755)
-    pg = LocalPostgres(folder / "pg")
-    try:
-        url = pg.start()
-        check_database(url)
-        yield url
-    finally:
-        pg.stop()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_migrations_apply_once_in_order(database: str) -> None:
@@ -78,7 +62,7 @@ async def test_records_as_the_archive_serves_them(database: str) -> None:
         nursery.cancel_scope.cancel()
 
 
-def test_running_games_seeds_are_for_the_servers_role_only(database: str) -> None:
+def test_running_games_seeds_and_creators_are_for_the_servers_role_only(database: str) -> None:
     admin = connect(database)
     try:
         admin.execute("DROP ROLE IF EXISTS reporting")
@@ -89,6 +73,8 @@ def test_running_games_seeds_are_for_the_servers_role_only(database: str) -> Non
             reader.execute("SELECT count(*) FROM live_tables").fetchone()  # the lobby: fine
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 reader.execute("SELECT seed FROM operators.table_seeds")
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):  # clients' addresses
+                reader.execute("SELECT address FROM operators.table_creators")
     finally:
         admin.execute("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM reporting")
         admin.execute("DROP ROLE IF EXISTS reporting")
