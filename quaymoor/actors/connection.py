@@ -12,6 +12,7 @@ resulting update to its socket.
 from __future__ import annotations
 
 from collections import deque
+from typing import TYPE_CHECKING
 
 import attrs
 import trio
@@ -19,18 +20,34 @@ import trio
 from quaymoor.ops.metrics import Metrics
 from quaymoor.protocol.codes import Close
 
+if TYPE_CHECKING:
+    from quaymoor.actors.frame_writer import FrameWriter
+
+#: In an outbox: "first the rest of the frame written in part" (``Connection.unsent``);
+#: never a message (every message is JSON).
+CONTINUE = ""
+
 
 class Receipt:
     """An action's broadcast, for the action-to-broadcast latency: from the moment the
     gateway read the action to the moment the last connection's writer handed the
     resulting update to its socket."""
 
-    __slots__ = ("metrics", "received", "remaining")
+    __slots__ = ("metrics", "received", "remaining", "used")
 
     def __init__(self, received: float, metrics: Metrics) -> None:
         self.received = received
         self.metrics = metrics
-        self.remaining = 0  #: frames queued and not yet sent
+        #: frames queued and not yet sent, and 1 for the table until ``release``
+        self.remaining = 1
+        self.used = False  #: a broadcast carried the action's result
+
+    def release(self) -> None:
+        """The table has handled the action: if a broadcast carried its result, the
+        broadcast is done once its last queued frame is (now, if every frame went to its
+        socket at once)."""
+        if self.used:
+            self.sent()
 
     def sent(self) -> None:
         """One of the frames was handed to its socket (or will never be: the connection
@@ -56,6 +73,36 @@ class Connection:
     written: int = 0  #: frames the gateway's writer has handed to the socket so far
     #: (the value of ``queued`` once a broadcast's frame is in, its receipt), oldest first
     receipts: deque[tuple[int, Receipt]] = attrs.field(factory=deque)
+    #: The gateway's writer, while it may be written through at once (``send_now``).
+    direct: FrameWriter | None = None
+    metrics: Metrics | None = None  #: counts the frames ``send_now`` wrote
+    #: The rest of a frame ``send_now`` wrote in part: the writer sends it first.
+    unsent: bytes = b""
+
+    def send_now(self, frame: bytes) -> bool | None:
+        """Write ``frame`` to the socket at once when nothing is queued or being sent
+        for this connection: True when it went whole (counted as queued and written);
+        None when only a first part did (its rest waits in ``unsent``, and the caller
+        must queue ``CONTINUE`` before anything else); False when none did (queue the
+        message the usual way)."""
+        direct = self.direct
+        if direct is None or self.queued != self.written:
+            return False
+        sent = direct.try_now(frame)
+        if sent == len(frame):
+            self.queued += 1
+            self.written += 1
+            if self.metrics is not None:
+                self.metrics.message_out(1)
+            return True
+        if sent == 0:
+            return False
+        self.unsent = frame[sent:]
+        return None
+
+    def take_unsent(self) -> bytes:
+        rest, self.unsent = self.unsent, b""
+        return rest
 
     def frame_written(self, count: int = 1) -> None:
         """The writer handed ``count`` more frames to the socket."""
@@ -66,6 +113,7 @@ class Connection:
 
     def let_go(self) -> None:
         """The connection is gone: what it still owed counts as sent."""
+        self.direct = None
         while self.receipts:
             self.receipts.popleft()[1].sent()
 
@@ -85,10 +133,12 @@ class Connection:
         closed already keeps the table's close code."""
         if self.outbox.statistics().open_send_channels:
             self.close(code, reason)
+        self.direct = None
         self.dropped.set()
 
     def close(self, code: Close, reason: str) -> None:
         """Close the outbox; the writer sends what is queued, then closes with ``code``."""
         self.close_code = code
         self.close_reason = reason
+        self.direct = None
         self.outbox.close()

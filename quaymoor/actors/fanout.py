@@ -1,8 +1,10 @@
 """A table's connections and what goes out to them: broadcasts, each seat's own update,
 the catch-up of a connection that comes back, and the drop policy.
 
-Every frame goes into a connection's outbox with ``send_nowait``: the table never waits
-on a socket. A connection whose outbox is full is dropped (close 4003, ``dropped`` set so
+A frame for a connection with nothing queued or being sent is written to its socket at
+once, never waiting (``Connection.send_now``): at most fan-outs that is nearly every frame,
+and no writer task has to wake for it. Every other frame goes into the connection's
+outbox with ``send_nowait``: the table never waits on a socket. A connection whose outbox is full is dropped (close 4003, ``dropped`` set so
 the gateway gives it only a short grace); one whose outbox is closed is let go. Either way
 ``on_gone`` tells the table, which forgets the connection. An update is encoded once per
 audience (each seat; spectators share one), not once per connection: a delta with the
@@ -17,7 +19,8 @@ from collections.abc import Callable
 
 import trio
 
-from quaymoor.actors.connection import Connection, Receipt
+from quaymoor.actors.connection import CONTINUE, Connection, Receipt
+from quaymoor.actors.frame_writer import text_frame
 from quaymoor.protocol.codec import encode
 from quaymoor.protocol.codes import Close
 from quaymoor.protocol.messages import ServerMessage
@@ -95,7 +98,10 @@ class Fanout:
         audience's last view is not at the update's ``since``); what an audience shares is
         encoded once. ``receipt`` (an action's) waits for every frame queued here."""
         cache: dict[tuple[int | None, bool], str] = {}
+        frames: dict[int, bytes] = {}  #: by id of a text in ``cache``
         seats = update.seats_json
+        if receipt is not None:
+            receipt.used = True
         for conn in list(self.connections.values()):
             if conn is exclude:
                 continue
@@ -105,7 +111,8 @@ class Fanout:
                 text = update.for_seat(conn.seat, seats=key[1])
                 cache[key] = text
             self._seats[conn.id] = seats
-            if self.send_text(conn, text) and receipt is not None:
+            if self.send_text(conn, text, frames) and receipt is not None \
+                    and conn.written < conn.queued:
                 receipt.remaining += 1
                 conn.receipts.append((conn.queued, receipt))
 
@@ -114,8 +121,24 @@ class Fanout:
         self._seats[conn.id] = update.seats_json
         self.send_text(conn, update.snapshot(conn.seat))
 
-    def send_text(self, conn: Connection, text: str) -> bool:
-        """Queue ``text`` for ``conn``; False when the connection is dropped instead."""
+    def send_text(self, conn: Connection, text: str,
+                  frames: dict[int, bytes] | None = None) -> bool:
+        """Send ``text`` to ``conn``: written to its socket at once when nothing waits
+        for it (``Connection.send_now``: no task switch, no copy in the outbox), else
+        queued; False when the connection is dropped instead. ``frames`` keeps each text's
+        frame for the other connections of one broadcast (keyed by the text's id: the
+        caller keeps the texts alive)."""
+        if conn.direct is not None and conn.queued == conn.written:
+            frame = frames.get(id(text)) if frames is not None else None
+            if frame is None:
+                frame = text_frame(text)
+                if frames is not None:
+                    frames[id(text)] = frame
+            done = conn.send_now(frame)
+            if done:
+                return True
+            if done is None:  # a first part went: its rest first, then what follows
+                text = CONTINUE
         try:
             conn.outbox.send_nowait(text)
             conn.queued += 1

@@ -60,8 +60,9 @@ class FrameWriter:
         #: whether a batch goes out in one write (else message by message: give one)
         self.batches = self._direct is not None
 
-    async def send(self, texts: list[str]) -> None:
-        """Send ``texts`` in order; ``ConnectionClosed`` once the socket is closing."""
+    async def send(self, texts: list[str], *, first: bytes = b"") -> None:
+        """Send ``first`` (the rest of a frame already written in part, see ``try_now``)
+        and then ``texts``, in order; ``ConnectionClosed`` once the socket is closing."""
         ws = self._direct
         if ws is None:
             for text in texts:
@@ -71,7 +72,7 @@ class FrameWriter:
             raise ConnectionClosed(ws._close_reason)
         if ws._wsproto.state is not ConnectionState.OPEN:  # a close has begun
             raise ConnectionClosed(CloseReason(1006, "the connection is closing"))
-        data = b"".join([text_frame(t) for t in texts])
+        data = b"".join([first, *[text_frame(t) for t in texts]])
         lock: trio.StrictFIFOLock = ws._stream_lock
         try:
             lock.acquire_nowait()
@@ -84,6 +85,28 @@ class FrameWriter:
             raise ConnectionClosed(ws._close_reason) from None
         finally:
             lock.release()
+
+    def try_now(self, frame: bytes) -> int:
+        """Write ``frame`` (a whole frame, from ``text_frame``) to the socket at once,
+        without waiting, if nothing else is writing to it: the bytes written, the whole
+        frame or a first part of it (the caller must have the rest sent before anything
+        else), or 0 when nothing could be (the socket is full, busy, closing, or not one
+        this writer can reach: send it the usual way). The caller must know that nothing
+        is queued or being sent for this connection."""
+        ws = self._direct
+        if ws is None or ws._close_reason is not None \
+                or ws._wsproto.state is not ConnectionState.OPEN or ws._stream_lock.locked():
+            return 0
+        sock = _socket_of(ws._stream)
+        if sock is None or sock.socket.did_shutdown_SHUT_WR:
+            return 0
+        fd = sock.socket.fileno()
+        if fd < 0:
+            return 0
+        try:
+            return os.write(fd, frame)
+        except OSError:  # full, or broken: the writer's own send finds out which
+            return 0
 
 
 async def write(stream: Any, data: bytes) -> None:

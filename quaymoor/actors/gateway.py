@@ -24,7 +24,7 @@ from typing import Protocol
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
-from quaymoor.actors.connection import Connection
+from quaymoor.actors.connection import CONTINUE, Connection
 from quaymoor.actors.frame_writer import FrameWriter
 from quaymoor.actors.gone_tables import ended_elsewhere, live_elsewhere
 from quaymoor.actors.inbox import (
@@ -282,12 +282,17 @@ class Gateway:
         nursery.start_soon(shorten_on_drop)
         self._sending.add(sending)
         metrics = self.supervisor.metrics
+        if writer.batches:  # the table may write through it at once (Connection.send_now)
+            conn.metrics = metrics
+            conn.direct = writer
         try:
             with sending.scope:
                 async for text in outbox:
                     texts = [text, *waiting(outbox)] if writer.batches else [text]
+                    rest = texts[0] == CONTINUE  # a frame written in part: its rest first
                     sending.since = trio.current_time()
-                    await writer.send(texts)
+                    await writer.send(texts[1:] if rest else texts,
+                                      first=conn.take_unsent() if rest else b"")
                     sending.since = None
                     conn.frame_written(len(texts))
                     metrics.message_out(len(texts))

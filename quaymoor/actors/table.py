@@ -214,6 +214,8 @@ class Table:
                 try:
                     self._act(conn, action)
                 finally:
+                    if self._receipt is not None:
+                        self._receipt.release()
                     self._receipt = None
             case BotMove():
                 self._bot_move(msg)
