@@ -130,7 +130,7 @@ def cmd_cluster(args: argparse.Namespace) -> int:
     options = ClusterOptions(
         host=args.host, port=args.port, workers=workers, database=args.database,
         folder=args.folder, decision_seconds=args.decision_seconds, bot_delay=args.bot_delay,
-        address_limits=not args.no_address_limits)
+        address_limits=not args.no_address_limits, stall_ms=args.log_stalls)
     try:
         trio.run(serve_cluster, options)
     except Exception as exc:  # a piece that would not start: say which and why
@@ -244,6 +244,9 @@ def build_parser() -> argparse.ArgumentParser:
     cl.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits")
     cl.add_argument("--no-address-limits", action="store_true",
                     help="no per-address caps in HAProxy (load tests from one machine)")
+    cl.add_argument("--log-stalls", type=float, default=None, metavar="MS",
+                    help="each process logs its event-loop stalls over MS milliseconds "
+                         "(as serve --log-stalls)")
     cl.set_defaults(func=cmd_cluster)
 
     dr = sub.add_parser("drain", help="a cluster's process takes no new tables and exits "

@@ -9,9 +9,10 @@ import sys
 import time
 from multiprocessing.connection import Connection as Pipe
 
+from quaymoor.ops.open_files import raise_open_files
 from quaymoor.tools.server_bench.fanout import fanout_step
 from quaymoor.tools.server_bench.load_run import LoadRun, run_load
-from quaymoor.tools.server_bench.procfs import raise_nofile, rss_kib
+from quaymoor.tools.server_bench.procfs import rss_kib
 from quaymoor.tools.server_bench.report import (
     report_load,
     report_server_metrics,
@@ -30,7 +31,7 @@ def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
     ``players`` seats over ``client_procs`` client processes, bounded at ``seconds``; all
     figures printed. Returns 0."""
     began = time.monotonic()
-    limit = raise_nofile()
+    limit = raise_open_files()
     print(f"python {sys.version.split()[0]}; {os.cpu_count()} CPUs; open-file limit {limit}; "
           f"{tables} tables x {players} players over {client_procs} client processes; "
           f"load bounded at {seconds:.0f} s; players think {think:.2f} s on average; "
@@ -91,7 +92,7 @@ def bench_load(tables: int = 500, players: int = 4, client_procs: int = 4,
     every table started, every connection was welcomed and held to the end of the
     window, and every stream was in order up to it."""
     began = time.monotonic()
-    limit = raise_nofile()
+    limit = raise_open_files()
     print(f"quaymoor bench load: python {sys.version.split()[0]}; {os.cpu_count()} CPUs; "
           f"open-file limit {limit}; {tables} tables x {players} players = "
           f"{tables * players} websockets over {client_procs} client processes; players "

@@ -1,17 +1,8 @@
-"""What the benchmark reads of a process from ``/proc``, and the open-file limit it
-raises for its many sockets (Linux only)."""
+"""What the benchmark reads of a process from ``/proc`` (Linux only)."""
 
 from __future__ import annotations
 
 import os
-import resource
-
-
-def raise_nofile() -> int:
-    """Raise the open-file limit to its hard limit; returns the new soft limit."""
-    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return hard
 
 
 def rss_kib(pid: int) -> int:
