@@ -151,7 +151,7 @@ def cmd_drain(args: argparse.Namespace) -> int:
     import trio
 
     from quaymoor.cluster.haproxy import HaproxyError, set_state
-    from quaymoor.cluster.runner import drain_flag
+    from quaymoor.cluster.runner import SOCKET_FILE, drain_flag
     from quaymoor.store.archive import ArchiveError
 
     name = args.process
@@ -173,7 +173,7 @@ def cmd_drain(args: argparse.Namespace) -> int:
     except ArchiveError as exc:
         print(f"quaymoor drain: {exc}", file=sys.stderr)
         return 2
-    socket_path = args.haproxy_socket or str(args.folder / "haproxy.sock")
+    socket_path = args.haproxy_socket or str(args.folder / SOCKET_FILE)
     try:
         trio.run(set_state, socket_path, int(name[1:], 16), "drain")
     except HaproxyError as exc:

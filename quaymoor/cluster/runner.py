@@ -46,6 +46,8 @@ from quaymoor.store.pg_store import check_database, connect
 log = logging.getLogger("quaymoor.cluster")
 
 DEFAULT_FOLDER: Final = Path("var/cluster")
+SOCKET_FILE: Final = "haproxy.sock"  #: HAProxy's runtime API, in the folder
+TOKEN_FILE: Final = "operator.token"  #: the operators' token, in the folder (mode 600)
 HEALTH_TIMEOUT: Final = 30.0
 
 
@@ -106,7 +108,7 @@ class Cluster:
     def __init__(self, options: ClusterOptions) -> None:
         self.options = options
         self.folder = options.folder.resolve()
-        self.socket = str(self.folder / "haproxy.sock")
+        self.socket = str(self.folder / SOCKET_FILE)
         self.slots = 2 * options.workers
         self.workers: dict[int, WorkerProcess] = {}
         self.pg: LocalPostgres | None = None
@@ -134,7 +136,7 @@ class Cluster:
                     self.url = await trio.to_thread.run_sync(self.pg.start)
                 await trio.to_thread.run_sync(check_database, self.url)
                 (self.folder / "database.url").write_text(self.url + "\n")
-                token_file = self.folder / "operator.token"
+                token_file = self.folder / TOKEN_FILE
                 token_file.touch(mode=0o600)
                 token_file.chmod(0o600)
                 token_file.write_text(self.operator_token + "\n")
