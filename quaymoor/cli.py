@@ -80,9 +80,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
         # Only the options given: the commands' own defaults are the one home of theirs.
         given = {k: v for k in ("tables", "players", "client_procs", "seconds", "think",
                                 "start_spread") if (v := getattr(args, k)) is not None}
+        if args.what == "server" and (args.cluster is not None or args.compare):
+            print("--cluster and --compare are for bench load", file=sys.stderr)
+            return 2
         if args.what == "server":
             return bench_server(**given, stalls=args.log_stalls)
-        return bench_load(**given, window=args.window, stalls=args.log_stalls)
+        if args.compare and args.cluster is None:
+            print("bench load --compare needs --cluster N (one process, then the cluster)",
+                  file=sys.stderr)
+            return 2
+        return bench_load(**given, window=args.window, stalls=args.log_stalls,
+                          cluster=args.cluster, compare=args.compare)
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
 
@@ -301,6 +309,13 @@ def build_parser() -> argparse.ArgumentParser:
                     help="load: games need not finish within the bound (human pace): the "
                          "verdict asks that every connection was held to the end of it "
                          "and every stream was in order")
+    bp.add_argument("--cluster", type=_positive, default=None, metavar="N",
+                    help="load: through a quaymoor cluster of N table processes behind "
+                         "HAProxy (with its own PostgreSQL in a temporary folder), each "
+                         "process read directly")
+    bp.add_argument("--compare", action="store_true",
+                    help="load, with --cluster: the same load on one process, then on the "
+                         "cluster, back to back, and their main figures side by side")
     bp.add_argument("--log-stalls", action="store_true",
                     help="server, load: the server logs its event-loop stalls over 20 ms "
                          "and a summary is printed (it costs the server some latency)")
