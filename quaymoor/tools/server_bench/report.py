@@ -127,6 +127,12 @@ def _report_windows(latencies: list[float], ended_at: list[float], go: float) ->
     sys.stdout.flush()
 
 
+#: How the log writes an error or a warning: one JSON object a line (ops/logs.py), or the
+#: plain text of a logger that wrote before it was set up.
+_LEVELS = ('"level": "error"', '"level": "critical"', '"level": "warning"', " ERROR ",
+           " WARNING ")
+
+
 def scan_log(path: str, name: str = "server") -> None:
     """Prints what the log of the table process ``name`` says of drops, errors and
     tracebacks."""
@@ -137,6 +143,6 @@ def scan_log(path: str, name: str = "server") -> None:
                 counts["connections dropped as too slow"] += 1
             elif "Traceback" in line:
                 counts["tracebacks"] += 1
-            elif " ERROR " in line or " WARNING " in line:
+            elif any(level in line for level in _LEVELS):
                 counts["errors/warnings"] += 1
     print(f"{name} log: {dict(counts) or 'no drops, errors or tracebacks'}", flush=True)
