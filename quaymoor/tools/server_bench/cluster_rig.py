@@ -29,7 +29,7 @@ from typing import Any
 
 import trio
 
-from quaymoor.cluster.haproxy import HaproxyError, runtime
+from quaymoor.cluster.haproxy import HaproxyError, runtime, servers_view
 from quaymoor.cluster.local_pg import LocalPostgres, free_port
 from quaymoor.cluster.runner import SOCKET_FILE, TOKEN_FILE
 from quaymoor.tools.server_bench.launch import start_process
@@ -91,7 +91,8 @@ def _find_processes(port: int, folder: Path, workers: int) -> Served:
           f"limit {info.get('Ulimit-n')}; table processes "
           f"{', '.join(f'{s.name} (pid {s.pid}, port {s.port})' for s in servers)}",
           flush=True)
-    return Served(port, servers, Measured("haproxy", int(info["Pid"])), token)
+    return Served(port, servers, Measured("haproxy", int(info["Pid"])), token,
+                  str(folder / SOCKET_FILE))
 
 
 def haproxy_info(socket_path: str) -> dict[str, str]:
@@ -102,6 +103,20 @@ def haproxy_info(socket_path: str) -> dict[str, str]:
         raise RuntimeError(str(exc)) from exc
     return {k.strip(): v.strip() for k, _, v in
             (line.partition(":") for line in text.splitlines()) if v}
+
+
+def router_view(served: Served) -> str:
+    """HAProxy's view of each table process now: its state, its last check, and how many
+    times its checks took it down (a process marked down loses its tables' new requests
+    to another process)."""
+    if served.router_socket is None:
+        return "no HAProxy"
+    try:
+        view = trio.run(servers_view, served.router_socket)
+    except HaproxyError as exc:
+        return f"not read: {exc}"
+    return ", ".join(f"{s['svname']} {s['status']} (check {s['check_status'] or '?'}, "
+                     f"{s['chkdown'] or 0} times down)" for s in view)
 
 
 def _stop(proc: subprocess.Popen[str] | None, served: Served | None, folder: Path) -> None:

@@ -10,13 +10,14 @@ from multiprocessing.connection import Connection as Pipe
 
 from quaymoor.cluster.runner import haproxy_maxconn, open_files_for
 from quaymoor.ops.open_files import hard_open_files, raise_open_files
+from quaymoor.tools.server_bench.cluster_rig import router_view
 from quaymoor.tools.server_bench.compare import Outcome, report_compare
 from quaymoor.tools.server_bench.fanout import fanout_step
 from quaymoor.tools.server_bench.load_run import LoadRun, run_load
 from quaymoor.tools.server_bench.procfs import rss_kib
 from quaymoor.tools.server_bench.report import LoadFigures, report_load, scan_log
 from quaymoor.tools.server_bench.rig import rig
-from quaymoor.tools.server_bench.served import Served
+from quaymoor.tools.server_bench.served import Served, label
 from quaymoor.tools.server_bench.server_http import post
 from quaymoor.tools.server_bench.server_report import (
     ServerFigures,
@@ -138,13 +139,15 @@ def _load_proof(cluster: int | None, *, tables: int, players: int, client_procs:
                 stalls: bool, heading: bool) -> Outcome:
     """One load proof on one process or on a cluster, every figure and the verdict
     printed (under a heading of its own when ``heading``)."""
+    if heading:
+        print(f"== {label(cluster)}", flush=True)
     with rig(client_procs, stalls=stalls, cluster=cluster) as (served, pipes, logs):
-        if heading:
-            print(f"== {served.label}", flush=True)
         idle_rss = sum(served.rss().values())  # the client processes add nothing to it
         run, load, server = _load_step(served, pipes, tables=tables, players=players,
                                        seconds=seconds, think=think,
                                        start_spread=start_spread, idle_kib=None)
+        if served.cluster:
+            print(f"  HAProxy after the load: {router_view(served)}", flush=True)
         summed = " (summed over the table processes)" if served.cluster else ""
         print(f"  server RSS{summed}: {idle_rss / 1024:.1f} MiB at start, "
               f"{run.start_rss / 1024:.1f} MiB with every client connected, "

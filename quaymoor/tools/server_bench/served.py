@@ -35,6 +35,7 @@ class Served:
     servers: tuple[Measured, ...]  #: the table processes
     router: Measured | None = None  #: HAProxy, in a cluster
     token: str | None = None  #: the operator token of the servers' /metrics, /status.json
+    router_socket: str | None = None  #: HAProxy's runtime API
 
     @property
     def cluster(self) -> bool:
@@ -42,8 +43,7 @@ class Served:
 
     @property
     def label(self) -> str:
-        """``one process`` or ``cluster of N``: the column of a comparison."""
-        return f"cluster of {len(self.servers)}" if self.cluster else "one process"
+        return label(len(self.servers) if self.cluster else None)
 
     def rss(self) -> dict[str, int]:
         """Each table process's RSS now, KiB, by name."""
@@ -61,6 +61,11 @@ class Served:
     def status(self) -> dict[str, dict[str, Any]]:
         """Each table process's connections and loop lag now (``status_sample``)."""
         return {p.name: status_sample(_port(p), self.token) for p in self.servers}
+
+
+def label(cluster: int | None) -> str:
+    """``one process`` or ``cluster of N``: a load's heading and column of a comparison."""
+    return "one process" if cluster is None else f"cluster of {cluster}"
 
 
 def _port(process: Measured) -> int:
