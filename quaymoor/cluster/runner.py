@@ -48,6 +48,7 @@ log = logging.getLogger("quaymoor.cluster")
 DEFAULT_FOLDER: Final = Path("var/cluster")
 SOCKET_FILE: Final = "haproxy.sock"  #: HAProxy's runtime API, in the folder
 TOKEN_FILE: Final = "operator.token"  #: the operators' token, in the folder (mode 600)
+PG_FOLDER: Final = "pg"  #: the cluster's own PostgreSQL (without --database), in the folder
 HEALTH_TIMEOUT: Final = 30.0
 
 
@@ -132,7 +133,7 @@ class Cluster:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 if not self.url:
-                    self.pg = LocalPostgres(self.folder / "pg")
+                    self.pg = LocalPostgres(self.folder / PG_FOLDER)
                     self.url = await trio.to_thread.run_sync(self.pg.start)
                 await trio.to_thread.run_sync(check_database, self.url)
                 (self.folder / "database.url").write_text(self.url + "\n")

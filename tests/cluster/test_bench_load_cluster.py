@@ -31,7 +31,8 @@ def test_bench_load_through_a_cluster_of_two_passes_and_reads_each_process() -> 
         assert re.search(rf"^    {name}: \d+ actions|^    {name}: no actions", out, re.M), out
         assert f"{name} log: no drops, errors or tracebacks" in out
     assert "summed over the table processes (each one's peak: w00" in out
-    assert re.search(r"HAProxy [\d.]+ s = [\d.]+ cores", out), out
+    assert re.search(r"HAProxy [\d.]+ s = [\d.]+ cores; PostgreSQL [\d.]+ s", out), out
+    assert re.search(r"a decision \(HAProxy [\d.]+ ms, PostgreSQL [\d.]+ ms\)", out), out
     assert re.search(r"HAProxy after the load: w00 UP \(check \w+, 0 times down\), w01 UP",
                      out), out
     assert "latency target (server p99 < 50 ms):" in out

@@ -6,7 +6,8 @@ asked), which the cluster passes to each of its processes.
 
 Its processes are found through the cluster itself: the table processes' names, pids and
 own addresses in its ``/status.json`` ``processes`` (with the operator token the cluster
-writes into the folder), HAProxy's pid and limits from its runtime API. The cluster runs
+writes into the folder), HAProxy's pid and limits from its runtime API, PostgreSQL's
+from its pid file (its CPU, with its backends', is the cluster's too). The cluster runs
 in a session of its own, so a terminal's Ctrl-C reaches only the benchmark, which stops it
 in order (SIGTERM: every process ends its games, then HAProxy and PostgreSQL stop). The
 folder is kept for its logs (``wNN.log``, ``haproxy.log``, ``haproxy.cfg``); its database
@@ -30,8 +31,8 @@ from typing import Any
 import trio
 
 from quaymoor.cluster.haproxy import HaproxyError, runtime, servers_view
-from quaymoor.cluster.local_pg import LocalPostgres, free_port
-from quaymoor.cluster.runner import SOCKET_FILE, TOKEN_FILE
+from quaymoor.cluster.local_pg import LocalPostgres, PostgresError, free_port
+from quaymoor.cluster.runner import PG_FOLDER, SOCKET_FILE, TOKEN_FILE
 from quaymoor.tools.server_bench.launch import start_process
 from quaymoor.tools.server_bench.served import Measured, Served
 from quaymoor.tools.server_bench.server_http import get_json
@@ -63,7 +64,7 @@ def cluster_under_test(workers: int, *, stalls: bool) -> Iterator[tuple[Served, 
         _stop(proc, served, folder)
         if log is not None:
             log.close()
-        shutil.rmtree(folder / "pg", ignore_errors=True)
+        shutil.rmtree(folder / PG_FOLDER, ignore_errors=True)
         print(f"cluster folder (its logs; its own log in {log.name if log else '?'}): "
               f"{folder}", flush=True)
 
@@ -87,12 +88,25 @@ def _find_processes(port: int, folder: Path, workers: int) -> Served:
                              int(str(p["address"]).rsplit(":", 1)[1]))
                     for p in sorted(alive, key=lambda p: str(p["name"])))
     info = haproxy_info(str(folder / SOCKET_FILE))
+    database = _postgres(folder)
     print(f"cluster: HAProxy pid {info.get('Pid')}, maxconn {info.get('Maxconn')}, open-file "
-          f"limit {info.get('Ulimit-n')}; table processes "
+          f"limit {info.get('Ulimit-n')}; PostgreSQL pid "
+          f"{database.pid if database else 'not found'}; table processes "
           f"{', '.join(f'{s.name} (pid {s.pid}, port {s.port})' for s in servers)}",
           flush=True)
-    return Served(port, servers, Measured("haproxy", int(info["Pid"])), token,
-                  str(folder / SOCKET_FILE))
+    return Served(port, servers, router=Measured("haproxy", int(info["Pid"])),
+                  database=database, token=token, router_socket=str(folder / SOCKET_FILE))
+
+
+def _postgres(folder: Path) -> Measured | None:
+    """The cluster's own PostgreSQL server (its postmaster, whose children are the
+    backends), from its pid file; None when it cannot be read."""
+    try:
+        pid = int((LocalPostgres(folder / PG_FOLDER).data / "postmaster.pid")
+                  .read_text().split()[0])
+    except (OSError, ValueError, IndexError, PostgresError):
+        return None
+    return Measured("postgres", pid, tree=True)
 
 
 def haproxy_info(socket_path: str) -> dict[str, str]:
@@ -137,4 +151,4 @@ def _stop(proc: subprocess.Popen[str] | None, served: Served | None, folder: Pat
             with contextlib.suppress(OSError):
                 os.kill(p.pid, signal.SIGKILL)
     with contextlib.suppress(Exception):
-        LocalPostgres(folder / "pg").stop()
+        LocalPostgres(folder / PG_FOLDER).stop()

@@ -31,6 +31,7 @@ ROWS: tuple[tuple[str, Callable[[Outcome], str]], ...] = (
     ("decisions/s", lambda o: f"{o.load.decisions_per_s:,.0f}"),
     ("server CPU per decision, ms", lambda o: _ms(o.load.cpu_ms_per_decision)),
     ("HAProxy CPU per decision, ms", lambda o: _ms(o.load.router_ms_per_decision)),
+    ("PostgreSQL CPU per decision, ms", lambda o: _ms(o.load.database_ms_per_decision)),
     ("server p99 action-to-broadcast", lambda o: o.server.p99),
     (f"server actions <= {_TARGET}",
      lambda o: "n/a" if o.server.share is None else f"{o.server.share:.2%}"),

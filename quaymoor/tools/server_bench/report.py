@@ -36,6 +36,7 @@ class LoadFigures(NamedTuple):
     decisions_per_s: float
     cpu_ms_per_decision: float  #: the table processes' CPU (summed) per decision
     router_ms_per_decision: float | None  #: HAProxy's CPU per decision (None: no HAProxy)
+    database_ms_per_decision: float | None  #: PostgreSQL's (None: no database of its own)
     client_p99_ms: float
 
 
@@ -84,14 +85,14 @@ def report_load(run: LoadRun, seconds: float, *, idle_kib: float | None,
           f"{max(latencies, default=float('nan')) * 1000:.1f} ms ({len(latencies)} samples)")
     acts = total("acts")
     cpu_ms = run.server_cpu / acts * 1000 if acts else float("nan")
-    router = served.router
-    router_ms = (run.cpu_by[router.name] / acts * 1000 if acts else float("nan")
-                 ) if router is not None else None
+    router_ms, database_ms = (
+        (run.cpu_by[p.name] / acts * 1000 if acts else float("nan")) if p is not None
+        else None for p in (served.router, served.database))
     print(f"  CPU during the load: server {run.server_cpu:.1f} s = "
           f"{run.server_cpu / span:.2f} cores{_each_cpu(run, served, span)}; "
           f"client processes {[round(r['cpu'] / span, 2) for r in done]} cores "
           f"(of {os.cpu_count()}); {cpu_ms:.2f} ms of server CPU a decision"
-          f"{f' (HAProxy {router_ms:.2f} ms)' if router_ms is not None else ''}")
+          f"{_beside(('HAProxy', router_ms), ('PostgreSQL', database_ms))}")
     per_idle = f"; RSS per idle table: {idle_kib:.1f} KiB" if idle_kib is not None else ""
     each_rss = (f" summed over the table processes (each one's peak: "
                 f"{', '.join(f'{n} {kib / 1024:.1f} MiB' for n, kib in run.peak_rss_by.items())})"
@@ -104,17 +105,27 @@ def report_load(run: LoadRun, seconds: float, *, idle_kib: float | None,
           f"= {update_rate:,.0f} frames/s", flush=True)
     ended_at = [x for r in done for x in r["latency_at"]]
     _report_windows(latencies, ended_at, go)
-    return LoadFigures(acts / span if span > 0 else 0.0, cpu_ms, router_ms,
+    return LoadFigures(acts / span if span > 0 else 0.0, cpu_ms, router_ms, database_ms,
                        pct(latencies, 0.99) * 1000)
 
 
+def _beside(*figures: tuple[str, float | None]) -> str:
+    """`` (HAProxy 0.21 ms, PostgreSQL 0.57 ms)``: the figures that are known."""
+    known = [f"{name} {ms:.2f} ms" for name, ms in figures if ms is not None]
+    return f" ({', '.join(known)})" if known else ""
+
+
 def _each_cpu(run: LoadRun, served: Served, span: float) -> str:
-    """`` (w00 0.41, w01 0.39 cores; HAProxy 3.2 s = 0.11 cores)`` in a cluster."""
+    """`` (w00 0.41, w01 0.39 cores; HAProxy 3.2 s = 0.11 cores; PostgreSQL ...)`` in a
+    cluster."""
     if not served.cluster or served.router is None:
         return ""
     each = ", ".join(f"{p.name} {run.cpu_by[p.name] / span:.2f}" for p in served.servers)
     router = run.cpu_by[served.router.name]
-    return f" ({each} cores; HAProxy {router:.1f} s = {router / span:.2f} cores)"
+    database = run.cpu_by[served.database.name] if served.database is not None else None
+    pg = (f"; PostgreSQL {database:.1f} s = {database / span:.2f} cores"
+          if database is not None else "")
+    return f" ({each} cores; HAProxy {router:.1f} s = {router / span:.2f} cores{pg})"
 
 
 def _report_windows(latencies: list[float], ended_at: list[float], go: float) -> None:
