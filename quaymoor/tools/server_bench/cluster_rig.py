@@ -1,8 +1,8 @@
 """The cluster under test (``bench load --cluster N``): a real ``quaymoor cluster
 --workers N`` (HAProxy, N ``quaymoor serve`` processes and a PostgreSQL of its own) in a
-temporary folder, on a free port, with the one-process rig's serve options (bots without
-delay, decision timers out of the way, no per-address limits, loop stalls logged if
-asked), which the cluster passes to each of its processes.
+temporary folder, on a free port, with the one-process rig's serve options
+(``settings.serve_options``), which the cluster passes to each of its processes (and,
+for ``--no-address-limits``, turns off HAProxy's per-address limits).
 
 Its processes are found through the cluster itself: the table processes' names, pids and
 own addresses in its ``/status.json`` ``processes`` (with the operator token the cluster
@@ -36,6 +36,7 @@ from quaymoor.cluster.runner import PG_FOLDER, SOCKET_FILE, TOKEN_FILE
 from quaymoor.tools.server_bench.launch import start_process
 from quaymoor.tools.server_bench.served import Measured, Served
 from quaymoor.tools.server_bench.server_http import get_json
+from quaymoor.tools.server_bench.settings import serve_options
 
 START_SECONDS = 120.0  #: PostgreSQL's initdb, N processes and HAProxy's first checks
 STOP_SECONDS = 120.0  #: every process archives its games (the cluster allows 30 s)
@@ -53,9 +54,7 @@ def cluster_under_test(workers: int, *, stalls: bool) -> Iterator[tuple[Served, 
     try:
         proc, port, log = start_process(
             [sys.executable, "-m", "quaymoor", "cluster", "--workers", str(workers),
-             "--port", str(free_port()), "--folder", str(folder), "--no-address-limits",
-             "--bot-delay", "0", "--decision-seconds", "600",
-             *(["--log-stalls", "20"] if stalls else [])],
+             "--port", str(free_port()), "--folder", str(folder), *serve_options(stalls)],
             r"Quaymoor cluster is serving on http://[\d.]+:(\d+)/",
             timeout=START_SECONDS, new_session=True)
         served = _find_processes(port, folder, workers)

@@ -19,6 +19,7 @@ from quaymoor.tools.server_bench.cluster_rig import cluster_under_test
 from quaymoor.tools.server_bench.launch import start_process
 from quaymoor.tools.server_bench.served import ONE_PROCESS, Measured, Served
 from quaymoor.tools.server_bench.server_http import inherited_token
+from quaymoor.tools.server_bench.settings import serve_options
 
 
 def split(n: int, parts: int) -> list[int]:
@@ -120,14 +121,11 @@ _ENTRY = ("quaymoor/server.py", "quaymoor/cli.py", "quaymoor/__main__.py")
 
 
 def _start_server(archive: str, stalls: bool) -> tuple[subprocess.Popen[str], int, Any]:
-    """``quaymoor serve`` on a free port, bots without delay, timers out of the way, its
-    archive at ``archive``, no per-address caps (every client is on this machine), loop
-    stalls over 20 ms logged if ``stalls`` (ops/stall_watch.py):
-    (process, port, its log file)."""
+    """``quaymoor serve`` on a free port with the benchmark's options (``serve_options``),
+    its archive at ``archive``: (process, port, its log file)."""
     return start_process(
-        [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--bot-delay", "0",
-         "--decision-seconds", "600", "--archive", archive, "--no-address-limits",
-         *(["--log-stalls", "20"] if stalls else [])],
+        [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--archive", archive,
+         *serve_options(stalls)],
         r"serving on http://[\d.]+:(\d+)/")
 
 
