@@ -89,9 +89,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
         # Only the options given: the commands' own defaults are the one home of theirs.
         given = {k: v for k in ("tables", "players", "client_procs", "seconds", "think",
                                 "start_spread") if (v := getattr(args, k)) is not None}
+        if args.what == "server" and (args.cluster is not None or args.compare):
+            print("--cluster and --compare are for bench load", file=sys.stderr)
+            return 2
         if args.what == "server":
             return bench_server(**given, stalls=args.log_stalls)
-        return bench_load(**given, window=args.window, stalls=args.log_stalls)
+        if args.compare and args.cluster is None:
+            print("bench load --compare needs --cluster N (one process, then the cluster)",
+                  file=sys.stderr)
+            return 2
+        return bench_load(**given, window=args.window, stalls=args.log_stalls,
+                          cluster=args.cluster, compare=args.compare)
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
 
@@ -140,7 +148,7 @@ def cmd_cluster(args: argparse.Namespace) -> int:
     options = ClusterOptions(
         host=args.host, port=args.port, workers=workers, database=args.database,
         folder=args.folder, decision_seconds=args.decision_seconds, bot_delay=args.bot_delay,
-        address_limits=not args.no_address_limits)
+        address_limits=not args.no_address_limits, stall_ms=args.log_stalls)
     try:
         trio.run(serve_cluster, options)
     except Exception as exc:  # a piece that would not start: say which and why
@@ -161,7 +169,7 @@ def cmd_drain(args: argparse.Namespace) -> int:
     import trio
 
     from quaymoor.cluster.haproxy import HaproxyError, set_state
-    from quaymoor.cluster.runner import drain_flag
+    from quaymoor.cluster.runner import SOCKET_FILE, drain_flag
     from quaymoor.store.archive import ArchiveError
 
     name = args.process
@@ -183,7 +191,7 @@ def cmd_drain(args: argparse.Namespace) -> int:
     except ArchiveError as exc:
         print(f"quaymoor drain: {exc}", file=sys.stderr)
         return 2
-    socket_path = args.haproxy_socket or str(args.folder / "haproxy.sock")
+    socket_path = args.haproxy_socket or str(args.folder / SOCKET_FILE)
     try:
         trio.run(set_state, socket_path, int(name[1:], 16), "drain")
     except HaproxyError as exc:
@@ -259,6 +267,9 @@ def build_parser() -> argparse.ArgumentParser:
     cl.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits")
     cl.add_argument("--no-address-limits", action="store_true",
                     help="no per-address caps in HAProxy (load tests from one machine)")
+    cl.add_argument("--log-stalls", type=float, default=None, metavar="MS",
+                    help="each process logs its event-loop stalls over MS milliseconds "
+                         "(as serve --log-stalls)")
     cl.set_defaults(func=cmd_cluster)
 
     dr = sub.add_parser("drain", help="a cluster's process takes no new tables and exits "
@@ -313,6 +324,13 @@ def build_parser() -> argparse.ArgumentParser:
                     help="load: games need not finish within the bound (human pace): the "
                          "verdict asks that every connection was held to the end of it "
                          "and every stream was in order")
+    bp.add_argument("--cluster", type=_positive, default=None, metavar="N",
+                    help="load: through a quaymoor cluster of N table processes behind "
+                         "HAProxy (with its own PostgreSQL in a temporary folder), each "
+                         "process read directly")
+    bp.add_argument("--compare", action="store_true",
+                    help="load, with --cluster: the same load on one process, then on the "
+                         "cluster, back to back, and their main figures side by side")
     bp.add_argument("--log-stalls", action="store_true",
                     help="server, load: the server logs its event-loop stalls over 20 ms "
                          "and a summary is printed (it costs the server some latency)")

@@ -117,3 +117,22 @@ def test_frame_types_are_found_without_parsing_updates() -> None:
     assert is_type(ended, "game_ended")
     assert not is_type(update, "game_ended")
     assert is_type('{"type": "game_ended", "reason": "finished"}', "game_ended")
+
+
+def test_histograms_of_several_processes_merge_by_summing_buckets() -> None:
+    import math
+
+    from quaymoor.tools.server_bench.prometheus import Histogram, histogram_diff, merged
+
+    one = histogram_diff(BEFORE, AFTER, "quaymoor_action_latency_seconds")[""]
+    both = merged([one, one])
+    assert both.observed == 200
+    assert math.isclose(both.total, 3.0)
+    assert both.buckets == tuple((le, 2 * n) for le, n in one.buckets)
+    assert both.bound(0.99) == one.bound(0.99)
+    # bounds only one of them has: the other counts what it has at or under them
+    coarse = Histogram(((0.05, 10.0), (math.inf, 10.0)), 10.0, 0.1)
+    mixed = one.plus(coarse)
+    assert mixed.buckets == ((0.01, 50.0), (0.04, 98.0), (0.05, 109.0), (0.1, 110.0),
+                             (math.inf, 110.0))
+    assert merged([]).observed == 0

@@ -20,7 +20,7 @@ ALLOWED: dict[str, set[str]] = {
     "http": {"rules", "protocol", "store", "actors"},
     "cluster": {"rules", "store", "actors", "config", "ops"},
     "server": {"actors", "http", "store", "ops", "config", "cluster"},
-    "tools": {"rules", "bots", "protocol", "ops", "config"},
+    "tools": {"rules", "bots", "protocol", "ops", "config", "cluster"},
     "cli": {"rules", "store", "config", "server", "tools", "cluster"},
     "__main__": {"cli"},
     "__init__": set(),

@@ -156,10 +156,11 @@ async def add_worker(socket_path: str, worker: Worker) -> None:
 
 
 async def servers_view(socket_path: str) -> list[dict[str, str]]:
-    """HAProxy's view of each server of the backend: status, weight, sessions, checks."""
+    """HAProxy's view of each server of the backend: status, weight, sessions, checks (and
+    ``chkdown``: how many times its checks took it from up to down)."""
     text = await runtime(socket_path, "show stat")
     rows = list(csv.DictReader(io.StringIO(text.lstrip("# "))))
-    keep = ("svname", "status", "weight", "scur", "stot", "check_status", "addr")
+    keep = ("svname", "status", "weight", "scur", "stot", "check_status", "chkdown", "addr")
     return [{k: row.get(k, "") for k in keep} for row in rows
             if row.get("pxname") == BACKEND and row.get("svname") not in ("BACKEND", "FRONTEND")
             and not row.get("status", "").startswith("MAINT")]

@@ -40,11 +40,15 @@ from quaymoor.cluster.haproxy import (
 from quaymoor.cluster.listening import wait_listening
 from quaymoor.cluster.local_pg import LocalPostgres, free_port
 from quaymoor.ops.logs import configure_json_logs
+from quaymoor.ops.open_files import hard_open_files, raise_open_files
 from quaymoor.store.pg_store import check_database, connect
 
 log = logging.getLogger("quaymoor.cluster")
 
 DEFAULT_FOLDER: Final = Path("var/cluster")
+SOCKET_FILE: Final = "haproxy.sock"  #: HAProxy's runtime API, in the folder
+TOKEN_FILE: Final = "operator.token"  #: the operators' token, in the folder (mode 600)
+PG_FOLDER: Final = "pg"  #: the cluster's own PostgreSQL (without --database), in the folder
 HEALTH_TIMEOUT: Final = 30.0
 
 
@@ -58,6 +62,7 @@ class ClusterOptions:
     decision_seconds: float = 90.0
     bot_delay: float = 0.6
     address_limits: bool = True  #: HAProxy holds the per-address limits
+    stall_ms: float | None = None  #: each process logs its event-loop stalls over it
     haproxy: str = "haproxy"
 
 
@@ -79,13 +84,23 @@ def drain_flag(url: str, name: str) -> int:
     return len(rows)
 
 
+#: File descriptors HAProxy needs besides two per connection: listeners, the runtime
+#: socket, health checks (it asked for 2 x maxconn + 28 at 2.6).
+HAPROXY_SPARE_FDS: Final = 200
+
+
 def haproxy_maxconn() -> int:
     """As many connections as the file-descriptor limit lets HAProxy hold (two each,
     and some to spare): HAProxy refuses to start with a maxconn it cannot serve."""
-    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    hard = hard_open_files()
     if hard == resource.RLIM_INFINITY:
         return 100_000
-    return max(256, min(100_000, (hard - 200) // 2))
+    return max(256, min(100_000, (hard - HAPROXY_SPARE_FDS) // 2))
+
+
+def open_files_for(connections: int) -> int:
+    """The open-file limit under which HAProxy may hold ``connections`` at once."""
+    return 2 * connections + HAPROXY_SPARE_FDS
 
 
 class Cluster:
@@ -94,7 +109,7 @@ class Cluster:
     def __init__(self, options: ClusterOptions) -> None:
         self.options = options
         self.folder = options.folder.resolve()
-        self.socket = str(self.folder / "haproxy.sock")
+        self.socket = str(self.folder / SOCKET_FILE)
         self.slots = 2 * options.workers
         self.workers: dict[int, WorkerProcess] = {}
         self.pg: LocalPostgres | None = None
@@ -112,15 +127,17 @@ class Cluster:
         """Start everything, report the public port, then serve until cancelled (which
         stops everything in order)."""
         self.folder.mkdir(parents=True, exist_ok=True)
+        # Each process inherits it: a socket per connection (HAProxy raises its own).
+        raise_open_files()
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 if not self.url:
-                    self.pg = LocalPostgres(self.folder / "pg")
+                    self.pg = LocalPostgres(self.folder / PG_FOLDER)
                     self.url = await trio.to_thread.run_sync(self.pg.start)
                 await trio.to_thread.run_sync(check_database, self.url)
                 (self.folder / "database.url").write_text(self.url + "\n")
-                token_file = self.folder / "operator.token"
+                token_file = self.folder / TOKEN_FILE
                 token_file.touch(mode=0o600)
                 token_file.chmod(0o600)
                 token_file.write_text(self.operator_token + "\n")
@@ -145,7 +162,8 @@ class Cluster:
                 "--haproxy-socket", self.socket, "--forwarded-from", "127.0.0.1",
                 *(() if opts.address_limits else ("--no-address-limits",)),
                 "--decision-seconds", str(opts.decision_seconds),
-                "--bot-delay", str(opts.bot_delay)]
+                "--bot-delay", str(opts.bot_delay),
+                *(["--log-stalls", str(opts.stall_ms)] if opts.stall_ms is not None else [])]
         out = (self.folder / f"{slot_name(slot)}.log").open("ab")
         try:
             process = await trio.lowlevel.open_process(

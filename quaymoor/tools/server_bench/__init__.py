@@ -57,13 +57,28 @@ complete and in order; and a second line on the latency target (the server's own
 action-to-broadcast latency under 50 ms, as a histogram bucket bound), which does not
 change the exit status.
 
+``bench load --cluster N`` runs the same load through a real ``quaymoor cluster --workers
+N`` (``cluster_rig``: HAProxy, N serve processes with the same serve options, its own
+PostgreSQL in a temporary folder, on a free port): the clients go through HAProxy's one
+address exactly as against one server (the HTTP calls, and ``/ws?table=<id>`` as the web
+client opens it), and each table process is read on its own port (found in the cluster's
+``/status.json`` ``processes``, with the operator token from its folder). The server's
+histograms are merged over the processes (buckets summed) with the same meaning as one
+process's, then given per process, as are its /status.json readings, RSS and CPU;
+HAProxy's CPU and, after the load, its view of each process are printed too. With
+``--compare`` the same load runs on one process first, then on the cluster, and the main
+figures of both are printed side by side (``compare``).
+
 Where each part lives: ``commands`` (the two entry points, in the order above), ``rig``
-(the server and client processes), ``load_run`` (one load through the rig),
-``client_process`` (a client process's jobs), ``game_socket`` (how clients connect),
-``player`` and ``spectator`` (the load's clients), ``raw_fanout`` and ``fanout`` (the
-trio-websocket yardstick and the fan-out steps), ``server_http``, ``procfs`` and
-``prometheus`` (reading the server from outside), ``report`` (the figures printed),
-``settings`` (the fixed numbers).
+(the server and client processes), ``launch`` (starting a process that reports its port),
+``cluster_rig`` (the cluster under test), ``served`` (the processes read from outside),
+``load_run`` (one load through the rig), ``client_process`` (a client process's jobs),
+``game_socket`` (how clients connect), ``player`` and ``spectator`` (the load's clients),
+``raw_fanout`` and ``fanout`` (the trio-websocket yardstick and the fan-out steps),
+``server_http``, ``procfs`` and ``prometheus`` (reading the server from outside),
+``report`` (the clients' figures and the server's CPU, memory and log),
+``server_report`` (the server's own histograms and /status.json), ``verdict`` (the load
+proof's verdict), ``compare`` (the side-by-side table), ``settings`` (the fixed numbers).
 """
 
 from __future__ import annotations

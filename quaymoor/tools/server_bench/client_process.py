@@ -13,8 +13,9 @@ from typing import Any, NamedTuple
 import trio
 
 from quaymoor.ops.gc_policy import configure_collector
+from quaymoor.ops.open_files import raise_open_files
 from quaymoor.tools.server_bench.player import LoadStats, Seat, play_seat
-from quaymoor.tools.server_bench.procfs import cpu_seconds, raise_nofile
+from quaymoor.tools.server_bench.procfs import cpu_seconds
 from quaymoor.tools.server_bench.raw_fanout import raw_clients
 from quaymoor.tools.server_bench.server_http import post
 from quaymoor.tools.server_bench.settings import (
@@ -149,7 +150,7 @@ def worker_main(pipe: Pipe) -> None:
     The clients are the measuring instrument: their own garbage-collector pauses would be
     counted as the server's latency, so they collect as the server does (young objects
     only; no full collection within a run)."""
-    raise_nofile()
+    raise_open_files()
     # Clients here share the server's two cores; in real use they are other machines. A
     # lower priority keeps them from taking the server's CPU when both are busy.
     os.nice(10)

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
 from collections import Counter
 from multiprocessing.connection import Connection as Pipe
 
+from quaymoor.tools.server_bench.launch import start_process
 from quaymoor.tools.server_bench.load_run import LoadRun, run_load
-from quaymoor.tools.server_bench.rig import recv, split, start_process, stop
+from quaymoor.tools.server_bench.rig import recv, split, stop
+from quaymoor.tools.server_bench.served import Served
 from quaymoor.tools.server_bench.settings import (
     FANOUT_PLAYERS,
     FANOUT_TABLES,
@@ -21,10 +22,10 @@ from quaymoor.tools.server_bench.settings import (
 )
 
 
-def fanout_step(server: subprocess.Popen[str], port: int, pipes: list[Pipe]) -> None:
+def fanout_step(served: Served, pipes: list[Pipe]) -> None:
     """The spectator fan-out, then the raw trio-websocket fan-out at the spectators'
     average frame size, then their ratio; all printed."""
-    fanout = run_load(server, port, pipes, tables=FANOUT_TABLES, players=FANOUT_PLAYERS,
+    fanout = run_load(served, pipes, tables=FANOUT_TABLES, players=FANOUT_PLAYERS,
                       seconds=RAW_SECONDS * 4, think=0.0, start_spread=0.0,
                       spectators=RAW_CLIENTS // FANOUT_TABLES, label="fan-out setup")
     spectator_rate, frame_size = report_fanout(fanout)

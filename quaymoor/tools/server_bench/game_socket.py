@@ -1,4 +1,6 @@
-"""How both clients of a load (players and spectators) connect to the server's ``/ws``.
+"""How both clients of a load (players and spectators) connect to the server's
+``/ws?table=<id>``, as the web client opens it (through HAProxy the table in the URL
+routes the connection to the table's process).
 
 A client waits for a place at the connect gate (a semaphore bounding the connections
 being opened at once), opens the websocket and talks over it; the place is given back
@@ -33,9 +35,9 @@ PING_SECONDS = 25.0  #: as web/net.js
 Talk = Callable[[trio_websocket.WebSocketConnection, Callable[[], None]], Awaitable[None]]
 
 
-async def run_connected(port: int, gate: trio.Semaphore, counts: EndCounts,
+async def run_connected(port: int, table: str, gate: trio.Semaphore, counts: EndCounts,
                         talk: Talk) -> None:
-    """Connect to ``/ws`` through ``gate`` and run ``talk(ws, welcomed)``; a close or a
+    """Connect to ``table``'s ``/ws`` through ``gate`` and run ``talk(ws, welcomed)``; a close or a
     connect error ends it and is counted in ``counts``. Blocks while the gate is full."""
     await gate.acquire()
     held = True
@@ -48,7 +50,7 @@ async def run_connected(port: int, gate: trio.Semaphore, counts: EndCounts,
 
     try:
         async with trio_websocket.open_websocket_url(
-            f"ws://{HOST}:{port}/ws", connect_timeout=60, disconnect_timeout=2,
+            f"ws://{HOST}:{port}/ws?table={table}", connect_timeout=60, disconnect_timeout=2,
             max_message_size=1 << 22,
         ) as ws:
             try:

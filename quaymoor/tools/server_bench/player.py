@@ -194,7 +194,7 @@ async def play_seat(seat: Seat, port: int, stats: LoadStats, gate: trio.Semaphor
         finally:
             stats.open -= 1
 
-    await run_connected(port, gate, stats, talk)
+    await run_connected(port, seat.table, gate, stats, talk)
 
 
 def _shows_our_act(seat: int, update: dict[str, Any], acted_mat: Any) -> bool:

@@ -24,6 +24,14 @@ class Histogram(NamedTuple):
         return Histogram(tuple((le, n - old.get(le, 0.0)) for le, n in self.buckets),
                          self.observed - before.observed, self.total - before.total)
 
+    def plus(self, other: Histogram) -> Histogram:
+        """Both together (two processes' readings of the same series): the counts at each
+        bound summed; at a bound only one of them has, the other's count at its largest
+        bound under it."""
+        bounds = sorted({le for le, _ in self.buckets} | {le for le, _ in other.buckets})
+        return Histogram(tuple((le, _at(self, le) + _at(other, le)) for le in bounds),
+                         self.observed + other.observed, self.total + other.total)
+
     def bound(self, q: float) -> float | None:
         """The smallest bucket bound with a cumulative share of at least ``q`` (``inf``:
         above every finite bound); None without samples."""
@@ -65,6 +73,19 @@ class Histogram(NamedTuple):
             finite = [le for le, _ in self.buckets if not math.isinf(le)]
             return f"> {max(finite, default=0.0) * 1000:g} ms"
         return f"<= {b * 1000:g} ms"
+
+
+def _at(h: Histogram, le: float) -> float:
+    """The cumulative count of ``h`` at bound ``le``."""
+    return max((n for bound, n in h.buckets if bound <= le), default=0.0)
+
+
+def merged(readings: list[Histogram]) -> Histogram:
+    """Several processes' readings of one histogram as one (``Histogram.plus``)."""
+    total = Histogram((), 0.0, 0.0)
+    for h in readings:
+        total = total.plus(h)
+    return total
 
 
 def parse_exposition(text: str) -> list[tuple[str, dict[str, str], float]]:

@@ -13,7 +13,7 @@ from typing import Any
 import trio
 import trio_websocket
 
-from quaymoor.tools.server_bench.procfs import raise_nofile
+from quaymoor.ops.open_files import raise_open_files
 from quaymoor.tools.server_bench.settings import HOST
 
 
@@ -21,7 +21,7 @@ def raw_server_main(clients: int, seconds: float, size: int) -> None:
     """Entry point of the raw fan-out subprocess: prints ``PORT n``, waits for ``clients``
     connections (20 s at most), broadcasts ``size``-byte messages for ``seconds``, closes
     every connection, prints ``SENT n SECONDS s``."""
-    raise_nofile()
+    raise_open_files()
     trio.run(_raw_server, clients, seconds, size)
 
 

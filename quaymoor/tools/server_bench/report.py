@@ -1,15 +1,16 @@
-"""The figures of a load, printed: the clients' results, the server's own histograms
-from ``/metrics``, its ``/status.json`` readings and its log."""
+"""The figures of a load, printed: the clients' results, the server's CPU and memory
+from outside, and its log (``server_report``: its own histograms and /status.json)."""
 
 from __future__ import annotations
 
 import os
 import sys
 from collections import Counter
-from typing import Any
+from typing import NamedTuple
 
-from quaymoor.tools.server_bench.prometheus import histogram_diff
-from quaymoor.tools.server_bench.settings import LATENCY_TARGET, LATENCY_WINDOW
+from quaymoor.tools.server_bench.load_run import LoadRun
+from quaymoor.tools.server_bench.served import Served
+from quaymoor.tools.server_bench.settings import LATENCY_WINDOW
 
 
 def pct(values: list[float], q: float) -> float:
@@ -29,8 +30,23 @@ def latency_windows(latencies: list[float], ended_at: list[float], go: float,
     return sorted(windows.items())
 
 
-def report_load(done: list[dict[str, Any]], go: float, seconds: float, held: int, *,
-                peak_rss: int, server_cpu: float, idle_kib: float | None) -> None:
+class LoadFigures(NamedTuple):
+    """What a comparison shows of the clients' side of a load."""
+
+    decisions_per_s: float
+    cpu_ms_per_decision: float  #: the table processes' CPU (summed) per decision
+    router_ms_per_decision: float | None  #: HAProxy's CPU per decision (None: no HAProxy)
+    database_ms_per_decision: float | None  #: PostgreSQL's (None: no database of its own)
+    client_p99_ms: float
+
+
+def report_load(run: LoadRun, seconds: float, *, idle_kib: float | None,
+                served: Served) -> LoadFigures:
+    """Prints the load's figures: the clients' results, and the server's CPU and RSS from
+    outside (summed over a cluster's table processes, then each one's, and HAProxy's
+    CPU); returns what a comparison shows."""
+    done, go, held = run.done, run.go, run.held
+
     def total(key: str) -> int:
         return sum(int(r[key]) for r in done)
 
@@ -67,11 +83,21 @@ def report_load(done: list[dict[str, Any]], go: float, seconds: float, held: int
           f"latency p50 {pct(latencies, 0.5) * 1000:.1f} ms, p99 "
           f"{pct(latencies, 0.99) * 1000:.1f} ms, max "
           f"{max(latencies, default=float('nan')) * 1000:.1f} ms ({len(latencies)} samples)")
-    print(f"  CPU during the load: server {server_cpu:.1f} s = {server_cpu / span:.2f} cores; "
+    acts = total("acts")
+    cpu_ms = run.server_cpu / acts * 1000 if acts else float("nan")
+    router_ms, database_ms = (
+        (run.cpu_by[p.name] / acts * 1000 if acts else float("nan")) if p is not None
+        else None for p in (served.router, served.database))
+    print(f"  CPU during the load: server {run.server_cpu:.1f} s = "
+          f"{run.server_cpu / span:.2f} cores{_each_cpu(run, served, span)}; "
           f"client processes {[round(r['cpu'] / span, 2) for r in done]} cores "
-          f"(of {os.cpu_count()})")
+          f"(of {os.cpu_count()}); {cpu_ms:.2f} ms of server CPU a decision"
+          f"{_beside(('HAProxy', router_ms), ('PostgreSQL', database_ms))}")
     per_idle = f"; RSS per idle table: {idle_kib:.1f} KiB" if idle_kib is not None else ""
-    print(f"  server RSS at peak: {peak_rss / 1024:.1f} MiB{per_idle}")
+    each_rss = (f" summed over the table processes (each one's peak: "
+                f"{', '.join(f'{n} {kib / 1024:.1f} MiB' for n, kib in run.peak_rss_by.items())})"
+                if served.cluster else "")
+    print(f"  server RSS at peak: {run.peak_rss / 1024:.1f} MiB{each_rss}{per_idle}")
     deltas = total("deltas")
     print(f"  player updates delivered during the load: {updates} frames "
           f"({total('update_bytes') / updates if updates else 0:,.0f} B average; "
@@ -79,6 +105,27 @@ def report_load(done: list[dict[str, Any]], go: float, seconds: float, held: int
           f"= {update_rate:,.0f} frames/s", flush=True)
     ended_at = [x for r in done for x in r["latency_at"]]
     _report_windows(latencies, ended_at, go)
+    return LoadFigures(acts / span if span > 0 else 0.0, cpu_ms, router_ms, database_ms,
+                       pct(latencies, 0.99) * 1000)
+
+
+def _beside(*figures: tuple[str, float | None]) -> str:
+    """`` (HAProxy 0.21 ms, PostgreSQL 0.57 ms)``: the figures that are known."""
+    known = [f"{name} {ms:.2f} ms" for name, ms in figures if ms is not None]
+    return f" ({', '.join(known)})" if known else ""
+
+
+def _each_cpu(run: LoadRun, served: Served, span: float) -> str:
+    """`` (w00 0.41, w01 0.39 cores; HAProxy 3.2 s = 0.11 cores; PostgreSQL ...)`` in a
+    cluster."""
+    if not served.cluster or served.router is None:
+        return ""
+    each = ", ".join(f"{p.name} {run.cpu_by[p.name] / span:.2f}" for p in served.servers)
+    router = run.cpu_by[served.router.name]
+    database = run.cpu_by[served.database.name] if served.database is not None else None
+    pg = (f"; PostgreSQL {database:.1f} s = {database / span:.2f} cores"
+          if database is not None else "")
+    return f" ({each} cores; HAProxy {router:.1f} s = {router / span:.2f} cores{pg})"
 
 
 def _report_windows(latencies: list[float], ended_at: list[float], go: float) -> None:
@@ -91,7 +138,15 @@ def _report_windows(latencies: list[float], ended_at: list[float], go: float) ->
     sys.stdout.flush()
 
 
-def scan_log(path: str) -> None:
+#: How the log writes an error or a warning: one JSON object a line (ops/logs.py), or the
+#: plain text of a logger that wrote before it was set up.
+_LEVELS = ('"level": "error"', '"level": "critical"', '"level": "warning"', " ERROR ",
+           " WARNING ")
+
+
+def scan_log(path: str, name: str = "server") -> None:
+    """Prints what the log of the table process ``name`` says of drops, errors and
+    tracebacks."""
     counts: Counter[str] = Counter()
     with open(path, errors="replace") as f:
         for line in f:
@@ -99,58 +154,6 @@ def scan_log(path: str) -> None:
                 counts["connections dropped as too slow"] += 1
             elif "Traceback" in line:
                 counts["tracebacks"] += 1
-            elif " ERROR " in line or " WARNING " in line:
+            elif any(level in line for level in _LEVELS):
                 counts["errors/warnings"] += 1
-    print(f"server log: {dict(counts) or 'no drops, errors or tracebacks'}", flush=True)
-
-
-def report_server_metrics(before: str | None, after: str | None) -> bool | None:
-    """Prints the server's own histograms over the load (the difference of two /metrics
-    readings); returns whether its p99 action-to-broadcast latency met the target (None:
-    not known)."""
-    if before is None or after is None:
-        print("  server histograms: /metrics not read", flush=True)
-        return None
-    latency = histogram_diff(before, after, "quaymoor_action_latency_seconds").get("")
-    met: bool | None = None
-    if latency is None or latency.observed <= 0:
-        print("  server action-to-broadcast latency: no actions in /metrics over the load")
-    else:
-        share = latency.share_at_or_under(LATENCY_TARGET) or 0.0
-        met = share >= 0.99
-        print(f"  server action-to-broadcast latency over the load (/metrics): "
-              f"{latency.observed:.0f} actions, {share:.2%} at or under "
-              f"{LATENCY_TARGET * 1000:g} ms; p50 {latency.bound_text(0.5)}, p99 "
-              f"{latency.bound_text(0.99)}")
-    pauses = histogram_diff(before, after, "quaymoor_gc_pause_seconds", by="generation")
-    parts = [f"gen {g}: {h.observed:.0f}, {h.total:.3f} s, max {h.bound_text(1.0)}"
-             for g, h in pauses.items()]
-    print(f"  server GC pauses over the load (count, total, max): "
-          f"{'; '.join(parts) or 'none in /metrics'}")
-    for g, h in pauses.items():
-        print(f"    gen {g} pause histogram: {h.counts_text()}")
-    lag = histogram_diff(before, after, "quaymoor_event_loop_lag_seconds").get("")
-    print(f"  server event-loop lag over the load: "
-          f"{f'{lag.observed:.0f} samples, p99 {lag.bound_text(0.99)}' if lag else 'n/a'}",
-          flush=True)
-    return met
-
-
-def report_status(samples: list[dict[str, Any]]) -> None:
-    ok = [s for s in samples if "error" not in s]
-    failed = len(samples) - len(ok)
-    conns = [s["connections"] for s in ok if isinstance(s["connections"], int)]
-    print(f"  /status.json read {len(samples)} times during the load ({failed} failed); "
-          f"connections the server counted: "
-          f"{f'{max(conns)} at most, {conns[-1]} at the last read' if conns else 'none read'}")
-    lags = [s["lag"] for s in ok if s["lag"] is not None]
-    if not lags:
-        print("  event-loop lag: not available (no live.event_loop_lag_ms in the server's "
-              "/status.json)", flush=True)
-        return
-    last = [float(x["last"]) for x in lags if isinstance(x.get("last"), int | float)]
-    p99 = [float(x["p99"]) for x in lags if isinstance(x.get("p99"), int | float)]
-    print(f"  event-loop lag (the server's own measure, read each second): last value "
-          f"p50 {pct(last, 0.5):.1f} ms, max {max(last, default=float('nan')):.1f} ms; "
-          f"the server's p99 over its last minute: at most "
-          f"{max(p99, default=float('nan')):.1f} ms", flush=True)
+    print(f"{name} log: {dict(counts) or 'no drops, errors or tracebacks'}", flush=True)

@@ -7,16 +7,19 @@ import contextlib
 import json
 import multiprocessing
 import os
-import re
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from multiprocessing.connection import Connection as Pipe
 from typing import Any, NamedTuple
 
 from quaymoor.tools.server_bench.client_process import worker_main
+from quaymoor.tools.server_bench.cluster_rig import cluster_under_test
+from quaymoor.tools.server_bench.launch import start_process
+from quaymoor.tools.server_bench.served import ONE_PROCESS, Measured, Served
+from quaymoor.tools.server_bench.server_http import inherited_token
+from quaymoor.tools.server_bench.settings import serve_options
 
 
 def split(n: int, parts: int) -> list[int]:
@@ -29,56 +32,54 @@ def recv(pipe: Pipe, timeout: float, what: str) -> Any:
     return pipe.recv()
 
 
-def start_process(args: list[str], pattern: str) -> tuple[subprocess.Popen[str], int, Any]:
-    log = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed by the caller)
-        "w+", prefix="quaymoor-bench-", suffix=".log", delete=False)
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=log, text=True,
-                            stdin=subprocess.DEVNULL)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        found = re.search(pattern, line)
-        if found:
-            return proc, int(found.group(1)), log
-    proc.kill()
-    raise RuntimeError(f"{args[2:]} did not report its port (log: {log.name})")
-
-
 class Rig(NamedTuple):
-    server: subprocess.Popen[str]
-    port: int
+    served: Served  #: the server under test: one process, or a cluster
     pipes: list[Pipe]  #: one per client process
-    log: Any  #: the server's log file
+    logs: dict[str, str]  #: each table process's log file, by name
 
 
 @contextlib.contextmanager
-def rig(client_procs: int, *, stalls: bool = False) -> Iterator[Rig]:
-    """The server (its archive in a temporary folder, not the developer's) and
-    ``client_procs`` client processes; all stopped and removed afterwards, also on error
-    or Ctrl-C, and the server's log named. ``stalls``: the server logs its event-loop
-    stalls over 20 ms (``serve --log-stalls``), summarised at the end. Off by default: its
-    thread's wake-ups cost the loop (at 500 tables, 1.07 -> 1.17 ms of CPU a decision and
-    the server p99 from <= 30 to <= 100 ms), so it is for finding a stall, not measuring."""
+def rig(client_procs: int, *, stalls: bool = False, cluster: int | None = None
+        ) -> Iterator[Rig]:
+    """The server under test and ``client_procs`` client processes; all stopped
+    afterwards (the client processes first), also on error or Ctrl-C, and the logs named.
+    The server is one ``quaymoor serve`` (its archive in a temporary folder, not the
+    developer's), or with ``cluster`` a ``quaymoor cluster`` of that many processes
+    (``cluster_rig``). ``stalls``: the server logs its event-loop stalls over 20 ms
+    (``serve --log-stalls``), summarised at the end. Off by default: its thread's wake-ups
+    cost the loop (at 500 tables, 1.07 -> 1.17 ms of CPU a decision and the server p99
+    from <= 30 to <= 100 ms), so it is for finding a stall, not measuring."""
     ctx = multiprocessing.get_context("spawn")
-    procs: list[Any] = []
-    pipes: list[Pipe] = []
+    logs: dict[str, str] = {}
+    with contextlib.ExitStack() as stack:
+        served, logs = stack.enter_context(
+            cluster_under_test(cluster, stalls=stalls) if cluster is not None
+            else _one_server(stalls))
+        procs: list[Any] = []
+        pipes: list[Pipe] = []
+        stack.callback(_stop_workers, pipes, procs)
+        _start_workers(ctx, client_procs, pipes, procs)
+        yield Rig(served, pipes, logs)
+    if stalls:
+        for name, path in logs.items():
+            print(f"{name}: {stalls_summary(path)}" if cluster else stalls_summary(path),
+                  flush=True)
+
+
+@contextlib.contextmanager
+def _one_server(stalls: bool) -> Iterator[tuple[Served, dict[str, str]]]:
+    """One ``quaymoor serve`` (``_start_server``) and its log file; stopped afterwards."""
     server: subprocess.Popen[str] | None = None
     log: Any = None
     with tempfile.TemporaryDirectory(prefix="quaymoor-bench-") as tmp:
         try:
             server, port, log = _start_server(os.path.join(tmp, "archive.sqlite3"), stalls)
-            _start_workers(ctx, client_procs, pipes, procs)
-            yield Rig(server, port, pipes, log)
+            yield (Served(port, (Measured(ONE_PROCESS, server.pid, port),),
+                          token=inherited_token()), {ONE_PROCESS: log.name})
         finally:
-            _stop_workers(pipes, procs)
             stop(server)
             if log is not None:
                 log.close()
-                if stalls:
-                    print(stalls_summary(log.name), flush=True)
                 print(f"server log: {log.name}", flush=True)
 
 
@@ -120,14 +121,11 @@ _ENTRY = ("quaymoor/server.py", "quaymoor/cli.py", "quaymoor/__main__.py")
 
 
 def _start_server(archive: str, stalls: bool) -> tuple[subprocess.Popen[str], int, Any]:
-    """``quaymoor serve`` on a free port, bots without delay, timers out of the way, its
-    archive at ``archive``, no per-address caps (every client is on this machine), loop
-    stalls over 20 ms logged if ``stalls`` (ops/stall_watch.py):
-    (process, port, its log file)."""
+    """``quaymoor serve`` on a free port with the benchmark's options (``serve_options``),
+    its archive at ``archive``: (process, port, its log file)."""
     return start_process(
-        [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--bot-delay", "0",
-         "--decision-seconds", "600", "--archive", archive, "--no-address-limits",
-         *(["--log-stalls", "20"] if stalls else [])],
+        [sys.executable, "-m", "quaymoor", "serve", "--port", "0", "--archive", archive,
+         *serve_options(stalls)],
         r"serving on http://[\d.]+:(\d+)/")
 
 

@@ -7,6 +7,17 @@ from quaymoor.config import ServerConfig
 _SERVER = ServerConfig()  #: the server under test runs with the default settings
 
 HOST = "127.0.0.1"
+
+
+def serve_options(stalls: bool) -> list[str]:
+    """The options of the server under test, one process's (``serve``) or a cluster's (it
+    passes them to each of its processes): bots without delay, decision timers out of the
+    way, no per-address caps (every client is on this machine), and event-loop stalls
+    over 20 ms logged if ``stalls`` (ops/stall_watch.py)."""
+    return ["--bot-delay", "0", "--decision-seconds", "600", "--no-address-limits",
+            *(["--log-stalls", "20"] if stalls else [])]
+
+
 #: Clients of the fan-out steps: spectators of the games, then clients of the raw server.
 #: Enough that the games' updates (about 30 a second per table, paced by players who act
 #: as soon as they may, within the rate limit) ask more of the server than the target.

@@ -80,4 +80,4 @@ async def watch(table: str, port: int, stats: WatchStats, gate: trio.Semaphore, 
                 stats.ended += 1
                 return
 
-    await run_connected(port, gate, stats, talk)
+    await run_connected(port, table, gate, stats, talk)
