@@ -4,8 +4,9 @@ the catch-up of a connection that comes back, and the drop policy.
 A frame for a connection with nothing queued or being sent is written to its socket at
 once, never waiting (``Connection.send_now``): at most fan-outs that is nearly every frame,
 and no writer task has to wake for it. Every other frame goes into the connection's
-outbox with ``send_nowait``: the table never waits on a socket. A connection whose outbox is full is dropped (close 4003, ``dropped`` set so
-the gateway gives it only a short grace); one whose outbox is closed is let go. Either way
+outbox with ``send_nowait``: the table never waits on a socket. A connection whose outbox
+is full is dropped (close 4003, ``dropped`` set so the gateway gives it only a short
+grace); one whose outbox is closed is let go. Either way
 ``on_gone`` tells the table, which forgets the connection. An update is encoded once per
 audience (each seat; spectators share one), not once per connection: a delta with the
 audience's patch (``view_json``), with ``seats`` only for the connections whose last update
