@@ -136,3 +136,21 @@ def test_histograms_of_several_processes_merge_by_summing_buckets() -> None:
     assert mixed.buckets == ((0.01, 50.0), (0.04, 98.0), (0.05, 109.0), (0.1, 110.0),
                              (math.inf, 110.0))
     assert merged([]).observed == 0
+
+
+def test_spectators_watch_from_processes_apart_from_the_players() -> None:
+    """The fan-out's setup: every table and its players in the first client process, the
+    spectators of those tables in the others; each spectator sees its game to its end."""
+    from quaymoor.tools.server_bench.load_run import run_load
+    from quaymoor.tools.server_bench.rig import rig
+
+    with rig(3) as (served, pipes, _):
+        run = run_load(served, pipes, tables=3, players=2, seconds=90, think=0.0,
+                       start_spread=0.0, spectators=4)
+    players, *watchers = run.done
+    assert players["tables"] == 3 and players["finished_tables"] == 3
+    assert players["streams_ok"] == 6 and players["watch"]["welcomed"] == 0
+    assert [w["tables"] for w in watchers] == [0, 0]
+    assert sorted(w["watch"]["welcomed"] for w in watchers) == [6, 6]  # 12 = 3 x 4, spread
+    assert sum(w["watch"]["ended"] for w in watchers) == 12
+    assert all(w["watch"]["frames"] > 0 for w in watchers)

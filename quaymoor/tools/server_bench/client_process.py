@@ -49,6 +49,8 @@ class LoadJob(NamedTuple):
     proc: int  #: this client process's index, to interleave the starts ...
     procs: int  #: ... with the other client processes'
     spectators: int = 0  #: spectators per table
+    #: tables of other processes to watch, one spectator for each entry
+    watch: tuple[str, ...] = ()
 
 
 async def _load(pipe: Pipe, job: LoadJob) -> None:
@@ -60,7 +62,7 @@ async def _load(pipe: Pipe, job: LoadJob) -> None:
     http = trio.CapacityLimiter(HTTP_CONCURRENCY)
     gate = trio.Semaphore(CONNECT_CONCURRENCY)
     seats: dict[str, list[Seat]] = {}
-    total = job.tables * (job.players + job.spectators)
+    total = job.tables * (job.players + job.spectators) + len(job.watch)
     all_welcomed = trio.Event()
     going = trio.Event()
 
@@ -107,10 +109,16 @@ async def _load(pipe: Pipe, job: LoadJob) -> None:
             async with trio.open_nursery() as setup:
                 for _ in range(job.tables):
                     setup.start_soon(set_up, nursery)
+            for table in job.watch:
+                nursery.start_soon(functools.partial(
+                    watch, table, job.port, watching, gate, on_welcome=on_welcome,
+                    going=going))
+            if not total:
+                all_welcomed.set()
             with trio.move_on_after(SETUP_SECONDS):
                 await all_welcomed.wait()
             pipe.send(("ready", stats.connected, stats.open, dict(stats.setup_failures),
-                       watching.welcomed))
+                       watching.welcomed, list(seats)))
             go = await trio.to_thread.run_sync(pipe.recv)
             cpu_go = cpu_seconds(os.getpid())
             if go[0] != "go":

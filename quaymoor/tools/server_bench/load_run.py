@@ -36,12 +36,18 @@ def run_load(served: Served, pipes: list[Pipe], *, tables: int, players: int,
     processes, start the tables over ``start_spread`` seconds after go, play until every
     game ends or ``seconds`` pass; /status.json is read every second meanwhile, /metrics
     right before go and after the load."""
-    shares = split(tables, len(pipes))
-    for i, (pipe, share) in enumerate(zip(pipes, shares, strict=True)):
-        pipe.send(("load", LoadJob(served.port, share, players, think, start_spread, i,
-                                   len(pipes), spectators)))
     t0 = time.monotonic()
-    readies = [recv(pipe, SETUP_SECONDS + 60, "ready") for pipe in pipes]
+    if spectators and len(pipes) > 1:
+        readies = _players_apart(served.port, pipes, tables=tables, players=players,
+                                 think=think, start_spread=start_spread,
+                                 spectators=spectators)
+        shares = [tables]
+    else:
+        shares = split(tables, len(pipes))
+        for i, (pipe, share) in enumerate(zip(pipes, shares, strict=True)):
+            pipe.send(("load", LoadJob(served.port, share, players, think, start_spread, i,
+                                       len(pipes), spectators)))
+        readies = [recv(pipe, SETUP_SECONDS + 60, "ready") for pipe in pipes]
     setup_s = time.monotonic() - t0
     held = sum(r[1] for r in readies)
     watching = (f" and {sum(r[4] for r in readies)} spectators" if spectators else "")
@@ -86,3 +92,23 @@ def run_load(served: Served, pipes: list[Pipe], *, tables: int, players: int,
     server_cpu = sum(cpu_by[p.name] for p in served.servers)
     return LoadRun(done, go, held, barrier_rss, peak_rss, server_cpu, samples, before, after,
                    peak_by, cpu_by)
+
+
+def _players_apart(port: int, pipes: list[Pipe], *, tables: int, players: int,
+                   think: float, start_spread: float, spectators: int) -> list[Any]:
+    """Every table and its players in the first client process, and the spectators of
+    those tables spread over the others; their "ready" reports. The players drive the
+    games: in a process of their own the spectators' frames do not queue ahead of their
+    turns (on a real site they are other machines), so the games go as fast as the
+    server lets them."""
+    first, rest = pipes[0], pipes[1:]
+    first.send(("load", LoadJob(port, tables, players, think, start_spread, 0, 1)))
+    readies = [recv(first, SETUP_SECONDS + 60, "ready")]
+    ids: list[str] = readies[0][5]
+    for i, pipe in enumerate(rest):
+        mine = tuple(ids[j] for j in range(len(ids))
+                     for k in range(spectators) if (j * spectators + k) % len(rest) == i)
+        pipe.send(("load", LoadJob(port, 0, players, think, start_spread, i, len(rest),
+                                   watch=mine)))
+    readies += [recv(pipe, SETUP_SECONDS + 60, "ready") for pipe in rest]
+    return readies
