@@ -933,7 +933,7 @@ export class TableScreen {
         barges.append(this.target(acts[0], "barge", { "data-key": `barge:${i}` },
           [head[0], h("span", { class: "barge-load", "aria-hidden": "true" }, `Load ${loadText(acts[0])}`), head[3]]));
       } else {
-        barges.append(h("div", { class: `barge${acts.length ? " options" : ""}`, "data-key": `barge:${i}` }, head,
+        barges.append(h("div", { class: `barge${acts.length ? " options" : ""}${bg.load ? "" : " empty"}`, "data-key": `barge:${i}` }, head,
           acts.length ? h("span", { class: "barge-options", role: "group", "aria-label": `Load barge ${i + 1}` },
             acts.map((a) => this.target(a, "barge-opt", { "data-key": `barge:${i}:${a.good}` },
               [h("span", { "aria-hidden": "true", title: `Load ${loadText(a)}` }, `Load ${loadText(a).split(" →")[0]}`)]))) : null));
