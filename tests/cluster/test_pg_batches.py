@@ -4,11 +4,11 @@ summary only, and every other write in its place."""
 
 from __future__ import annotations
 
-from quaymoor.store.pg_store import Acted, ActedMany, Changed, Closed, Opened, compacted
+from quaymoor.store.pg_store import Acted, ActedMany, Changed, Closed, Op, Opened, compacted
 
 
 def test_actions_and_summaries_fold_within_their_runs_and_keep_the_order() -> None:
-    batch = [
+    batch: list[Op] = [
         Opened("a", "w00", 3, {"v": 0}),
         Acted("a", 0, [{"x": 1}]),
         Changed("a", {"v": 1}),
@@ -34,5 +34,5 @@ def test_actions_and_summaries_fold_within_their_runs_and_keep_the_order() -> No
 
 
 def test_a_batch_of_other_writes_is_left_as_it_is() -> None:
-    batch = [Opened("a", "w00", 3, {}), Closed("a")]
+    batch: list[Op] = [Opened("a", "w00", 3, {}), Closed("a")]
     assert compacted(batch) == batch
