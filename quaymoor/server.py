@@ -22,6 +22,7 @@ from quaymoor.http.api import HttpApi
 from quaymoor.http.frontdoor import same_origin, serve_frontdoor
 from quaymoor.ops.gc_policy import configure_collector, run_full_collections
 from quaymoor.ops.logs import configure_json_logs
+from quaymoor.ops.open_files import raise_open_files
 from quaymoor.ops.stall_watch import StallWatch
 from quaymoor.store.archive import check_archive
 from quaymoor.store.pg_store import check_database
@@ -102,6 +103,9 @@ def serve(config: ServerConfig) -> None:
         check_database(config.database_url)
     elif config.archive_path is not None:
         check_archive(config.archive_path)
+    # Every websocket is a descriptor: a shell's soft limit (often 1,024) would cap the
+    # server near a thousand players while its hard limit allows many more.
+    raise_open_files()
     configure_collector(young=False)
     configure_json_logs()
     trio.run(_main, config)
