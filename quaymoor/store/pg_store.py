@@ -50,10 +50,12 @@ log = logging.getLogger("quaymoor.store.pg")
 
 QUEUE_SIZE: Final = 4096
 BATCH: Final = 512
-#: How long the writer lets a batch fill after its first op: each batch is a transaction
-#: and a trip to a worker thread, and at a few hundred actions a second one per action
-#: cost the table processes a fifth of their CPU (py-spy). It bounds, with the commit,
-#: what a SIGKILL can take of the actions as they happen.
+#: How long the writer lets a batch of actions and summaries fill after its first op:
+#: each batch is a transaction and a trip to a worker thread, and at a few hundred
+#: actions a second one per action cost the table processes a fifth of their CPU
+#: (py-spy). It bounds, with the commit, what a SIGKILL can take of the actions as they
+#: happen. A record, or a table opened or closed, goes at once: other processes read
+#: those as soon as the players see them (the archive, the lobby).
 GATHER_SECONDS: Final = 0.02
 RETRY_SECONDS: Final = 1.0
 
@@ -262,6 +264,9 @@ class PgStore(RecordReads):
         self._queued = 0
         self._idle = trio.Event()
         self._idle.set()
+        #: set when a write that others read at once is queued (a record, a new or closed
+        #: table): the batch being gathered goes without waiting out ``GATHER_SECONDS``
+        self._urgent = trio.Event()
         self._nursery: trio.Nursery | None = None
         self._running = False
         self._closed = False
@@ -277,7 +282,11 @@ class PgStore(RecordReads):
                 self._running = True
                 task_status.started()
                 async for first in self._recv:
-                    await trio.sleep(GATHER_SECONDS)  # let the batch fill a little
+                    if not isinstance(first, Acted | Changed):
+                        self._urgent.set()
+                    with trio.move_on_after(GATHER_SECONDS):  # let the batch fill a little
+                        await self._urgent.wait()
+                    self._urgent = trio.Event()
                     batch = [first, *waiting(self._recv, BATCH - 1)]
                     await self._write_until_done(batch)
         finally:
@@ -366,6 +375,8 @@ class PgStore(RecordReads):
         self._queued += 1
         if self._idle.is_set():
             self._idle = trio.Event()
+        if not isinstance(op, Acted | Changed):
+            self._urgent.set()
         if not self._running:
             self._write_now([op])
             return
