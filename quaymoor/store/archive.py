@@ -25,6 +25,7 @@ the archive in memory (one connection shared by both sides), for tests and throw
 
 from __future__ import annotations
 
+import abc
 import json
 import logging
 import sqlite3
@@ -143,17 +144,18 @@ def check_archive(path: str | Path) -> None:
     _open(str(path)).close()
 
 
-class RecordReads:
+class RecordReads(abc.ABC):
     """A record read as both archives read it: one submitted and not yet written comes
-    from memory, any other from the database (off the event loop)."""
+    from memory, any other from the database (off the event loop). Each archive says
+    how it keeps the two (the abstract methods)."""
 
+    @abc.abstractmethod
     def pending_record(self, game_id: str) -> GameRecord | None:
         """The record submitted under ``game_id`` and not yet written, if any."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def record_json_sync(self, game_id: str) -> str | None:
         """The written record's JSON text, or None (blocking: call it in a thread)."""
-        raise NotImplementedError
 
     async def record_json(self, game_id: str) -> str | None:
         """The record's JSON text as archived (or as it will be), or None."""
