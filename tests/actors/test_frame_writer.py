@@ -94,11 +94,11 @@ async def test_a_closed_socket_raises_connection_closed() -> None:
         nursery.cancel_scope.cancel()
 
 
-async def _socket_pair(nursery: trio.Nursery) -> tuple[WebSocketConnection,
-                                                       WebSocketConnection]:
-    """A server and a client websocket over a real socket pair (the direct write's
-    case)."""
-    a, b = trio.socket.socketpair()
+async def websockets_over(nursery: trio.Nursery, a: trio.socket.SocketType,
+                          b: trio.socket.SocketType) -> tuple[WebSocketConnection,
+                                                              WebSocketConnection]:
+    """A server websocket on socket ``a`` and its client on ``b`` (the direct write's
+    case: a real socket under the server)."""
     accepted: list[WebSocketConnection] = []
 
     async def serve() -> None:
@@ -111,6 +111,11 @@ async def _socket_pair(nursery: trio.Nursery) -> tuple[WebSocketConnection,
     while not accepted:
         await trio.sleep(0)
     return accepted[0], client
+
+
+async def _socket_pair(nursery: trio.Nursery) -> tuple[WebSocketConnection,
+                                                       WebSocketConnection]:
+    return await websockets_over(nursery, *trio.socket.socketpair())
 
 
 async def test_over_a_socket_the_frames_are_written_directly(

@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 import trio
-from trio_websocket import WebSocketConnection, wrap_client_stream, wrap_server_stream
+from trio_websocket import WebSocketConnection
 
 from quaymoor.actors.connection import Connection, Receipt
 from quaymoor.actors.fanout import Fanout
 from quaymoor.actors.gateway import Gateway
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import ServerConfig, TableConfig
+from tests.actors.test_frame_writer import websockets_over
 
 
 def _tcp_pair() -> tuple[trio.socket.SocketType, trio.socket.SocketType]:
@@ -34,18 +35,7 @@ async def _pair(nursery: trio.Nursery, *, small: bool) -> tuple[WebSocketConnect
     if small:  # a socket that fills at once: parts of frames, and queueing
         a.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_SNDBUF, 32768)
         b.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, 32768)
-    accepted: list[WebSocketConnection] = []
-
-    async def serve() -> None:
-        request = await wrap_server_stream(nursery, trio.SocketStream(a))
-        accepted.append(await request.accept())
-
-    nursery.start_soon(serve)
-    client = await wrap_client_stream(nursery, trio.SocketStream(b), "localhost", "/ws",
-                                      message_queue_size=100_000)
-    while not accepted:
-        await trio.sleep(0)
-    return accepted[0], client
+    return await websockets_over(nursery, a, b)
 
 
 async def _fan_out(texts: list[str], *, small: bool, slow_reader: bool,
