@@ -3,7 +3,7 @@
 // here it is only drawn: a button for each away seat you may still vote on, and the count
 // for everyone else (those who voted, spectators, the other players).
 
-import { h } from "./dom.js";
+import { v as h } from "./vdom.js";
 
 /** "1 of 2 votes": the votes cast of those it takes. */
 export const voteCount = (v) => `${v.votes.length} of ${v.needed} vote${v.needed === 1 ? "" : "s"}`;

@@ -5,7 +5,7 @@
 // then our client seed goes out (seen.js keeps that order) and the page goes to the new
 // table, which starts by itself once every player has come.
 
-import { h } from "./dom.js";
+import { v } from "./vdom.js";
 import { setToken } from "./store.js";
 import { sendClientSeed, showFingerprint } from "./seen.js";
 
@@ -15,27 +15,23 @@ import { sendClientSeed, showFingerprint } from "./seen.js";
  */
 export function rematchRow(state, ask) {
   const { offer, asked, seat } = state;
-  const row = h("div", { class: "row rematch", id: "rematch-row" });
   if (seat === null || seat === undefined) {
-    if (offer) {
-      row.append(h("p", { class: "rematch-offer", id: "rematch-offer" }, h("bdi", {}, offer.name),
-        " offered a rematch. ", h("a", { href: `/?table=${offer.rematch}`, id: "watch-rematch" }, "Watch it")));
-    }
-    return offer ? row : null;
+    return offer ? v("div", { class: "row rematch", id: "rematch-row" },
+      v("p", { class: "rematch-offer", id: "rematch-offer" }, v("bdi", {}, offer.name),
+        " offered a rematch. ", v("a", { href: `/?table=${offer.rematch}`, id: "watch-rematch" }, "Watch it"))) : null;
   }
   const accepted = offer ? offer.accepted.includes(seat) : false;
   if (offer && offer.by !== seat && !accepted) {
-    row.append(h("p", { class: "rematch-offer", id: "rematch-offer", role: "status" },
-      h("bdi", {}, offer.name), " wants a rematch."),
-    h("button", { type: "button", class: "primary", id: "rematch", disabled: asked, onclick: ask },
-      asked ? "Joining…" : "Join the rematch"));
-  } else {
-    const waiting = asked || accepted;
-    row.append(h("button", { type: "button", class: "primary", id: "rematch", disabled: waiting, onclick: ask },
-      waiting ? "Opening the rematch…" : "Rematch"),
-    h("span", { class: "small" }, waiting ? "" : "The same players at a new table; the others are asked to join."));
+    return v("div", { class: "row rematch", id: "rematch-row" },
+      v("p", { class: "rematch-offer", id: "rematch-offer", role: "status" }, v("bdi", {}, offer.name), " wants a rematch."),
+      v("button", { type: "button", class: "primary", id: "rematch", disabled: asked, onclick: ask },
+        asked ? "Joining…" : "Join the rematch"));
   }
-  return row;
+  const waiting = asked || accepted;
+  return v("div", { class: "row rematch", id: "rematch-row" },
+    v("button", { type: "button", class: "primary", id: "rematch", disabled: waiting, onclick: ask },
+      waiting ? "Opening the rematch…" : "Rematch"),
+    v("span", { class: "small" }, waiting ? "" : "The same players at a new table; the others are asked to join."));
 }
 
 /** Take our chair at the rematch table (a `rematch_seat`); resolves to its table id. */

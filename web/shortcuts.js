@@ -5,6 +5,7 @@
 // keyAction(ev) says which shortcut a key press is (or null); the table does the rest.
 
 import { h, clear } from "./dom.js";
+import { v } from "./vdom.js";
 
 const KEY = "quaymoor.keys";
 
@@ -17,9 +18,10 @@ export const SHORTCUTS = [
   ["done", "d", "Done (asks to confirm)"],
   ["jump", "j", "Jump to lit"],
   ["sound", "m", "Sound on/off"],
+  ["help", "?", "What this decision is"],
 ];
 const DEFAULTS = Object.fromEntries(SHORTCUTS.map(([name, key]) => [name, key]));
-const ALLOWED = /^[a-z0-9]$/;
+const ALLOWED = /^[a-z0-9?]$/;
 
 function load() {
   try {
@@ -131,9 +133,9 @@ export function keysControl() {
 /** The question D asks before Done: yes plays Done, no puts it away. */
 export function doneConfirm(onYes, onNo) {
   const k = keyOf("done");
-  return h("div", { class: "done-confirm", id: "done-confirm", role: "alertdialog",
+  return v("div", { class: "done-confirm", id: "done-confirm", role: "alertdialog",
     "aria-label": "Confirm Done", "aria-describedby": "done-confirm-text" },
-  h("p", { id: "done-confirm-text" }, `End this part of your turn (Done)?${k ? ` Press ${k.toUpperCase()} again to confirm.` : ""}`),
-  h("button", { type: "button", class: "primary", id: "done-yes", onclick: onYes }, "Yes, Done"),
-  h("button", { type: "button", class: "quiet", id: "done-no", onclick: onNo }, "Not yet"));
+  v("p", { id: "done-confirm-text" }, `End this part of your turn (Done)?${k ? ` Press ${k.toUpperCase()} again to confirm.` : ""}`),
+  v("button", { type: "button", class: "primary", id: "done-yes", onclick: onYes }, "Yes, Done"),
+  v("button", { type: "button", class: "quiet", id: "done-no", onclick: onNo }, "Not yet"));
 }

@@ -125,7 +125,8 @@ export function eventText(e, seats, mySeat) {
     case "apprentices_arrived":
       return `${who} got ${plural(e.count, "apprentice")}${e.from_barge ? " from the barge" : ""}`;
     case "apprentices_arranged": return `${who} arranged their apprentices`;
-    case "apprentice_barge_refilled": return `The apprentice barge was refilled with ${e.count}`;
+    case "apprentice_barge_refilled": return e.count ? `The apprentice barge was refilled with ${e.count}` : null;
+    case "timed_out": return `${who} ran out of time: the table played ${timeoutMoves(e.actions || [], e.seat === mySeat)}`;
     case "built":
       return `${who} built the ${buildingName(e.building)} for ${plural(e.price, "coin")}${e.with_apprentice ? " with an apprentice" : ""}`;
     case "goods_made": return `${who} made ${goodsList(e.goods)}`;
@@ -148,6 +149,20 @@ export function eventText(e, seats, mySeat) {
     }
     default: return e.type.replace(/_/g, " ");
   }
+}
+
+/** What a timeout played, in plain words ("no plot taken; nothing spent"). */
+export function timeoutMoves(actions, yours) {
+  const parts = actions.map((a) => {
+    switch (a.type) {
+      case "pass": return "a pass (nothing taken, nothing spent)";
+      case "done": return "Done (the apprentices stay where they are)";
+      case "pick_role": return `the ${roleName(a.role)}`;
+      default: return actionLabel(a, null).replace(/^./, (c) => c.toLowerCase());
+    }
+  });
+  const said = parts.length ? parts.join(", then ") : "nothing";
+  return yours ? `${said} for you` : said;
 }
 
 /**

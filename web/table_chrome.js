@@ -1,0 +1,267 @@
+// @ts-check
+// The table's dealings with the server and the room around the game: the connection and
+// every message it brings, the waiting room (join, start, invite), the bots' pace, who is
+// watching, the rematch, and the seeds' check at the start. The drawing is table_drawing.js;
+// the game's own state is the model's (table_model.js).
+
+import { toast } from "./dom.js";
+import { api, TableConnection } from "./net.js";
+import { seatName } from "./text.js";
+import { setToken, getName, setName } from "./store.js";
+import { displayFingerprint, noteWelcome, sendClientSeed, showFingerprint } from "./seen.js";
+import { setBanner } from "./layout.js";
+
+/** @typedef {import("./table.js").TableScreen} TableScreen */
+/** @typedef {Record<string, any>} Msg */
+
+const READ_MOVES = "quaymoor.readMoves";
+
+export class TableChrome {
+  /** @param {TableScreen} t */
+  constructor(t) {
+    this.t = t;
+    this.chatOpened = false;
+    /** @type {Msg | null} the rematch_offer of this finished game */
+    this.rematchOffer = null;
+    this.rematchAsked = false;
+    /** @type {string | null} the bots' pace at this table (people, steady, fast) */
+    this.pace = null;
+    /** @type {{count: number, names: string[]} | null} */
+    this.watchers = null;
+    this.busy = false; // a start or a join is on its way
+    this.copied = "";
+    /** say the others' moves aloud as they come (off: they are in the log, read on demand) */
+    this.readMoves = readSetting();
+  }
+
+  /** Open the connection, as a seat (with its token) or a spectator. @param {string | null} token */
+  connect(token) {
+    const t = this.t;
+    if (t.conn) t.conn.close();
+    const hello = token ? () => this.helloArgs() : () => ({ token: null, since: null });
+    t.conn = new TableConnection(t.tableId, hello,
+      { onMessage: (/** @type {Msg} */ m) => this.onMessage(m), onState: (/** @type {string} */ s, /** @type {number} */ c) => this.onConnState(s, c) });
+    t.conn.open();
+  }
+
+  /** Ask for what we missed: everything since the start when our log is empty. */
+  helloArgs() {
+    const t = this.t;
+    const v = t.model.version;
+    return { token: t.token, since: t.log.length && v !== null ? v : 0 };
+  }
+
+  /** @param {string} state @param {number} [code] */
+  onConnState(state, code) {
+    const t = this.t;
+    // 4000 after the game's end: the table is gone (its server stopped, or the linger is
+    // over); the end screen stays, with nothing to reconnect to.
+    if (state === "lost" && code === 4000 && t.model.ended) {
+      if (t.conn) t.conn.close();
+      setBanner(null);
+      return;
+    }
+    if (state === "lost") setBanner("Connection lost — reconnecting…");
+    else if (state === "open") setBanner(null);
+  }
+
+  /** @param {Msg} m */
+  onMessage(m) {
+    const t = this.t;
+    const model = t.model;
+    switch (m.type) {
+      case "welcome":
+        model.keeper.reset(); // a new connection: its catch-up is a snapshot
+        model.seat = m.seat;
+        model.players = m.players;
+        model.seats = m.seats;
+        model.lobby = { ...(model.lobby || {}), host: m.host ?? null };
+        if (typeof m.pace === "string") this.pace = m.pace;
+        t.el.mat.dataset.seat = m.seat === null ? "" : String(m.seat);
+        t.chat.setSeats(m.seats, m.seat);
+        noteWelcome(t.tableId, m); // what this browser saw, for the verify page
+        displayFingerprint(m.fingerprint);
+        if (m.started) t.onStartSeeds(m.client_seeds);
+        else this.drawPre();
+        break;
+      case "game_started":
+        t.onStartSeeds(m.client_seeds);
+        break;
+      case "lobby":
+        model.lobby = m;
+        model.seats = m.seats;
+        model.players = m.players;
+        if (typeof m.pace === "string") this.pace = m.pace;
+        t.chat.setSeats(m.seats, model.seat);
+        this.drawPre();
+        break;
+      case "update": t.onUpdate(m); break;
+      case "game_ended": t.onEnded(m); break;
+      case "error": this.onError(m); break;
+      case "chat_line": t.chat.onLine(m); break;
+      case "chat_recent": t.chat.onRecent(m.lines); break;
+      case "rematch_offer": this.rematchOffer = m; t.draw(); break;
+      case "rematch_seat": t.onRematchSeat(m); break;
+      case "pace":
+        this.pace = m.pace;
+        if (model.view) t.draw(); else this.drawPre();
+        break;
+      case "watchers":
+        this.watchers = { count: Number(m.count) || 0, names: Array.isArray(m.names) ? m.names.map(String) : [] };
+        if (model.view) t.draw(); else this.drawPre();
+        break;
+      case "explanation": t.drawing.onExplanation(m); break;
+      default: break;
+    }
+  }
+
+  /** @param {Msg} m */
+  onError(m) {
+    const t = this.t;
+    if (t.chat.onError(m)) return; // shown in the chat, under its form
+    if (this.rematchAsked && t.model.ended) { // after the end we send only chat and rematch
+      this.rematchAsked = false;
+      toast(`No rematch: ${m.message}`);
+      t.draw();
+      return;
+    }
+    t.model.refused();
+    if (m.code === "bad_token" || m.code === "unknown_seat") {
+      t.dropSeat();
+      toast(`Your seat could not be found (${m.message}); watching instead.`);
+      this.connect(null);
+      return;
+    }
+    if (m.code === "unknown_table") {
+      if (t.conn) t.conn.close();
+      t.el.decision.textContent = "";
+      t.el.decision.append(document.createTextNode("There is no such table (it may have ended when the server restarted). "));
+      const back = document.createElement("button");
+      back.type = "button";
+      back.textContent = "Back to the lobby";
+      back.addEventListener("click", () => t.exits.onLeave());
+      t.el.decision.append(back);
+      return;
+    }
+    toast(`${m.message} (${m.code})`);
+    if (t.model.view) t.draw();
+  }
+
+  // ------------------------------------------------------------------ before the start
+
+  drawPre() {
+    const t = this.t;
+    if (t.model.view) return;
+    t.el.pre.hidden = false;
+    if (!this.chatOpened) { this.chatOpened = true; t.chat.show(true); } // the waiting room's talk
+    t.drawing.drawPre();
+    if (!t.el.decision.querySelector(".what")) {
+      t.el.decision.textContent = "";
+      const p = document.createElement("p");
+      p.className = "what";
+      p.textContent = "Waiting for the game to start…";
+      t.el.decision.append(p);
+    }
+  }
+
+  async start() {
+    const t = this.t;
+    this.busy = true;
+    this.drawPre();
+    try {
+      await api("POST", `/api/tables/${t.tableId}/start`, { token: t.token });
+    } catch (e) {
+      toast(`Could not start: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    this.busy = false;
+    this.drawPre();
+  }
+
+  /** @param {Event} ev */
+  async join(ev) {
+    ev.preventDefault();
+    const t = this.t;
+    const input = /** @type {HTMLInputElement | null} */ (document.getElementById("join-name"));
+    const name = (input ? input.value : "").trim() || "Player";
+    this.busy = true;
+    this.drawPre();
+    setName(name);
+    try {
+      const r = await api("POST", `/api/tables/${t.tableId}/join`, { name });
+      setToken(t.tableId, r.token);
+      t.token = r.token;
+      await showFingerprint(t.tableId, r.fingerprint); // before our seed goes out
+      await sendClientSeed(t.tableId, { token: r.token, seat: r.seat });
+      this.connect(r.token);
+    } catch (e) {
+      toast(`Could not join: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    this.busy = false;
+    this.drawPre();
+  }
+
+  async copyInvite() {
+    const url = `${location.origin}/?table=${this.t.tableId}`;
+    try {
+      await navigator.clipboard.writeText(url);
+      this.copied = "Copied.";
+    } catch {
+      this.copied = "Could not copy: select the link and copy it.";
+    }
+    this.drawPre();
+  }
+
+  defaultName() { return getName(); }
+
+  // ------------------------------------------------------------------ in play and after
+
+  /** The bots' pace, for everyone at the table. @param {string} pace */
+  setPace(pace) {
+    if (!this.t.send({ type: "pace", pace })) toast("Not connected: the pace was not changed.");
+  }
+
+  toggleReadMoves() {
+    this.readMoves = !this.readMoves;
+    try { localStorage.setItem(READ_MOVES, this.readMoves ? "1" : "0"); } catch { /* private mode */ }
+    this.t.draw();
+  }
+
+  /** @param {number} seat */
+  voteBot(seat) {
+    const t = this.t;
+    if (t.send({ type: "vote_bot", seat })) {
+      t.model.voted.add(seat);
+      t.draw();
+    } else {
+      toast("Not connected: the vote was not sent.");
+    }
+  }
+
+  askRematch() {
+    if (this.rematchAsked) return;
+    if (this.t.send({ type: "rematch" })) {
+      this.rematchAsked = true;
+      this.t.draw();
+    } else {
+      toast("Not connected: the rematch was not asked for.");
+    }
+  }
+
+  /** The log's lines for the client seeds at the start. @param {Msg} s @returns {string[]} */
+  seedLines(s) {
+    const m = this.t.model;
+    const short = (/** @type {string} */ x) => (x.length > 16 ? `${x.slice(0, 12)}…` : x); // in full on the end screen
+    const who = s.seeds.map((/** @type {string | null} */ x, /** @type {number} */ i) => `${seatName(m.seats, i, m.seat)}: ${x === null ? "none" : short(x)}`);
+    const lines = [`Client seeds at the start — ${who.join("; ")}.`];
+    if (s.ok === true) lines.push("✔ Your client seed is listed at your seat.");
+    if (s.ok === false) {
+      lines.push(`✘ Your client seed ${s.mine} is NOT listed at your seat (the server lists ${s.listed === null ? "none" : s.listed}).`);
+      toast("The server did not list your client seed at your seat: this game's draws may not include your randomness. Verify will fail.");
+    }
+    return lines;
+  }
+}
+
+function readSetting() {
+  try { return localStorage.getItem(READ_MOVES) === "1"; } catch { return false; }
+}

@@ -1,0 +1,139 @@
+// @ts-check
+// The end screen: the result and the scores, what to do next (each action named plainly),
+// the fairness check, and the end-of-game pictures in a panel of their own. On a desktop it
+// fits the screen without scrolling (the pictures scroll inside their panel); the final
+// board is one press away ("Show the final board").
+
+import { v, patch } from "./vdom.js";
+import { seatName, buildingName, endReasonText } from "./text.js";
+import { rematchRow } from "./rematch.js";
+
+/** @typedef {import("./widgets.js").Draw} Draw */
+/** @typedef {import("./vdom.js").VKid} VKid */
+
+/**
+ * @typedef {object} EndActions
+ * @property {() => void} rematch
+ * @property {() => void} playAgain
+ * @property {() => void} lobby
+ * @property {() => void} toggleBoard
+ * @property {() => void} checkSeed
+ */
+
+/**
+ * @typedef {object} EndParts
+ * @property {EndActions} on
+ * @property {string} tableId
+ * @property {Record<string, any> | null} offer  the rematch offer of this game, if any
+ * @property {boolean} asked  we asked for a rematch
+ * @property {boolean} showingBoard  the final board is shown instead of the summary
+ * @property {{text: string, ok: boolean | null}} seedCheck
+ * @property {Node | null} charts  the pictures (charts.js draws them itself)
+ */
+
+/**
+ * @param {Draw} d
+ * @param {HTMLElement} el
+ * @param {EndParts} p
+ */
+export function drawEnd(d, el, p) {
+  const m = d.model;
+  const e = m.ended;
+  if (!e) { el.hidden = true; return; }
+  el.hidden = false;
+  const result = e.result || (m.view && m.view.result);
+  const name = (/** @type {number} */ s) => seatName(m.seats, s, m.seat);
+  const winners = result ? result.winners.map(name).join(" and ") : "";
+  const head = v("div", { class: "end-head" },
+    v("h2", {}, e.reason === "finished" ? "Game over" : `The game ended (${e.reason})`),
+    result ? v("p", { class: "winners", id: "winners" }, `Winner${result.winners.length > 1 ? "s" : ""}: ${winners}`) : null,
+    result && result.reasons && result.reasons.length
+      ? v("p", { class: "end-why" }, `The end came because ${result.reasons.map(endReasonText).join(" and ")}.`) : null);
+  const actions = v("div", { class: "end-actions", id: "end-actions" },
+    e.reason === "finished" ? rematchRow({ offer: p.offer, asked: p.asked, seat: m.seat }, p.on.rematch) : null,
+    v("div", { class: "row end-next" },
+      v("button", { type: "button", id: "play-again", class: e.reason === "finished" && m.seat !== null ? "" : "primary",
+        "aria-describedby": "play-again-what", onclick: p.on.playAgain }, "New game"),
+      v("span", { class: "small", id: "play-again-what" }, "A fresh table against bots."),
+      v("button", { type: "button", id: "lobby", class: "quiet", onclick: p.on.lobby }, "Lobby"),
+      v("a", { href: "/how-to-play", class: "button quiet", id: "end-how-to-play" }, "How to play"),
+      v("button", { type: "button", id: "show-board", class: "quiet", "aria-pressed": p.showingBoard ? "true" : "false",
+        onclick: p.on.toggleBoard }, p.showingBoard ? "Back to the scores" : "Show the final board")));
+  patch(el, [head, actions, p.showingBoard ? null : v("div", { class: "end-body" },
+    v("div", { class: "end-main" }, result ? scores(d, result) : null, fairness(d, p)),
+    p.charts && result ? v("div", { class: "end-charts", tabindex: "0", role: "region", "aria-label": "Pictures of the game" }, p.charts) : null)]);
+}
+
+/**
+ * @param {Draw} d
+ * @param {Record<string, any>} result
+ */
+function scores(d, result) {
+  const m = d.model;
+  /** @type {Record<string, any>[]} */
+  const rows = [...result.scores].sort((a, b) => b.total - a.total || b.tiebreak - a.tiebreak);
+  const bonuses = rows.some((sc) => Object.keys(sc.bonuses || {}).length);
+  const cols = /** @type {[string, string?][]} */ ([["Player"], ["Total"], ["Seals"], ["Buildings", "Building points"],
+    ...(bonuses ? [["Bonuses", "End bonuses of staffed large buildings"]] : []),
+    ["Tie-break", "Coins and goods, for a tie"]]);
+  return v("div", { class: "scroll end-scores", tabindex: "0", role: "region", "aria-label": "Scores" },
+    v("table", { class: "scores" },
+      v("thead", {}, v("tr", {}, cols.map(([t, title]) => v("th", { scope: "col", title: title || null }, t)))),
+      v("tbody", {}, rows.map((sc) => v("tr", { class: result.winners.includes(sc.seat) ? "win" : "" },
+        v("th", { scope: "row" }, seatName(m.seats, sc.seat, m.seat)),
+        v("td", {}, v("b", {}, sc.total)), v("td", {}, sc.seals), v("td", {}, sc.building_points),
+        bonuses ? v("td", {}, Object.entries(sc.bonuses || {}).map(([k, n]) => `${buildingName(k)} +${n}`).join(", ") || "—") : null,
+        v("td", {}, sc.tiebreak))))),
+    bonuses ? null : v("p", { class: "small" }, "No large building earned an end bonus."));
+}
+
+/**
+ * The seed beside the fingerprint, checked here at once, and the whole game's check.
+ * @param {Draw} d
+ * @param {EndParts} p
+ */
+function fairness(d, p) {
+  const m = d.model;
+  const e = /** @type {Record<string, any>} */ (m.ended);
+  /** @type {(string | null)[]} */
+  const seeds = Array.isArray(e.client_seeds) ? e.client_seeds : [];
+  const check = p.seedCheck;
+  return v("div", { class: "end-fair" },
+    v("h3", {}, "Was it fair?"),
+    v("dl", { class: "fair" },
+      v("dt", {}, "Fingerprint"), v("dd", { id: "end-fingerprint" }, e.fingerprint),
+      v("dt", {}, "Seed"), v("dd", { id: "seed" }, e.seed),
+      v("dt", {}, "Client seeds"), v("dd", {}, v("ul", { class: "seat-seeds", id: "end-seeds" },
+        seeds.map((x, i) => v("li", { "data-seat": i }, `${seatName(m.seats, i, m.seat)}: `,
+          x === null ? v("i", {}, "none") : v("span", { class: "mono" }, x)))))),
+    v("p", { class: "row end-checks" },
+      v("span", { id: "verify", class: `verify${check.ok === true ? " ok" : check.ok === false ? " bad" : ""}`, role: "status" }, check.text),
+      v("button", { type: "button", class: "quiet", id: "check-seed", "aria-describedby": "verify", onclick: p.on.checkSeed },
+        "Check the seed again")),
+    v("p", { class: "row" },
+      v("a", { href: `/verify.html?game=${p.tableId}`, class: "button", id: "verify-game",
+        "aria-describedby": "verify-game-what" }, "Verify every move"),
+      v("span", { class: "small", id: "verify-game-what" },
+        "Replays the whole game from its seeds in your browser and compares every draw."),
+      e.record_url ? v("a", { href: e.record_url, class: "button quiet", id: "record" }, "The game record") : null));
+}
+
+/**
+ * SHA-256(seed) against the fingerprint, in this browser.
+ * @param {string} seedHex
+ * @param {string} fingerprint
+ * @returns {Promise<{text: string, ok: boolean | null}>}
+ */
+export async function checkSeed(seedHex, fingerprint) {
+  try {
+    if (!crypto.subtle) throw new Error("this browser cannot hash here (needs https or localhost)");
+    const bytes = new Uint8Array((seedHex.match(/../g) || []).map((x) => parseInt(x, 16)));
+    const digest = await crypto.subtle.digest("SHA-256", bytes);
+    const hex = [...new Uint8Array(digest)].map((x) => x.toString(16).padStart(2, "0")).join("");
+    return hex === fingerprint
+      ? { text: "✔ SHA-256(seed) matches the fingerprint shown before the game", ok: true }
+      : { text: "✘ The seed does NOT match the fingerprint!", ok: false };
+  } catch (err) {
+    return { text: `Could not check the seed: ${err instanceof Error ? err.message : String(err)}`, ok: null };
+  }
+}
