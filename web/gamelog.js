@@ -84,6 +84,7 @@ export class GameLog {
   addEvents(events, view, seats, mySeat) {
     if (!events.length) return;
     let round = firstRound(events, view.board);
+    const over = events.some((e) => e.type === "game_ended"); // its last round_ended starts no round
     for (const e of events) {
       const who = e.seat;
       if (e.type === "apprentices_arrived" || e.type === "apprentices_arranged") {
@@ -92,7 +93,7 @@ export class GameLog {
         const t = eventText(e, seats, mySeat);
         if (t) this.entries.push({ r: round, k: e.type === "role_picked" ? "pick" : "line", s: who ?? null, t });
       }
-      if (e.type === "round_ended") round = e.round + 1;
+      if (e.type === "round_ended" && !over) round = e.round + 1;
     }
     this.changed();
   }

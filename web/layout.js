@@ -90,3 +90,9 @@ export function setBanner(text) {
 
 /** Does this device have a fine pointer or a keyboard worth showing key letters for? */
 export const showsKeyLetters = () => !window.matchMedia("(hover: none) and (pointer: coarse)").matches;
+
+/** The lit targets on the board and your mat, in page order (the decision bar's are in view).
+ * @param {HTMLElement} root */
+export function litTargets(root) {
+  return /** @type {HTMLElement[]} */ ([...root.querySelectorAll("#board button.lit, #mat button.lit")]);
+}

@@ -20,15 +20,16 @@ import { sound } from "./sound.js";
 import { GameLog } from "./gamelog.js";
 import { ChatPanel } from "./chat.js";
 import { AwaySignal, turnSound } from "./away.js";
-import { takeRematchSeat } from "./rematch.js";
 import { refreshTip, hideTip } from "./tooltip.js";
-import { displayFingerprint, noteStart, noteUpdate } from "./seen.js";
-import { keyAction, keysControl, onKeysChange, showKeys } from "./shortcuts.js";
+import { displayFingerprint, noteUpdate } from "./seen.js";
+import { keysControl, onKeysChange, showKeys } from "./shortcuts.js";
 import { announce } from "./announce.js";
-import { SECTIONS, applyTabs, bringIntoView, fit, isDesk, isPhone, setBanner, setOutOfTabOrder } from "./layout.js";
+import {
+  SECTIONS, applyTabs, bringIntoView, fit, isDesk, isPhone, litTargets, setBanner, setOutOfTabOrder,
+} from "./layout.js";
 import { TableChrome } from "./table_chrome.js";
 import { TableDrawing } from "./table_drawing.js";
-import { URGENT } from "./view_decision.js";
+import { onTableKey } from "./table_keys.js";
 
 /** @typedef {import("./table_model.js").Action} Action */
 /** @typedef {import("./layout.js").Section} Section */
@@ -54,9 +55,6 @@ export class TableScreen {
     /** @type {"others" | "log"} */ this.side = "others";
     this.clocksAt = 0;
     this.sawLive = false;
-    this.urgentPlayed = false;
-    /** @type {number | null} */ this.lastTick = null;
-    /** @type {Record<string, any> | null} */ this.startSeeds = null;
     /** @type {string | null} what the bar says changed under a press, or what a timeout played */
     this.notice = null;
     this.timedOutNow = false;
@@ -81,8 +79,8 @@ export class TableScreen {
       return;
     }
     this.chrome.connect(this.token);
-    this.tick = setInterval(() => this.tickClock(), 250);
-    this.keyHandler = (/** @type {KeyboardEvent} */ ev) => this.onKey(ev);
+    this.tick = setInterval(() => this.drawing.tickClock(), 250);
+    this.keyHandler = (/** @type {KeyboardEvent} */ ev) => onTableKey(this, ev);
     document.addEventListener("keydown", this.keyHandler);
     this.clickAway = (/** @type {MouseEvent} */ ev) => this.onClickAway(ev);
     document.addEventListener("click", this.clickAway);
@@ -198,7 +196,7 @@ export class TableScreen {
     if (this.layout.classList.contains("waiting") && this.chrome.chatOpened) this.chat.show(false);
     this.layout.classList.remove("waiting");
     this.chat.setSeats(m.seats, m.seat);
-    this.logStartSeeds();
+    this.chrome.logStartSeeds();
     if (!view.result) this.sawLive = true;
     this.clocksAt = performance.now();
     if (this.token) setVersion(this.tableId, view.version);
@@ -210,8 +208,7 @@ export class TableScreen {
     if (got.fresh) {
       sound.play(turnSound());
       announce(`Your decision: ${phaseText(view.board)}`);
-      this.urgentPlayed = false;
-      this.lastTick = null;
+      this.drawing.newDecision();
       if (!this.timedOutNow) this.notice = null;
       if (view.board.phase === "keep_goods" && isPhone()) { this.tab = "mat"; this.showTabs(); }
     } else if (update.patch && this.chrome.readMoves && events.length) {
@@ -233,22 +230,6 @@ export class TableScreen {
       this.timedOutNow = true;
       announce(this.notice);
     }
-  }
-
-  /** The client seeds at the start: kept for the verify page, ours checked at our seat. @param {(string | null)[]} seeds */
-  onStartSeeds(seeds) {
-    const seen = noteStart(this.tableId, this.model.seat, seeds);
-    if (!seen.first && seen.ok !== false) return;
-    this.startSeeds = { seeds, ...seen };
-  }
-
-  logStartSeeds() {
-    const s = this.startSeeds;
-    const m = this.model;
-    if (!s) return;
-    this.startSeeds = null;
-    const lines = this.chrome.seedLines(s);
-    this.log.addNotes(lines, m.view ? m.view.board.round : 0);
   }
 
   // ------------------------------------------------------------------ choosing
@@ -329,39 +310,7 @@ export class TableScreen {
     if (done) this.act(done);
   }
 
-  /** @param {KeyboardEvent} ev */
-  onKey(ev) {
-    const m = this.model;
-    if (ev.key === "Escape") {
-      if (this.drawing.helpOpen) { ev.preventDefault(); this.drawing.closeHelp(); }
-      else if (m.doneAsked) { ev.preventDefault(); this.askDone(false); } else if (m.lifted) { ev.preventDefault(); this.putBack(); }
-      return;
-    }
-    const k = keyAction(ev); // null while shortcuts are off (shortcuts.js)
-    if (k === "mat" || k === "board" || k === "others" || k === "log") {
-      ev.preventDefault();
-      this.showSection(k);
-    } else if (k === "done" && m.isMine() && m.doneAction()) {
-      ev.preventDefault();
-      if (m.doneAsked) this.confirmDone(); else this.askDone(true);
-    } else if (k === "jump" && m.isMine()) {
-      ev.preventDefault();
-      this.jumpToLit();
-    } else if (k === "sound") {
-      ev.preventDefault();
-      sound.toggle();
-    } else if (k === "help" && m.view && !m.ended) {
-      ev.preventDefault();
-      this.drawing.toggleHelp();
-    }
-  }
-
   // ------------------------------------------------------------------ lit targets in view
-
-  /** The lit targets on the board and your mat, in page order (the decision bar's are in view). */
-  litTargets() {
-    return /** @type {HTMLElement[]} */ ([...this.app.querySelectorAll("#board button.lit, #mat button.lit")]);
-  }
 
   /**
    * On a phone or tablet, when a decision of yours starts: show the section that holds its
@@ -370,16 +319,16 @@ export class TableScreen {
    */
   revealTargets() {
     if (isDesk()) return;
-    const panel = document.getElementById(SECTIONS[this.tab]);
-    const lit = this.litTargets();
+    const lit = litTargets(this.app);
     if (!lit.length) return;
+    const panel = document.getElementById(SECTIONS[this.tab]);
     const here = isPhone() && panel ? lit.find((el) => panel.contains(el)) : null;
     this.jumpTo(here || lit[0], false);
   }
 
   /** J and the "Jump to lit" button: the next lit target (round and round), in view and focused. */
   jumpToLit() {
-    const lit = this.litTargets();
+    const lit = litTargets(this.app);
     if (!lit.length) { toast("Nothing is lit on the board or your mat: your choices are in the decision bar."); return; }
     const at = lit.indexOf(/** @type {HTMLElement} */ (document.activeElement));
     this.jumpTo(lit[(at + 1) % lit.length], true);
@@ -411,22 +360,6 @@ export class TableScreen {
     refreshTip(this.app);
   }
 
-  /** Four times a second: the clock's text, its sounds and its announcement. */
-  tickClock() {
-    const m = this.model;
-    const c = this.drawing.drawClock();
-    if (!c || !c.mine || !m.isMine() || m.pending || c.left <= 0) return;
-    const secs = Math.ceil(c.left);
-    if (c.urgent && !this.urgentPlayed) {
-      this.urgentPlayed = true;
-      sound.play("urgent");
-      announce(`${URGENT} seconds left to decide.`);
-    } else if (secs <= 5 && secs !== this.lastTick) {
-      this.lastTick = secs;
-      sound.play("tick");
-    }
-  }
-
   /** @param {Record<string, any>} m */
   onEnded(m) {
     if (!this.model.ended && this.sawLive) sound.play("end");
@@ -436,16 +369,6 @@ export class TableScreen {
     this.draw();
     this.el.log.scrollTop = this.el.log.scrollHeight;
     if (isPhone()) window.scrollTo({ top: 0 });
-  }
-
-  /** Our chair at the rematch table: take it (token, fingerprint, seed) and go there. @param {Record<string, any>} m */
-  async onRematchSeat(m) {
-    try {
-      await takeRematchSeat(m);
-    } catch (e) {
-      toast(`Could not take your seat at the rematch: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    if (this.exits.onGoTo) this.exits.onGoTo(m.rematch);
   }
 
   /** The seat's token is gone (a bad token): watch instead. */

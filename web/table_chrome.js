@@ -8,7 +8,8 @@ import { toast } from "./dom.js";
 import { api, TableConnection } from "./net.js";
 import { seatName } from "./text.js";
 import { setToken, getName, setName } from "./store.js";
-import { displayFingerprint, noteWelcome, sendClientSeed, showFingerprint } from "./seen.js";
+import { displayFingerprint, noteStart, noteWelcome, sendClientSeed, showFingerprint } from "./seen.js";
+import { takeRematchSeat } from "./rematch.js";
 import { setBanner } from "./layout.js";
 
 /** @typedef {import("./table.js").TableScreen} TableScreen */
@@ -30,6 +31,8 @@ export class TableChrome {
     this.watchers = null;
     this.busy = false; // a start or a join is on its way
     this.copied = "";
+    /** @type {Msg | null} the client seeds at the start, until they are logged */
+    this.startSeeds = null;
     /** say the others' moves aloud as they come (off: they are in the log, read on demand) */
     this.readMoves = readSetting();
   }
@@ -81,11 +84,11 @@ export class TableChrome {
         t.chat.setSeats(m.seats, m.seat);
         noteWelcome(t.tableId, m); // what this browser saw, for the verify page
         displayFingerprint(m.fingerprint);
-        if (m.started) t.onStartSeeds(m.client_seeds);
+        if (m.started) this.onStartSeeds(m.client_seeds);
         else this.drawPre();
         break;
       case "game_started":
-        t.onStartSeeds(m.client_seeds);
+        this.onStartSeeds(m.client_seeds);
         break;
       case "lobby":
         model.lobby = m;
@@ -101,7 +104,7 @@ export class TableChrome {
       case "chat_line": t.chat.onLine(m); break;
       case "chat_recent": t.chat.onRecent(m.lines); break;
       case "rematch_offer": this.rematchOffer = m; t.draw(); break;
-      case "rematch_seat": t.onRematchSeat(m); break;
+      case "rematch_seat": this.onRematchSeat(m); break;
       case "pace":
         this.pace = m.pace;
         if (model.view) t.draw(); else this.drawPre();
@@ -245,6 +248,32 @@ export class TableChrome {
     } else {
       toast("Not connected: the rematch was not asked for.");
     }
+  }
+
+  /** The client seeds at the start: kept for the verify page, ours checked at our seat. @param {(string | null)[]} seeds */
+  onStartSeeds(seeds) {
+    const seen = noteStart(this.t.tableId, this.t.model.seat, seeds);
+    if (!seen.first && seen.ok !== false) return;
+    this.startSeeds = { seeds, ...seen };
+  }
+
+  /** Once the seats' names are known (the first update): the seeds' lines in the log. */
+  logStartSeeds() {
+    const s = this.startSeeds;
+    const m = this.t.model;
+    if (!s) return;
+    this.startSeeds = null;
+    this.t.log.addNotes(this.seedLines(s), m.view ? m.view.board.round : 0);
+  }
+
+  /** Our chair at the rematch table: take it (token, fingerprint, seed) and go there. @param {Msg} m */
+  async onRematchSeat(m) {
+    try {
+      await takeRematchSeat(m);
+    } catch (e) {
+      toast(`Could not take your seat at the rematch: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (this.t.exits.onGoTo) this.t.exits.onGoTo(m.rematch);
   }
 
   /** The log's lines for the client seeds at the start. @param {Msg} s @returns {string[]} */

@@ -7,7 +7,8 @@
 import { v } from "./vdom.js";
 import { drawBoard } from "./view_board.js";
 import { drawMat, drawOthers } from "./view_mats.js";
-import { drawDecision, clockText, keepPanel } from "./view_decision.js";
+import { drawDecision, clockText, keepPanel, URGENT } from "./view_decision.js";
+import { announce } from "./announce.js";
 import { drawEnd, checkSeed } from "./view_end.js";
 import { drawPre, watchersText } from "./view_pre.js";
 import { endCharts } from "./charts.js";
@@ -19,6 +20,9 @@ import { keyOf } from "./shortcuts.js";
 /** @typedef {import("./widgets.js").Draw} Draw */
 /** @typedef {import("./widgets.js").Target} Target */
 /** @typedef {import("./vdom.js").VKid} VKid */
+
+/** The clock ticks aloud from this many seconds left. */
+const TICKS_FROM = 5;
 
 const PACES = /** @type {const} */ ([["people", "Bots: at a person's pace"], ["steady", "Bots: steady"], ["fast", "Bots: fast"]]);
 
@@ -39,6 +43,9 @@ export class TableDrawing {
     this.seedCheck = { text: "Checking the seed…", ok: null };
     /** @type {Node | null} */
     this.charts = null;
+    this.urgentPlayed = false;
+    /** @type {number | null} */
+    this.lastTick = null;
   }
 
   /** @returns {Draw} a fresh drawing context */
@@ -106,6 +113,29 @@ export class TableDrawing {
     if (el.textContent !== c.text) el.textContent = c.text;
     el.classList.toggle("urgent", c.urgent);
     return c;
+  }
+
+  /** A new decision of ours: its last ten seconds will be said and sounded afresh. */
+  newDecision() {
+    this.urgentPlayed = false;
+    /** @type {number | null} */
+    this.lastTick = null;
+  }
+
+  /** Four times a second: the clock's text, its sounds and its announcement. */
+  tickClock() {
+    const m = this.t.model;
+    const c = this.drawClock();
+    if (!c || !c.mine || !m.isMine() || m.pending || c.left <= 0) return;
+    const secs = Math.ceil(c.left);
+    if (c.urgent && !this.urgentPlayed) {
+      this.urgentPlayed = true;
+      sound.play("urgent");
+      announce(`${URGENT} seconds left to decide.`);
+    } else if (secs <= TICKS_FROM && secs !== this.lastTick) {
+      this.lastTick = secs;
+      sound.play("tick");
+    }
   }
 
   /** The game has ended: its pictures are fetched once, and the seed checked here. */

@@ -144,6 +144,7 @@ export class TableModel {
   /** The game ended (`game_ended`): no choices from now on. @param {Record<string, any>} m */
   end(m) {
     this.ended = m;
+    this.changed = new Set();
     this.pending = false;
     this.lifted = null;
     this.doneAsked = false;

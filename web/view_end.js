@@ -49,10 +49,11 @@ export function drawEnd(d, el, p) {
     result ? v("p", { class: "winners", id: "winners" }, `Winner${result.winners.length > 1 ? "s" : ""}: ${winners}`) : null,
     result && result.reasons && result.reasons.length
       ? v("p", { class: "end-why" }, `The end came because ${result.reasons.map(endReasonText).join(" and ")}.`) : null);
+  const finished = e.reason === "finished";
   const actions = v("div", { class: "end-actions", id: "end-actions" },
-    e.reason === "finished" ? rematchRow({ offer: p.offer, asked: p.asked, seat: m.seat }, p.on.rematch) : null,
+    finished ? rematchRow({ offer: p.offer, asked: p.asked, seat: m.seat }, p.on.rematch) : null,
     v("div", { class: "row end-next" },
-      v("button", { type: "button", id: "play-again", class: e.reason === "finished" && m.seat !== null ? "" : "primary",
+      v("button", { type: "button", id: "play-again", class: finished && m.seat !== null ? "" : "primary",
         "aria-describedby": "play-again-what", onclick: p.on.playAgain }, "New game"),
       v("span", { class: "small", id: "play-again-what" }, "A fresh table against bots."),
       v("button", { type: "button", id: "lobby", class: "quiet", onclick: p.on.lobby }, "Lobby"),
@@ -102,20 +103,21 @@ function fairness(d, p) {
     v("h3", {}, "Was it fair?"),
     v("dl", { class: "fair" },
       v("dt", {}, "Fingerprint"), v("dd", { id: "end-fingerprint" }, e.fingerprint),
-      v("dt", {}, "Seed"), v("dd", { id: "seed" }, e.seed),
-      v("dt", {}, "Client seeds"), v("dd", {}, v("ul", { class: "seat-seeds", id: "end-seeds" },
-        seeds.map((x, i) => v("li", { "data-seat": i }, `${seatName(m.seats, i, m.seat)}: `,
-          x === null ? v("i", {}, "none") : v("span", { class: "mono" }, x)))))),
-    v("p", { class: "row end-checks" },
+      v("dt", {}, "Seed"), v("dd", { id: "seed" }, e.seed)),
+    v("p", { class: "end-checks" },
       v("span", { id: "verify", class: `verify${check.ok === true ? " ok" : check.ok === false ? " bad" : ""}`, role: "status" }, check.text),
-      v("button", { type: "button", class: "quiet", id: "check-seed", "aria-describedby": "verify", onclick: p.on.checkSeed },
-        "Check the seed again")),
-    v("p", { class: "row" },
+      " ", v("button", { type: "button", class: "quiet small-button", id: "check-seed", "aria-describedby": "verify", onclick: p.on.checkSeed },
+        "Check again")),
+    v("details", { class: "end-seeds" }, v("summary", {}, `Client seeds (${seeds.filter((x) => x !== null).length} given)`),
+      v("ul", { class: "seat-seeds", id: "end-seeds" },
+        seeds.map((x, i) => v("li", { "data-seat": i }, `${seatName(m.seats, i, m.seat)}: `,
+          x === null ? v("i", {}, "none") : v("span", { class: "mono" }, x))))),
+    v("p", { class: "row end-verify" },
       v("a", { href: `/verify.html?game=${p.tableId}`, class: "button", id: "verify-game",
         "aria-describedby": "verify-game-what" }, "Verify every move"),
+      e.record_url ? v("a", { href: e.record_url, class: "button quiet", id: "record" }, "The game record") : null,
       v("span", { class: "small", id: "verify-game-what" },
-        "Replays the whole game from its seeds in your browser and compares every draw."),
-      e.record_url ? v("a", { href: e.record_url, class: "button quiet", id: "record" }, "The game record") : null));
+        "Verify replays the whole game from its seeds in your browser; the record is its JSON.")));
 }
 
 /**
