@@ -6,7 +6,8 @@
 // An entry: {r: round, k: "pick" | "line" | "note", s: seat or null, t: text, f: fold key}.
 // Every text is set as text, never as HTML (names are the players' own).
 
-import { h, clear } from "./dom.js";
+import { h } from "./dom.js";
+import { v, patch } from "./vdom.js";
 import { eventText, seatName, buildingName, kindName, PLOT_KINDS } from "./text.js";
 
 const KEEP = 600;
@@ -46,6 +47,8 @@ export class GameLog {
         onclick: () => this.setFilter(key),
       }, label)));
     this.mySeat = null;
+    /** a replay's: a line pressed goes to its step */
+    this.onJump = null;
   }
 
   load() {
@@ -126,41 +129,50 @@ export class GameLog {
     this.render();
   }
 
+  /** Drawn in place (vdom.js): what was there stays the same element, so reading the log
+   * (or a line the pointer is on) is not disturbed by a new line. */
   render() {
-    const list = clear(this.list);
-    list.dataset.filter = this.filter;
+    this.list.dataset.filter = this.filter;
     const mine = (x) => this.mySeat !== null && x.s === this.mySeat;
-    let roundLi = null;
-    let roundOl = null;
-    let pickUl = null;
-    let pickLi = null;
+    const line = (x) => (this.onJump && x.step !== undefined
+      ? v("button", { type: "button", class: "log-jump", "aria-label": `${x.t} (go to step ${x.step})`,
+        onclick: () => this.onJump(x.step) }, x.t)
+      : x.t);
+    const rounds = [];
     let round = null;
+    let picks = null;
+    let pick = null;
+    const closePick = () => { if (pick) picks.push(pick.done()); pick = null; };
     for (const x of this.entries) {
-      if (x.r !== round || !roundLi) {
+      if (x.r !== round || !picks) {
+        closePick();
         round = x.r;
-        roundOl = h("ol", { class: "log-picks" });
-        roundLi = h("li", { class: "log-round", "data-round": x.r },
-          h("h3", { class: "log-round-head" }, x.r ? `Round ${x.r}` : "Before"), roundOl);
-        list.append(roundLi);
-        pickUl = null;
-        pickLi = null;
+        picks = [];
+        rounds.push({ r: x.r, picks });
       }
       if (x.k === "pick") {
-        pickUl = h("ul", { class: "log-lines" });
-        pickLi = h("li", { class: `log-pick${mine(x) ? " mine has-mine" : ""}`, "data-seat": x.s ?? "" },
-          h("p", { class: "log-head" }, x.t), pickUl);
-        roundOl.append(pickLi);
+        closePick();
+        const head = v("p", { class: "log-head" }, line(x));
+        const lines = [];
+        let has = mine(x);
+        pick = { lines, add: (y, li) => { lines.push(li); if (mine(y) || y.k === "note") has = true; },
+          done: () => v("li", { class: `log-pick${mine(x) ? " mine" : ""}${has ? " has-mine" : ""}`, "data-seat": x.s ?? "" },
+            head, v("ul", { class: "log-lines" }, lines)) };
         continue;
       }
-      if (!pickUl) { // lines before the round's first pick
-        pickUl = h("ul", { class: "log-lines" });
-        pickLi = h("li", { class: "log-pick log-start" }, pickUl);
-        roundOl.append(pickLi);
+      if (!pick) { // lines before the round's first pick
+        const lines = [];
+        let has = false;
+        pick = { lines, add: (y, li) => { lines.push(li); if (mine(y) || y.k === "note") has = true; },
+          done: () => v("li", { class: `log-pick log-start${has ? " has-mine" : ""}` }, v("ul", { class: "log-lines" }, lines)) };
       }
-      pickUl.append(h("li", { class: `log-line${x.k === "note" ? " note" : ""}${mine(x) ? " mine" : ""}`, "data-seat": x.s ?? "" }, x.t));
-      if (mine(x) || x.k === "note") pickLi.classList.add("has-mine");
+      pick.add(x, v("li", { class: `log-line${x.k === "note" ? " note" : ""}${mine(x) ? " mine" : ""}`, "data-seat": x.s ?? "" }, line(x)));
     }
-    const all = list.querySelectorAll(".log-head, .log-line");
+    closePick();
+    patch(this.list, rounds.map(({ r, picks: p }) => v("li", { class: "log-round", "data-round": r, "data-key": `round:${r}` },
+      v("h3", { class: "log-round-head" }, r ? `Round ${r}` : "Before"), v("ol", { class: "log-picks" }, p))));
+    for (const el of this.list.querySelectorAll(".latest")) el.classList.remove("latest");
+    const all = this.list.querySelectorAll(".log-head, .log-line");
     if (all.length) all[all.length - 1].classList.add("latest");
     this.scrollToEnd();
   }

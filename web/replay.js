@@ -48,6 +48,8 @@ async function getJson(url) {
 }
 
 const SPECTATOR = "spectator";
+/** The autoplay's speeds: milliseconds a step. */
+const SPEEDS = [[2000, "Slow (2 s a step)"], [1000, "Steady (1 s)"], [400, "Fast (0.4 s)"]];
 
 export class ReplayPlayer {
   /**
@@ -66,6 +68,8 @@ export class ReplayPlayer {
     this.screen = new ReplayScreen(els.stage, gameId, {});
     this.screen.el.decision.textContent = "Replaying the game…"; // not the live table's "Connecting"
     this.log = this.screen.log;
+    this.log.onJump = (k) => { this.stop(); this.show(k); };
+    this.playing = null; // the autoplay's timer while it plays
     this.logUpTo = 0; // the log holds the events of steps 1..logUpTo
     this.buildBar();
     this.onKey = (ev) => this.key(ev);
@@ -89,7 +93,7 @@ export class ReplayPlayer {
     this.els.seat.value = seat === null ? SPECTATOR : String(seat);
     const stepText = asked.get("step") || "";
     const step = /^[0-9]{1,5}$/.test(stepText) && Number(stepText) <= this.steps.length ? Number(stepText) : null;
-    this.show(step === null ? this.steps.length : step);
+    this.show(step === null ? 0 : step); // a game is watched from its start
     return step !== null;
   }
 
@@ -108,7 +112,8 @@ export class ReplayPlayer {
 
   buildBar() {
     const b = (id, label, text, key, onclick) => h("button", {
-      type: "button", id, class: "quiet", "aria-label": label, "aria-keyshortcuts": key, title: label, onclick,
+      type: "button", id, class: "quiet", "aria-label": label, "aria-keyshortcuts": key, title: label,
+      onclick: () => { this.stop(); onclick(); },
     }, text);
     const els = this.els;
     els.range = h("input", { type: "range", id: "step", min: 0, max: 0, value: 0, "aria-label": "Step",
@@ -128,8 +133,33 @@ export class ReplayPlayer {
         b("next-round", "On a round", "Round ▶▶", "PageDown", () => this.show(this.roundOn())),
         b("last", "To the end", "▶|", "End", () => this.show(this.last))),
       els.range,
+      h("div", { class: "replay-auto", role: "group", "aria-label": "Play by itself" },
+        els.play = h("button", { type: "button", id: "play", class: "primary", "aria-pressed": "false",
+          onclick: () => (this.playing ? this.stop() : this.play()) }, "Play ▶"),
+        h("label", { for: "speed", class: "sr-only" }, "Speed"),
+        els.speed = h("select", { id: "speed", onchange: () => { if (this.playing) { this.stop(); this.play(); } } },
+          SPEEDS.map(([ms, label]) => h("option", { value: String(ms), selected: ms === 1000 }, label)))),
       h("p", { class: "replay-where", "aria-live": "polite" }, els.label, " · ", els.round, els.said),
       h("div", { class: "replay-seat" }, h("label", { for: "seat-view" }, "View as"), els.seat));
+  }
+
+  /** Step on by itself, one step each `speed` ms, until the end or a press on Pause. */
+  play() {
+    if (this.current >= this.last) this.show(0);
+    const ms = Number(this.els.speed.value) || 1000;
+    this.els.play.textContent = "Pause ❚❚";
+    this.els.play.setAttribute("aria-pressed", "true");
+    this.playing = setInterval(() => {
+      if (this.current >= this.last) { this.stop(); return; }
+      this.show(this.current + 1, true);
+    }, ms);
+  }
+
+  stop() {
+    clearInterval(this.playing);
+    this.playing = null;
+    this.els.play.textContent = "Play ▶";
+    this.els.play.setAttribute("aria-pressed", "false");
   }
 
   async pickSeat(value) {
@@ -211,7 +241,9 @@ export class ReplayPlayer {
       this.logUpTo = 0;
     }
     for (let i = this.logUpTo + 1; i <= k; i++) {
+      const from = this.log.entries.length;
       this.log.addEvents(this.steps[i - 1].events, this.views[i], this.seats, this.viewer);
+      for (let j = from; j < this.log.entries.length; j++) this.log.entries[j].step = i;
     }
     this.logUpTo = k;
     this.log.render();
@@ -231,6 +263,7 @@ export class ReplayPlayer {
     }[ev.key];
     if (!to) return;
     ev.preventDefault();
+    this.stop();
     this.show(to(), ev.key === "ArrowRight" && !ev.shiftKey);
   }
 }

@@ -81,8 +81,9 @@ export function showKeys(root) {
   }
 }
 
-/** The "Keys" control: a disclosure with the on/off switch and a key for each shortcut. */
-export function keysControl() {
+/** The "Keys" control: a disclosure with the on/off switch and a key for each shortcut;
+ * `extra` (another setting of the table's) goes at its end. */
+export function keysControl(extra) {
   const box = h("details", { class: "keys", id: "keys" });
   const summary = h("summary", { class: "keys-summary" }, "Keys");
   const panel = h("div", { class: "keys-panel", role: "group", "aria-label": "Keyboard shortcuts" });
@@ -109,6 +110,7 @@ export function keysControl() {
     panel.append(list, note, h("button", { type: "button", class: "quiet", id: "keys-reset",
       onclick: () => { settings = { on: true, keys: { ...DEFAULTS } }; save(); draw(); note.textContent = "Keys reset."; },
     }, "Reset keys"));
+    if (extra) panel.append(extra);
   };
 
   const remap = (name, input) => {

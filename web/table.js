@@ -64,7 +64,7 @@ export class TableScreen {
       type: "button", id: "sound", class: "sound quiet", "aria-keyshortcuts": "M", "data-key": "sound",
       "data-shortcut": "sound", onclick: () => sound.toggle(),
     });
-    this.keysBox = keysControl();
+    this.keysBox = keysControl(this.chrome.readMovesControl());
     const built = this.build();
     this.el = built.el;
     this.layout = built.layout;

@@ -223,10 +223,24 @@ export class TableChrome {
     if (!this.t.send({ type: "pace", pace })) toast("Not connected: the pace was not changed.");
   }
 
-  toggleReadMoves() {
-    this.readMoves = !this.readMoves;
-    try { localStorage.setItem(READ_MOVES, this.readMoves ? "1" : "0"); } catch { /* private mode */ }
-    this.t.draw();
+  /** @param {boolean} on */
+  setReadMoves(on) {
+    this.readMoves = on;
+    try { localStorage.setItem(READ_MOVES, on ? "1" : "0"); } catch { /* private mode */ }
+  }
+
+  /** The setting, for the Keys panel: a screen reader hears the others' moves as they come. */
+  readMovesControl() {
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.id = "read-moves";
+    box.checked = this.readMoves;
+    box.addEventListener("change", () => this.setReadMoves(box.checked));
+    const label = document.createElement("label");
+    label.className = "keys-switch";
+    label.htmlFor = "read-moves";
+    label.append(box, " Read the others' moves aloud (else they are in the log)");
+    return label;
   }
 
   /** @param {number} seat */

@@ -14,6 +14,7 @@ import { drawPre, watchersText } from "./view_pre.js";
 import { endCharts } from "./charts.js";
 import { eventText } from "./text.js";
 import { sound } from "./sound.js";
+import { isDesk } from "./layout.js";
 import { keyOf } from "./shortcuts.js";
 
 /** @typedef {import("./table.js").TableScreen} TableScreen */
@@ -58,7 +59,8 @@ export class TableDrawing {
     const t = this.t;
     const d = this.context();
     drawBoard(d, { roles: t.el.roles, board: t.el.board, lastRound: t.el.lastRound });
-    drawMat(d, t.el.mat, keepPanel(d));
+    const keep = keepPanel(d, isDesk()); // on a desktop in the bar, beside Done; else on your mat
+    drawMat(d, t.el.mat, isDesk() ? null : keep);
     drawOthers(d, t.el.others);
     drawDecision(d, t.el.decision, {
       actions: {
@@ -70,6 +72,7 @@ export class TableDrawing {
       meta: this.meta(),
       notice: t.notice,
       help: this.helpPanel(),
+      keep: isDesk() ? keep : null,
     });
     const pace = /** @type {HTMLSelectElement | null} */ (document.getElementById("pace"));
     if (pace && t.chrome.pace && pace.value !== t.chrome.pace) pace.value = t.chrome.pace;
@@ -174,10 +177,6 @@ export class TableDrawing {
       seated && c.pace ? v("select", { id: "pace", class: "pace", "aria-label": "The bots' pace",
         onchange: (ev) => c.setPace(/** @type {HTMLSelectElement} */ (ev.currentTarget).value) },
       PACES.map(([key, label]) => v("option", { value: key, selected: key === c.pace }, label))) : null,
-      t.readOnly ? null : v("button", { type: "button", id: "read-moves", class: "quiet read-moves",
-        "aria-pressed": c.readMoves ? "true" : "false", onclick: () => c.toggleReadMoves(),
-        title: "Say the others' moves aloud as they happen (a screen reader hears them in the log otherwise)" },
-      c.readMoves ? "Read moves: on" : "Read moves: off"),
       t.readOnly ? null : v("button", { type: "button", id: "help-button", class: "quiet help-button",
         "aria-expanded": this.helpOpen ? "true" : "false", "aria-controls": "help-panel", "data-shortcut": "help",
         "aria-label": "What is this decision?", onclick: () => this.toggleHelp() }, "?",

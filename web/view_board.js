@@ -22,8 +22,10 @@ export function drawBoard(d, el) {
   const view = m.view;
   if (!view) return;
   const b = view.board;
+  // "Last round" is said once, in the decision bar; the board shows it only where the bar
+  // does not (the replay, whose bar holds the step's line).
   const reasons = b.end_reasons || [];
-  el.lastRound.hidden = !reasons.length || !!m.ended;
+  el.lastRound.hidden = !reasons.length || !!m.ended || !d.readOnly;
   const last = reasons.length ? `Last round: ${reasons.map(endReasonText).join(" and ")}. The game ends after round ${b.round}.` : "";
   if (el.lastRound.textContent !== last) el.lastRound.textContent = last;
   patch(el.roles, roleCards(d));
@@ -148,8 +150,8 @@ function marketSection(d, me) {
     return target(d, act, `bld${owned ? " owned" : ""} cat-${info.category || "x"}${dim ? " dim" : ""}${info.spaces === 2 ? " large" : ""}`,
       { "data-key": `market:${e.building}` },
       [v("span", { class: "bld-name" }, owned ? "✔ " : "", info.name),
-        v("span", { class: "bld-meta" },
-          `${plural(e.price, "coin")} · ${info.points ?? "?"} pt${info.points === 1 ? "" : "s"} · ${e.copies} left`)],
+        v("span", { class: "bld-meta" }, v("span", {}, plural(e.price, "coin")),
+          v("span", {}, `${info.points ?? "?"} pt${info.points === 1 ? "" : "s"}`), v("span", {}, `${e.copies} left`))],
       { tip: info.text || "", tipTitle: `${buildingFacts(e.building)}${owned ? " (you own one)" : ""}`,
         lift: { type: "building", key: e.building } });
   });

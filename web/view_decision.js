@@ -71,7 +71,7 @@ function lastMove(d) {
 /**
  * @param {Draw} d
  * @param {HTMLElement} el
- * @param {{actions: BarActions, elapsed: number, meta: VKid[], notice: string | null, help: VKid}} parts
+ * @param {{actions: BarActions, elapsed: number, meta: VKid[], notice: string | null, help: VKid, keep: VKid}} parts
  */
 export function drawDecision(d, el, parts) {
   const m = d.model;
@@ -101,7 +101,7 @@ export function drawDecision(d, el, parts) {
     : null;
   /** @type {VKid} */
   let doing;
-  if (mine) doing = yourChoices(d, parts.actions);
+  if (mine) doing = yourChoices(d, parts.actions, parts.keep);
   else if (d.readOnly) doing = v("div", { class: "doing" }, v("p", { class: "hint prompt", id: "step-action" }, m.note || ""));
   else {
     const moved = lastMove(d);
@@ -117,8 +117,9 @@ export function drawDecision(d, el, parts) {
 /**
  * @param {Draw} d
  * @param {BarActions} on
+ * @param {VKid} keep  the keep-goods choice, when the bar holds it
  */
-function yourChoices(d, on) {
+function yourChoices(d, on, keep) {
   const m = d.model;
   const view = /** @type {NonNullable<typeof m.view>} */ (m.view);
   const phase = view.board.phase;
@@ -127,6 +128,7 @@ function yourChoices(d, on) {
   const done = m.doneAction();
   if (m.doneAsked && done) out.push(doneConfirm(on.confirmDone, () => on.askDone(false)));
   else if (m.lifted) out.push(liftPanel(d, m.lifted, on));
+  else if (keep) out.push(keep);
   else if (PROMPTS[phase]) out.push(v("p", { class: "hint prompt" }, PROMPTS[phase]));
   if (d.targets.size && !m.lifted) {
     out.push(v("button", { type: "button", class: "goto quiet", id: "jump-lit", "data-key": "jump-lit",
@@ -135,12 +137,12 @@ function yourChoices(d, on) {
   }
   const onBoard = new Set([...d.targets.values()].map((t) => (t.action ? actKey(t.action) : "")));
   const rest = view.legal.filter((a) => !onBoard.has(actKey(a)));
+  const backs = (view.takebacks || []).filter((a) => !onBoard.has(actKey(a)));
   if (rest.length) {
     out.push(v("div", { class: "actions", id: "actions", role: "group", "aria-label": "Your choices" },
       rest.map((a) => actButton(d, a, `act${a.type === "pass" || a.type === "done" ? " quiet" : ""}`, on, actionLabel(a, view)))));
   }
-  const backs = (view.takebacks || []).filter((a) => !onBoard.has(actKey(a)));
-  if (backs.length) {
+  if (backs.length) { // in the same row as Done: the bar keeps its height through the Reeve
     out.push(v("div", { class: "actions takebacks", role: "group", "aria-label": "Take an apprentice back to the lodge" },
       v("span", { class: "label", "aria-hidden": "true" }, "Take back from:"),
       backs.map((a) => actButton(d, a, "act takeback", on,
@@ -193,8 +195,9 @@ function liftPanel(d, lifted, on) {
  * The keep-goods choice, drawn on your mat beside your goods: what you may keep, each
  * choice, and what Done would throw away now.
  * @param {Draw} d
+ * @param {boolean} inBar  drawn in the decision bar (a desktop): its choices are the bar's
  */
-export function keepPanel(d) {
+export function keepPanel(d, inBar) {
   const m = d.model;
   const view = m.view;
   if (!view || !view.keep || !m.isMine() || view.board.phase !== "keep_goods") return null;
@@ -207,7 +210,7 @@ export function keepPanel(d) {
     v("p", { class: "keep-rule" }, typeof keep.may_keep === "string" ? keep.may_keep
       : "You may keep 1 good, plus all of each kind you store in a staffed storage building; the rest goes back."),
     v("p", { class: "keep-so-far" }, `Kept so far: ${keep.kept || "none"}; stored: ${stored}.`),
-    v("div", { class: "keep-choices" }, choices.map((a) => target(d, a, a.type === "done" ? "keep-opt keep-done" : "keep-opt",
+    v("div", { class: "keep-choices actions", id: inBar ? "actions" : "keep-choices", role: "group", "aria-label": "Your choices" }, choices.map((a) => target(d, a, a.type === "done" ? "keep-opt keep-done" : "keep-opt",
       { "data-key": `keep:${actKey(a)}` },
       [a.type === "done" ? `Done${discards ? ` — gives back ${discards.join(", ") || "nothing"}` : ""}` : actionLabel(a, view)]))));
 }

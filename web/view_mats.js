@@ -58,7 +58,7 @@ export function drawMat(d, el, extra) {
     used += n;
     const place = m.legalWhere((a) => a.type === "place_on_plot" && a.kind === k)[0];
     holding.push(target(d, place, `tile good-${k}`, { "data-key": `holding:${k}` },
-      [v("span", { class: "tile-top" }, letter(k), `${kindName(k)} ×${n}`),
+      [v("span", { class: "tile-top" }, letter(k), v("span", { class: "kind-word" }, kindName(k)), `×${n}`),
         v("span", { class: "worked" }, pips(me.worked[k], n), v("span", { class: "sr-only" }, `, ${me.worked[k]} worked`))],
       { tip: plotText(k), tipTitle: `${k === "stone_pit" ? "Stone pits" : `${cap(k)} plots`}: ${n}, ${me.worked[k]} with an apprentice` }));
   }
