@@ -44,12 +44,12 @@ export function fit(layout, others, board, on) {
   for (const [el, attr] of /** @type {[HTMLElement, string][]} */ ([[others, "fitOthers"], [board, "fitBoard"]])) {
     let level = 0;
     layout.dataset[attr] = "0";
-    while (on && level < 3 && el.scrollHeight > el.clientHeight + 1) {
+    while (on && level < 3 && el.scrollHeight > el.clientHeight) {
       level += 1;
       layout.dataset[attr] = String(level);
     }
   }
-  layout.dataset.fitBar = on && board.scrollHeight > board.clientHeight + 1 ? "1" : "0";
+  layout.dataset.fitBar = on && board.scrollHeight > board.clientHeight ? "1" : "0";
 }
 
 /**

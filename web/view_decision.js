@@ -101,15 +101,16 @@ export function drawDecision(d, el, parts) {
     : null;
   /** @type {VKid} */
   let doing;
-  if (mine) doing = yourChoices(d, parts.actions, parts.keep);
-  else if (d.readOnly) doing = v("div", { class: "doing" }, v("p", { class: "hint prompt", id: "step-action" }, m.note || ""));
+  // "Last round" heads the bar's lower part, which keeps one height on a desktop
+  if (mine) doing = yourChoices(d, parts.actions, parts.keep, last);
+  else if (d.readOnly) doing = v("div", { class: "doing" }, last, v("p", { class: "hint prompt", id: "step-action" }, m.note || ""));
   else {
     const moved = lastMove(d);
-    doing = v("div", { class: "doing" },
+    doing = v("div", { class: "doing" }, last,
       v("p", { class: "hint" }, m.seat === null ? "You are watching this table." : "Waiting for the others…"),
       moved ? v("p", { class: "hint last-move", id: "last-move" }, moved) : null);
   }
-  patch(el, [head, botVotes(m.seats, m.seat, parts.actions.voteBot, m.voted), last,
+  patch(el, [head, botVotes(m.seats, m.seat, parts.actions.voteBot, m.voted),
     parts.notice ? v("p", { class: "notice", id: "notice", role: "status" }, parts.notice) : null,
     parts.help, doing]);
 }
@@ -118,13 +119,14 @@ export function drawDecision(d, el, parts) {
  * @param {Draw} d
  * @param {BarActions} on
  * @param {VKid} keep  the keep-goods choice, when the bar holds it
+ * @param {VKid} last  the "Last round" line
  */
-function yourChoices(d, on, keep) {
+function yourChoices(d, on, keep, last) {
   const m = d.model;
   const view = /** @type {NonNullable<typeof m.view>} */ (m.view);
   const phase = view.board.phase;
   /** @type {VKid[]} */
-  const out = [];
+  const out = [last];
   const done = m.doneAction();
   if (m.doneAsked && done) out.push(doneConfirm(on.confirmDone, () => on.askDone(false)));
   else if (m.lifted) out.push(liftPanel(d, m.lifted, on));
