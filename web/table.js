@@ -88,6 +88,11 @@ export class TableScreen {
     this.unKeys = onKeysChange(() => { this.draw(); showKeys(document); });
     this.onResize = () => { this.showTabs(); this.draw(); };
     window.addEventListener("resize", this.onResize);
+    // the bar and your mat share the middle with the board: when either changes height
+    // after a drawing (a line that wraps, a font), the board is fitted again
+    this.sizes = new ResizeObserver(() => { if (this.model.view) this.refit(); });
+    this.sizes.observe(this.el.decision);
+    this.sizes.observe(this.el.mat);
   }
 
   /** Read-only (a subclass says so): no connection, no choices; it draws what showStatic gives. */
@@ -101,6 +106,7 @@ export class TableScreen {
   destroy() {
     if (this.conn) this.conn.close();
     clearInterval(this.tick);
+    if (this.sizes) this.sizes.disconnect();
     if (this.keyHandler) document.removeEventListener("keydown", this.keyHandler);
     if (this.clickAway) document.removeEventListener("click", this.clickAway);
     window.removeEventListener("resize", this.onResize);
@@ -356,8 +362,13 @@ export class TableScreen {
     setOutOfTabOrder(m.isMine());
     this.chat.setTabbable(!m.isMine());
     this.away.set(!this.readOnly && m.isMine());
-    fit(this.layout, this.el.others, this.el.boardPanel, isDesk() && !m.ended);
+    this.refit();
     refreshTip(this.app);
+  }
+
+  /** Fit the desktop's panels again (also when the bar or your mat change size later). */
+  refit() {
+    fit(this.layout, this.el.others, this.el.boardPanel, isDesk() && !this.model.ended);
   }
 
   /** @param {Record<string, any>} m */
