@@ -29,9 +29,10 @@ export function rematchRow(state, ask) {
   }
   const waiting = asked || accepted;
   return v("div", { class: "row rematch", id: "rematch-row" },
-    v("button", { type: "button", class: "primary", id: "rematch", disabled: waiting, onclick: ask },
-      waiting ? "Opening the rematch…" : "Rematch"),
-    v("span", { class: "small" }, waiting ? "" : "The same players at a new table; the others are asked to join."));
+    v("button", { type: "button", class: "primary", id: "rematch", disabled: waiting, onclick: ask,
+      "aria-describedby": "rematch-what", title: "The same players at a new table" },
+    waiting ? "Opening the rematch…" : "Rematch"),
+    v("span", { class: "small", id: "rematch-what" }, waiting ? "" : "The same players at a new table; the others are asked to join."));
 }
 
 /** Take our chair at the rematch table (a `rematch_seat`); resolves to its table id. */

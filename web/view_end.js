@@ -54,7 +54,7 @@ export function drawEnd(d, el, p) {
     finished ? rematchRow({ offer: p.offer, asked: p.asked, seat: m.seat }, p.on.rematch) : null,
     v("div", { class: "row end-next" },
       v("button", { type: "button", id: "play-again", class: finished && m.seat !== null ? "" : "primary",
-        "aria-describedby": "play-again-what", onclick: p.on.playAgain }, "New game"),
+        "aria-describedby": "play-again-what", title: "A fresh table against bots", onclick: p.on.playAgain }, "New game"),
       v("span", { class: "small", id: "play-again-what" }, "A fresh table against bots."),
       v("button", { type: "button", id: "lobby", class: "quiet", onclick: p.on.lobby }, "Lobby"),
       v("a", { href: "/how-to-play", class: "button quiet", id: "end-how-to-play" }, "How to play"),
