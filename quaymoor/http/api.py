@@ -194,8 +194,8 @@ class HttpApi:
             return json_response(openapi.document())
         if path == "/api/rules" and method in _READ:
             # the rules' data, and this server's own settings that players read about
-            table = {"decision_seconds": sup.config.decision_seconds}
-            return json_response({**rules_catalogue(), "table": table})
+            settings = {"decision_seconds": sup.config.decision_seconds}
+            return json_response({**rules_catalogue(), "table": settings})
         if path == "/api/tables" and method in _READ:
             if sup.shared is not None:  # a cluster: every process's tables, from PostgreSQL
                 return json_response({"tables": [
