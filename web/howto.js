@@ -115,12 +115,17 @@ function render(rules) {
   }
 }
 
-/** After the page has filled in, go to the section the address names (the browser tried
- * before the role cards existed, and the filling moved everything). */
+/** Go to the section the address names, and mark it (class "here"): the browser tried
+ * before the role cards existed and before the filling moved everything, and :target
+ * does not match an element made after the navigation. */
 function toAnchor() {
+  for (const old of document.querySelectorAll(".here")) old.classList.remove("here");
   const id = decodeURIComponent(location.hash.slice(1));
   const target = id ? document.getElementById(id) : null;
-  if (target) target.scrollIntoView();
+  if (!target) return;
+  const shown = target.closest(".role-card") || target;
+  shown.classList.add("here");
+  shown.scrollIntoView();
 }
 
 async function main() {
@@ -130,6 +135,7 @@ async function main() {
     render(await res.json());
     document.body.dataset.ready = "1";
     toAnchor();
+    window.addEventListener("hashchange", toAnchor);
   } catch (err) {
     const status = $("rules-status");
     status.textContent = `The rules could not be read (${err instanceof Error ? err.message : err}): the numbers on this page are missing. Reload to try again.`;

@@ -168,7 +168,7 @@ export function bargesExample(rules) {
   const left = has - loaded;
   const caption = `With ${numberWord(players)} players the barges hold ${listed(caps.map(String))} goods. ` +
     `Ada loads ${kind}: ${kind} is already on barge ${target + 1}, so it may go only there, and a load takes all that fits, ` +
-    `${loaded} of her ${has}. She gets ${counted(seals, "seal")}` +
+    `${loaded} of her ${has} (ringed, each with a dot). She gets ${counted(seals, "seal")}` +
     ` (${counted(seals + rules.amounts.bargemaster_picker_seals, "seal")} if she picked the Bargemaster). ` +
     `Barge ${target + 1} is full now and goes back to the supply when the Bargemaster ends; ` +
     (left ? `her other ${left} ${kind} can go on no other barge. ` : "") +

@@ -68,9 +68,8 @@ const CATEGORY = /** @type {Record<string, [string, string]>} */ ({
  * @param {Rules} rules
  * @returns {HTMLElement} */
 export function buildingsTable(rules) {
-  const least = rules.limits.min_players;
   const heads = ["Building", "Works in", "Cost", "Points", "Apprentice slots",
-    `Copies (with ${numberWord(least)} players)`, "What it does"];
+    "Copies", "What it does"]; // the copies with the fewest players follow in brackets
   const columns = ["name", "kind", "cost", "points", "slots", "copies", "text"];
   const short = ["", "", "Cost", "Points", "Slots", "Copies", ""]; // a phone's card labels
   const groups = [...new Set(rules.buildings.map((b) => b.category))];
