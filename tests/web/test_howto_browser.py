@@ -185,9 +185,14 @@ def test_the_lobby_and_game_pages_link_here(browser: Any, server_url: str) -> No
     context, page, watch = new_page(browser)  # the server's Content-Security-Policy holds
     try:
         page.goto(server_url + "/")
-        page.get_by_role("link", name="How to play").click()
+        with context.expect_page() as opening:  # a new tab: the lobby is also the table
+            page.get_by_role("link", name="How to play").click()
+        howto = opening.value
+        watch.attach(howto)
+        howto.wait_for_selector("body[data-ready='1']")
+        assert howto.url.endswith("/how-to-play")
+        page.goto(server_url + "/how-to-play")  # and watched from its first byte
         page.wait_for_selector("body[data-ready='1']")
-        assert page.url.endswith("/how-to-play")
         assert not watch.problems, watch.problems  # nothing the policy refused
     finally:
         context.close()
