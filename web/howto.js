@@ -64,7 +64,7 @@ function fillPlaceholders(facts) {
   }
   const goods = facts.goods.map((g) => g.key);
   const withShops = new Set(facts.buildings.map((b) => b.good).filter(Boolean));
-  /** @type {Record<string, () => string | Node[]>} */
+  /** @type {Record<string, () => string | (Node | string)[]>} */
   const lists = {
     "goods.first": () => listed(goods.filter((g) => !withShops.has(g))),
     "goods.rest": () => listed(goods.filter((g) => withShops.has(g))),

@@ -8,8 +8,7 @@
 // gives is computed from them and from the catalogue, never written out.
 
 import { h } from "./dom.js";
-import { LETTER } from "./text.js";
-import { goodChip } from "./howto_tables.js";
+import { goodChip, letterOf } from "./howto_tables.js";
 import { capital, counted, listed, numberWord } from "./howto_words.js";
 
 /** @typedef {import("./howto_tables.js").Rules} Rules */
@@ -54,7 +53,7 @@ export function holdingExample(rules) {
   const holding = h("ul", { class: "ex-holding", "aria-label": `Holding: ${plots.length} of ${spaces} spaces filled` });
   for (const [kind, staffed] of plots) {
     holding.append(h("li", { class: `tile good-${kind}` },
-      h("span", { class: "tile-top" }, h("b", { class: "letter", "aria-hidden": "true", "data-letter": LETTER[kind] || "?" }), kindName(kind)),
+      h("span", { class: "tile-top" }, h("b", { class: "letter", "aria-hidden": "true", "data-letter": letterOf(kind) }), kindName(kind)),
       h("span", { class: "worked" }, pip(staffed), staffed ? "apprentice" : "no apprentice")));
   }
   for (let i = plots.length; i < spaces; i++) holding.append(h("li", { class: "ex-space" }, "empty"));

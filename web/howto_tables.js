@@ -22,13 +22,20 @@ import { capital, counted, numberWord } from "./howto_words.js";
  *   setups: Record<string, SetupRule>, table: {decision_seconds: number}}} Rules
  */
 
+const LETTERS = /** @type {Record<string, string>} */ (LETTER);
+
+/** A good's or plot's letter beside its colour ("F" for flax), "?" for a kind it lacks.
+ * @param {string} kind
+ * @returns {string} */
+export const letterOf = (kind) => LETTERS[kind] || "?";
+
 /** A good's chip as the table draws it: its colour and its letter (style.css .good).
  * @param {string} kind
  * @param {string} [text] shown after the letter
  * @returns {HTMLElement} */
 export function goodChip(kind, text) {
   return h("span", { class: `good good-${kind}` },
-    h("b", { class: "letter", "aria-hidden": "true", "data-letter": LETTER[kind] || "?" }),
+    h("b", { class: "letter", "aria-hidden": "true", "data-letter": letterOf(kind) }),
     text === undefined ? null : h("span", {}, text));
 }
 
