@@ -101,7 +101,11 @@ _METHODS: dict[str, tuple[str, ...]] = {
     "/api/openapi.json": _READ, "/api/rules": _READ, "/api/tables": (*_READ, "POST"),
     "/api/play-now": ("POST",),
     "/status.json": _READ, "/metrics": _READ, "/status": _READ, "/healthz": _READ,
+    "/how-to-play": _READ,
 }
+#: Pages served at a path of their own (the file under ``web/``): the operators' status
+#: page and the players' How to play page.
+_PAGES = {"/status": "/status.html", "/how-to-play": "/how-to-play.html"}
 JSON_TYPE = "application/json"
 
 
@@ -171,8 +175,8 @@ class HttpApi:
             return json_response(status)
         if path == "/healthz" and method in _READ:  # HAProxy's check (no hidden information)
             return json_response({"ok": True, "draining": self.supervisor.draining})
-        if path == "/status" and method in _READ:
-            page = static_response(self.web_root, "/status.html", method)
+        if path in _PAGES and method in _READ:
+            page = static_response(self.web_root, _PAGES[path], method)
             if page is not None:
                 return page
         if method not in _READ:
@@ -189,7 +193,9 @@ class HttpApi:
         if path == "/api/openapi.json" and method in _READ:
             return json_response(openapi.document())
         if path == "/api/rules" and method in _READ:
-            return json_response(rules_catalogue())
+            # the rules' data, and this server's own settings that players read about
+            settings = {"decision_seconds": sup.config.decision_seconds}
+            return json_response({**rules_catalogue(), "table": settings})
         if path == "/api/tables" and method in _READ:
             if sup.shared is not None:  # a cluster: every process's tables, from PostgreSQL
                 return json_response({"tables": [

@@ -64,12 +64,28 @@ class Role(IntEnum):
 
 ROLES: Final = tuple(Role)
 
-#: What a role's picker gets besides what everyone gets (rules.md 3; the Chandler's picker
-#: is ``PICKER_SALE_BONUS``).
+#: What a role's picker gets besides what everyone gets (rules.md 3).
 REEVE_PICKER_APPRENTICES: Final = 1
 MASON_PICKER_DISCOUNT: Final = 1
 BARGEMASTER_PICKER_SEALS: Final = 1  #: once per Bargemaster
+PICKER_SALE_BONUS: Final = 1  #: the Chandler's picker: coins on top of a sale's price
 PEDLAR_COINS: Final = 1
+MILLER_PICKER_GOODS: Final = 1  #: of a kind the picker made this phase (miller.py's one)
+#: Coins put on each role card nobody picked, at a round's end (they pile up).
+UNPICKED_ROLE_COINS: Final = 1
+#: Goods each player may sell in a Chandler (chandler.py offers one sale a turn).
+CHANDLER_SALES: Final = 1
+#: Coins a staffed stone pit takes off a building's price, up to its column (common.py's
+#: price rule takes one per pit).
+STONE_PIT_DISCOUNT: Final = 1
+#: Seals for each good loaded on a barge or shipped by the Boatyard (bargemaster.py pays
+#: one a good).
+SEALS_PER_GOOD: Final = 1
+#: Goods of one's choice everyone keeps after the Bargemaster, besides the kinds a staffed
+#: Cellar or Granary keeps whole (bargemaster.py keeps exactly one).
+KEPT_GOODS: Final = 1
+#: About how long a game takes, for the How to play page (a guide, not a rule).
+GAME_MINUTES: Final = 90
 
 ROLE_TEXT: Final[dict[Role, str]] = {
     Role.SURVEYOR: "Everyone may take a plot for their holding. "
@@ -79,9 +95,9 @@ ROLE_TEXT: Final[dict[Role, str]] = {
     Role.MASON: f"Everyone may build one building. The picker pays {MASON_PICKER_DISCOUNT} coin "
     "less.",
     Role.MILLER: "Everyone makes goods with their working plots and workshops. "
-    "The picker makes 1 more good.",
-    Role.CHANDLER: "Everyone may sell 1 good to the market hall. "
-    "The picker gets 1 more coin for a sale.",
+    f"The picker makes {MILLER_PICKER_GOODS} more good.",
+    Role.CHANDLER: f"Everyone may sell {CHANDLER_SALES} good to the market hall. "
+    f"The picker gets {PICKER_SALE_BONUS} more coin for a sale.",
     Role.BARGEMASTER: "Everyone ships goods on the barges for seals. "
     f"The picker gets {BARGEMASTER_PICKER_SEALS} more seal, once.",
     Role.PEDLAR: f"Only the picker acts. The picker takes {PEDLAR_COINS} coin.",
@@ -308,7 +324,6 @@ WORKSHOPS_BY_GOOD: Final[dict[Good, tuple[int, ...]]] = {
 }
 STALL_BONUS: Final = 1
 MARKET_CROSS_BONUS: Final = 2
-PICKER_SALE_BONUS: Final = 1
 LARGE_BUILDING_COST: Final = 10
 LOCK_HOUSE_SEALS: Final = 1  #: on each turn the owner loads
 #: Kinds of goods kept whole after shipping, besides the 1 good everyone keeps.
@@ -373,6 +388,26 @@ def rules_catalogue() -> dict[str, Any]:
             "barges": BARGES,
             "min_players": MIN_PLAYERS,
             "max_players": MAX_PLAYERS,
+            "role_cards": ROLE_COUNT,
+        },
+        "amounts": {
+            "unpicked_role_coins": UNPICKED_ROLE_COINS,
+            "reeve_picker_apprentices": REEVE_PICKER_APPRENTICES,
+            "mason_picker_discount": MASON_PICKER_DISCOUNT,
+            "miller_picker_goods": MILLER_PICKER_GOODS,
+            "chandler_picker_coins": PICKER_SALE_BONUS,
+            "bargemaster_picker_seals": BARGEMASTER_PICKER_SEALS,
+            "pedlar_coins": PEDLAR_COINS,
+            "chandler_sales": CHANDLER_SALES,
+            "stone_pit_discount": STONE_PIT_DISCOUNT,
+            "seals_per_good": SEALS_PER_GOOD,
+            "kept_goods": KEPT_GOODS,
+            "stall_coins": STALL_BONUS,
+            "market_cross_coins": MARKET_CROSS_BONUS,
+            "lock_house_seals": LOCK_HOUSE_SEALS,
+            "cellar_kinds": CELLAR_KINDS,
+            "granary_kinds": GRANARY_KINDS,
+            "game_minutes": GAME_MINUTES,
         },
         "setups": {
             str(n): attrs.asdict(s, value_serializer=lambda _i, _a, v: (
