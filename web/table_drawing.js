@@ -15,6 +15,7 @@ import { endCharts } from "./charts.js";
 import { eventText } from "./text.js";
 import { sound } from "./sound.js";
 import { isDesk } from "./layout.js";
+import { howToPlayHref, phaseSection } from "./howto_link.js";
 import { keyOf } from "./shortcuts.js";
 
 /** @typedef {import("./table.js").TableScreen} TableScreen */
@@ -243,10 +244,12 @@ export class TableDrawing {
     const e = this.help;
     /** @type {string[]} */
     const text = e && Array.isArray(e.text) ? e.text.map(String) : [];
+    const phase = this.t.model.view ? this.t.model.view.board.phase : "";
     return v("div", { class: "help-panel", id: "help-panel", role: "region", "aria-label": "About this decision", tabindex: "-1" },
       v("h3", {}, e ? String(e.title || "This decision") : "This decision"),
       e ? text.map((p) => v("p", {}, p)) : v("p", {}, "Asking the table…"),
-      v("p", { class: "small" }, v("a", { href: "/how-to-play", target: "_blank", rel: "noopener", id: "help-rules" }, "How to play (all the rules)")),
+      v("p", { class: "small" }, v("a", { href: howToPlayHref(phaseSection(phase)), target: "_blank", rel: "noopener", id: "help-rules" },
+        "How to play: this part of the rules", v("span", { class: "sr-only" }, " (opens in a new tab)"))),
       v("button", { type: "button", class: "quiet", id: "help-close", onclick: () => this.closeHelp() }, "Close"));
   }
 }

@@ -57,7 +57,8 @@ export function drawEnd(d, el, p) {
         "aria-describedby": "play-again-what", title: "A fresh table against bots", onclick: p.on.playAgain }, "New game"),
       v("span", { class: "small", id: "play-again-what" }, "A fresh table against bots."),
       v("button", { type: "button", id: "lobby", class: "quiet", onclick: p.on.lobby }, "Lobby"),
-      v("a", { href: "/how-to-play", class: "button quiet", id: "end-how-to-play" }, "How to play"),
+      v("a", { href: "/how-to-play#scoring", class: "button quiet", id: "end-how-to-play", target: "_blank", rel: "noopener" },
+        "How to play", v("span", { class: "sr-only" }, " (opens in a new tab)")),
       v("button", { type: "button", id: "show-board", class: "quiet", "aria-pressed": p.showingBoard ? "true" : "false",
         onclick: p.on.toggleBoard }, p.showingBoard ? "Back to the scores" : "Show the final board")));
   patch(el, [head, actions, p.showingBoard ? null : v("div", { class: "end-body" },
