@@ -223,7 +223,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--host", default="127.0.0.1")
     srv.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     srv.add_argument("--decision-seconds", type=float, default=90.0)
-    srv.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits")
+    srv.add_argument("--bot-delay", type=float, default=None,
+                     help="seconds every bot waits, whatever its table's pace (default: "
+                          "the pace's: people 1.6, steady 0.8, fast 0.2)")
     srv.add_argument("--archive", type=Path, default=Path("var/quaymoor.sqlite3"),
                      help="the game archive, SQLite (default: var/quaymoor.sqlite3 here)")
     srv.add_argument("--operator-token", default=None,
@@ -264,7 +266,8 @@ def build_parser() -> argparse.ArgumentParser:
     cl.add_argument("--folder", type=Path, default=Path("var/cluster"),
                     help="configuration, logs and the local database (var/cluster)")
     cl.add_argument("--decision-seconds", type=float, default=90.0)
-    cl.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits")
+    cl.add_argument("--bot-delay", type=float, default=None,
+                    help="seconds every bot waits, whatever its table's pace (as serve's)")
     cl.add_argument("--no-address-limits", action="store_true",
                     help="no per-address caps in HAProxy (load tests from one machine)")
     cl.add_argument("--log-stalls", type=float, default=None, metavar="MS",

@@ -60,6 +60,9 @@ class Code(StrEnum):
     BAD_CHAT = "bad_chat"
     CHAT_TOO_FAST = "chat_too_fast"
     NOT_FINISHED = "not_finished"
+    # Table settings: who starts it, the bots' pace.
+    NOT_HOST = "not_host"
+    BAD_PACE = "bad_pace"
     # Only over HTTP.
     BAD_REQUEST = "bad_request"
     UNKNOWN_GAME = "unknown_game"
@@ -80,9 +83,11 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.BAD_BOTS: 400,
     Code.BAD_NAME: 400,
     Code.BAD_CLIENT_SEED: 400,
+    Code.BAD_PACE: 400,
     Code.BAD_STEP: 400,  #: 422 when the record itself does not replay (``http.games``)
     Code.OPERATOR_TOKEN: 401,
     Code.BAD_TOKEN: 403,
+    Code.NOT_HOST: 403,
     Code.OPERATORS_ONLY: 403,
     Code.CROSS_SITE: 403,
     Code.UNKNOWN_TABLE: 404,

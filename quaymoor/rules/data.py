@@ -70,6 +70,8 @@ REEVE_PICKER_APPRENTICES: Final = 1
 MASON_PICKER_DISCOUNT: Final = 1
 BARGEMASTER_PICKER_SEALS: Final = 1  #: once per Bargemaster
 PEDLAR_COINS: Final = 1
+#: Coins put on each role card nobody picked, at a round's end (they pile up).
+UNPICKED_ROLE_COINS: Final = 1
 
 ROLE_TEXT: Final[dict[Role, str]] = {
     Role.SURVEYOR: "Everyone may take a plot for their holding. "

@@ -30,6 +30,7 @@ from quaymoor.rules.data import (
     ROLE_COUNT,
     ROLES,
     SETUPS,
+    UNPICKED_ROLE_COINS,
     Good,
     PlotKind,
     Role,
@@ -208,7 +209,7 @@ def _finish_role(s: GameState) -> None:
         return
     for r in ROLES:
         if s.role_taken[r] < 0:
-            s.role_coins[r] += 1
+            s.role_coins[r] += UNPICKED_ROLE_COINS
     s.role_taken = [-1] * ROLE_COUNT
     s.warden = (s.warden + 1) % s.n
     emit(s, RoundEnded(s.round, s.warden))
