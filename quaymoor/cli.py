@@ -110,6 +110,18 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return fuzz_command(args.inputs, seed=args.seed, schemathesis_examples=args.schemathesis)
 
 
+def cmd_wire_js(args: argparse.Namespace) -> int:
+    from quaymoor.tools.wire_js import WIRE_JS, render, write
+
+    if args.check:
+        if WIRE_JS.exists() and WIRE_JS.read_text(encoding="utf-8") == render():
+            return 0
+        print(f"{WIRE_JS} is stale: run quaymoor wire-js", file=sys.stderr)
+        return 1
+    print(f"{WIRE_JS}: {'written' if write() else 'already up to date'}")
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from quaymoor.config import ClientLimits, ServerConfig, TableConfig
     from quaymoor.server import serve
@@ -254,6 +266,12 @@ def build_parser() -> argparse.ArgumentParser:
                           "its X-Forwarded-For client's, for the per-address limits; the "
                           "proxy must set that header, not append to a client's")
     srv.set_defaults(func=cmd_serve)
+
+    wj = sub.add_parser("wire-js", help="write web/wire.js (the wire's codes and names for "
+                                        "the browser) from the server's sources")
+    wj.add_argument("--check", action="store_true",
+                    help="write nothing: exit 1 if web/wire.js is stale")
+    wj.set_defaults(func=cmd_wire_js)
 
     cl = sub.add_parser("cluster", help="HAProxy, N table processes and PostgreSQL on one "
                                         "address (docs/deploy.md)")

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import trio
 
-from quaymoor.actors.bot_pool import LOBBY_LEVELS, BotPool
+from quaymoor.actors.bot_pool import BotPool
 from quaymoor.actors.inbox import (
     InboxMessage,
     Join,
@@ -40,7 +40,7 @@ from quaymoor.actors.inbox import (
     table_closed,
 )
 from quaymoor.actors.table import Table, TableState
-from quaymoor.bots import LEVELS
+from quaymoor.bots import LEVELS, LOBBY_LEVELS
 from quaymoor.config import TableConfig
 from quaymoor.ops.metrics import Metrics
 from quaymoor.protocol.codes import Close, Code
