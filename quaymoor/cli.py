@@ -110,6 +110,18 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return fuzz_command(args.inputs, seed=args.seed, schemathesis_examples=args.schemathesis)
 
 
+def cmd_wire_js(args: argparse.Namespace) -> int:
+    from quaymoor.tools.wire_js import WIRE_JS, render, write
+
+    if args.check:
+        if WIRE_JS.exists() and WIRE_JS.read_text(encoding="utf-8") == render():
+            return 0
+        print(f"{WIRE_JS} is stale: run quaymoor wire-js", file=sys.stderr)
+        return 1
+    print(f"{WIRE_JS}: {'written' if write() else 'already up to date'}")
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from quaymoor.config import ClientLimits, ServerConfig, TableConfig
     from quaymoor.server import serve
@@ -223,7 +235,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--host", default="127.0.0.1")
     srv.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     srv.add_argument("--decision-seconds", type=float, default=90.0)
-    srv.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits")
+    srv.add_argument("--bot-delay", type=float, default=None,
+                     help="seconds every bot waits, whatever its table's pace (default: "
+                          "the pace's: people 1.6, steady 0.8, fast 0.2)")
     srv.add_argument("--archive", type=Path, default=Path("var/quaymoor.sqlite3"),
                      help="the game archive, SQLite (default: var/quaymoor.sqlite3 here)")
     srv.add_argument("--operator-token", default=None,
@@ -253,6 +267,12 @@ def build_parser() -> argparse.ArgumentParser:
                           "proxy must set that header, not append to a client's")
     srv.set_defaults(func=cmd_serve)
 
+    wj = sub.add_parser("wire-js", help="write web/wire.js (the wire's codes and names for "
+                                        "the browser) from the server's sources")
+    wj.add_argument("--check", action="store_true",
+                    help="write nothing: exit 1 if web/wire.js is stale")
+    wj.set_defaults(func=cmd_wire_js)
+
     cl = sub.add_parser("cluster", help="HAProxy, N table processes and PostgreSQL on one "
                                         "address (docs/deploy.md)")
     cl.add_argument("--host", default="127.0.0.1")
@@ -264,7 +284,8 @@ def build_parser() -> argparse.ArgumentParser:
     cl.add_argument("--folder", type=Path, default=Path("var/cluster"),
                     help="configuration, logs and the local database (var/cluster)")
     cl.add_argument("--decision-seconds", type=float, default=90.0)
-    cl.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits")
+    cl.add_argument("--bot-delay", type=float, default=None,
+                    help="seconds every bot waits, whatever its table's pace (as serve's)")
     cl.add_argument("--no-address-limits", action="store_true",
                     help="no per-address caps in HAProxy (load tests from one machine)")
     cl.add_argument("--log-stalls", type=float, default=None, metavar="MS",

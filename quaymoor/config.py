@@ -10,12 +10,18 @@ from quaymoor.store.archive import DEFAULT_ARCHIVE
 @attrs.frozen
 class TableConfig:
     decision_seconds: float = 90.0  #: the decision timer (how-to-play.txt)
-    bot_delay: float = 0.6  #: a bot's human-feeling pause before it acts (tests use 0)
+    #: Seconds every bot waits before it acts, whatever its table's pace: an override for
+    #: tests and benchmarks (0: at once; ``quaymoor serve --bot-delay``). None (the
+    #: default): each table's pace sets it (``protocol.pace``, ``people`` unless chosen).
+    bot_delay: float | None = None
     outbox_size: int = 64  #: messages queued for one connection before it is dropped
     inbox_size: int = 256
     linger_seconds: float = 600.0  #: a finished table stays open for reconnects this long
     lobby_seconds: float = 3600.0  #: a table nobody starts is closed after this long
     takeover_after: int = 2  #: timeouts in a row, while disconnected, before a bot plays
+    #: Only the host starts a table, unless the host has not been connected to it for
+    #: this long: then any seated player may (docs/protocol.md, start).
+    host_away_seconds: float = 30.0
 
 
 @attrs.frozen

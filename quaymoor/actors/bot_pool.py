@@ -25,8 +25,6 @@ from quaymoor.rules.actions import Action
 from quaymoor.rules.views import SeatView
 
 AsyncChooser = Callable[[SeatView], Awaitable[Action | None]]
-#: The levels offered in the lobby; "random" is for tests and benchmarks.
-LOBBY_LEVELS = ("easy", "normal", "hard")
 
 
 class BotPool:

@@ -64,6 +64,8 @@ class Connection:
     id: int
     outbox: trio.MemorySendChannel[str]
     seat: int | None = None
+    #: A spectator's name from its hello (cleaned), shown in ``watchers``; None: unnamed
+    name: str | None = None
     close_code: Close = Close.TABLE_CLOSED
     close_reason: str = "table closed"
     #: Set when the table drops the connection as too slow: the gateway then gives it only

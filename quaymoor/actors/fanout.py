@@ -24,9 +24,8 @@ from quaymoor.actors.connection import CONTINUE, Connection, Receipt
 from quaymoor.actors.frame_writer import text_frame
 from quaymoor.protocol.codec import encode
 from quaymoor.protocol.codes import Close
-from quaymoor.protocol.messages import ServerMessage
+from quaymoor.protocol.messages import ServerMessage, WireEvent
 from quaymoor.protocol.view_json import UpdateEncoder
-from quaymoor.rules.events import Event
 
 log = logging.getLogger("quaymoor.table")
 
@@ -35,12 +34,12 @@ class History:
     """Every change's events, keyed by the version it started from, for catch-ups."""
 
     def __init__(self) -> None:
-        self.changes: list[tuple[int, list[Event]]] = []  #: (version before, events)
+        self.changes: list[tuple[int, list[WireEvent]]] = []  #: (version before, events)
 
-    def add(self, since: int, events: list[Event]) -> None:
+    def add(self, since: int, events: list[WireEvent]) -> None:
         self.changes.append((since, events))
 
-    def since(self, since: int | None, version: int) -> tuple[int, list[Event]]:
+    def since(self, since: int | None, version: int) -> tuple[int, list[WireEvent]]:
         """What a client that saw ``since`` missed, up to ``version``: (the version it
         continues from, the events). A version the table never reported gets a snapshot
         (``version``, no events)."""

@@ -32,13 +32,16 @@ from quaymoor.actors.inbox import (
     Attach,
     ChatFrom,
     Detach,
+    ExplainFrom,
     Inbox,
+    PaceFrom,
     RematchFrom,
     Reply,
     ResyncFrom,
     TableError,
     VoteFrom,
 )
+from quaymoor.actors.lobby import clean_name
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import ServerConfig
 from quaymoor.ops.channels import waiting
@@ -48,12 +51,14 @@ from quaymoor.protocol.messages import (
     Act,
     Chat,
     Error,
+    Explain,
     Hello,
     Ping,
     Pong,
     Rematch,
     Resync,
     ServerMessage,
+    SetPace,
     VoteBot,
 )
 
@@ -94,6 +99,18 @@ class RateLimit:
         return True
 
 
+def watcher_name(hello: Hello) -> str | None:
+    """The ``hello``'s name, cleaned exactly as a player's (``lobby.clean_name``); None when
+    it has none. Raises ``TableError`` (bad_name) for one that is not valid Unicode or is
+    empty once cleaned. (A seat's connection may send one too; the table ignores it.)"""
+    if hello.name is None:
+        return None
+    name = clean_name(hello.name)
+    if not name:
+        raise TableError(Code.BAD_NAME, "a name is needed @ $.name")
+    return name
+
+
 class Gateway:
     def __init__(self, supervisor: Supervisor, config: ServerConfig) -> None:
         self.supervisor = supervisor
@@ -129,6 +146,12 @@ class Gateway:
             if hello is None:
                 return
             try:
+                name = watcher_name(hello)
+            except TableError as exc:  # as for a hello that is not valid: 1008
+                await send(Error(exc.code, exc.message))
+                await ws.aclose(Close.POLICY, "the first message must be a valid hello")
+                return
+            try:
                 table = self.supervisor.get(hello.table)
             except TableError as exc:
                 if await self._gone(ws, hello.table):
@@ -140,8 +163,8 @@ class Gateway:
             conn = Connection(next(_ids), outbox)
             reply = Reply()
             try:
-                await self.supervisor.ask(table, Attach(conn, hello.token, hello.since, reply),
-                                          reply)
+                await self.supervisor.ask(
+                    table, Attach(conn, hello.token, hello.since, reply, name), reply)
             except TableError as exc:
                 await send(Error(exc.code, exc.message))
                 await ws.aclose(Close.BAD_TOKEN, exc.message)
@@ -217,7 +240,8 @@ class Gateway:
                 return
             try:
                 message = decode_client(frame)
-                to_table: ActFrom | ResyncFrom | VoteFrom | ChatFrom | RematchFrom | None = None
+                to_table: (ActFrom | ResyncFrom | VoteFrom | ChatFrom | RematchFrom | PaceFrom
+                           | ExplainFrom | None) = None
                 match message:
                     case Act(action=action):
                         to_table = ActFrom(conn, decode_action(action), received)
@@ -229,6 +253,10 @@ class Gateway:
                         to_table = ChatFrom(conn, text)
                     case Rematch():
                         to_table = RematchFrom(conn)
+                    case SetPace(pace=pace):
+                        to_table = PaceFrom(conn, pace)
+                    case Explain():
+                        to_table = ExplainFrom(conn)
                 if to_table is not None:
                     try:
                         await inbox.send(to_table)

@@ -4,9 +4,10 @@ Everything a table hears comes through its inbox, a bounded memory channel of
 ``InboxMessage``: lobby requests (``Join``, ``Seed``, ``Start``), connections attaching and leaving
 (``Attach``, ``Detach``), their actions (``ActFrom``), requests for a snapshot
 (``ResyncFrom``) and votes to hand an away seat to a bot (``VoteFrom``), their chat lines
-(``ChatFrom``) and rematch requests (``RematchFrom``, answered by the supervisor's
-``RematchReady`` or ``RematchFailed``), its seat workers' reports
-(``TimedOut``, ``BotMove``) and ``Shutdown``. A request carries a ``Reply``, answered
+(``ChatFrom``), rematch requests (``RematchFrom``, answered by the supervisor's
+``RematchReady`` or ``RematchFailed``), pace changes (``PaceFrom``) and questions
+(``ExplainFrom``), its seat workers' reports (``TimedOut``, ``BotMove``), its own alarms'
+(``HostAway``, ``WatchersDue``) and ``Shutdown``. A request carries a ``Reply``, answered
 exactly once: with a value, or with a ``TableError`` whose code goes on the wire.
 """
 
@@ -112,6 +113,9 @@ class Attach:
     token: str | None
     since: int | None
     reply: Reply
+    #: A spectator's name from its ``hello``, already cleaned (``lobby.clean_name``);
+    #: None: unnamed (a seat's connection has its seat's name)
+    name: str | None = None
 
 
 @attrs.frozen
@@ -154,6 +158,34 @@ class ChatFrom:
 
     connection: Connection
     text: str
+
+
+@attrs.frozen
+class PaceFrom:
+    """A connection sets its table's bots' pace, as the client sent it (the table checks
+    it: ``protocol.pace``)."""
+
+    connection: Connection
+    pace: str
+
+
+@attrs.frozen
+class ExplainFrom:
+    """A connection asks what the decision now is, in plain words (``rules.explain``)."""
+
+    connection: Connection
+
+
+@attrs.frozen
+class HostAway:
+    """From the table's own alarm: its host has not been connected for the host's grace
+    (``lobby.HOST_AWAY_SECONDS``): any seated player may start now."""
+
+
+@attrs.frozen
+class WatchersDue:
+    """From the table's own alarm: the spectators changed since the last ``watchers``
+    broadcast, and the 2 s between two broadcasts have passed."""
 
 
 @attrs.frozen
@@ -207,7 +239,8 @@ class BotMove:
 
 
 InboxMessage = (Join | Seed | Start | Attach | Detach | ActFrom | ResyncFrom | VoteFrom | Shutdown
-                | TimedOut | BotMove | ChatFrom | RematchFrom | RematchReady | RematchFailed)
+                | TimedOut | BotMove | ChatFrom | RematchFrom | RematchReady | RematchFailed
+                | PaceFrom | ExplainFrom | HostAway | WatchersDue)
 #: A table's inbox, as its senders hold it.
 Inbox: TypeAlias = trio.MemorySendChannel[InboxMessage]
 
@@ -224,7 +257,9 @@ def refuse(msg: InboxMessage) -> None:
             conn.outbox.close()
         case (Detach(connection=conn) | ActFrom(connection=conn) | ResyncFrom(connection=conn)
               | VoteFrom(connection=conn) | ChatFrom(connection=conn)
-              | RematchFrom(connection=conn)):
+              | RematchFrom(connection=conn) | PaceFrom(connection=conn)
+              | ExplainFrom(connection=conn)):
             conn.outbox.close()
-        case Shutdown() | TimedOut() | BotMove() | RematchReady() | RematchFailed():
+        case (Shutdown() | TimedOut() | BotMove() | RematchReady() | RematchFailed()
+              | HostAway() | WatchersDue()):
             pass

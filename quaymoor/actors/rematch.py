@@ -13,10 +13,12 @@ to that seat's own connections. Every ``rematch`` is answered on its connection,
 a seat's other connections get its chair once, when it is first given.
 
 At the new table the accepted players see the fingerprint, give their client seeds and
-the game starts by itself once every seated player has given one; any of them may start
-it sooner, and then a bot takes each chair still held for a player who has not come (as
-it does the chairs bots had). A player who comes back to the old table later (a reload)
-still gets the offer, for as long as the old table lingers.
+the game starts by itself once every seated player has given one; its host (the player
+who asked for the rematch) may start it sooner, as may anyone seated once the host has
+been away for ``TableConfig.host_away_seconds``, and then a bot takes each chair still
+held for a player who has not come (as it does the chairs bots had). A player who comes
+back to the old table later (a reload) still gets the offer, for as long as the old table
+lingers.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ from quaymoor.actors.lobby import Seats
 from quaymoor.protocol.codes import Code
 from quaymoor.protocol.messages import Error, RematchOffer, RematchSeat
 
-#: Asks the supervisor for the rematch table: the humans' names by seat.
-AskForTable = Callable[[dict[int, str]], None]
+#: Asks the supervisor for the rematch table: the humans' names by seat, and the seat that
+#: asked (the new table's host, who may start it before everyone has come).
+AskForTable = Callable[[dict[int, str], int], None]
 
 
 class Rematch:
@@ -73,7 +76,7 @@ class Rematch:
         if first:
             self.by = conn.seat
             self._ask({s.index: s.name or f"Seat {s.index + 1}" for s in self._seats
-                       if not s.bot})
+                       if not s.bot}, conn.seat)
 
     def opened(self, ready: RematchReady) -> None:
         """The supervisor opened the table: every seat that asked gets its chair."""

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 #: What the lobby's list of tables shows of each (``GET /api/tables``).
-LOBBY_FIELDS = ("id", "players", "bots", "state", "seats", "round", "phase")
+LOBBY_FIELDS = ("id", "players", "bots", "pace", "state", "seats", "round", "phase")
 
 
 def summary(table: Table) -> dict[str, Any]:
@@ -63,7 +63,7 @@ class StatusTexts:
     def _refresh(self, table: Table) -> None:
         game = table.game
         key = (table.state, game.version if game is not None else -1, table.players,
-               table.bot_level, len(table.fanout.connections),
+               table.bot_level, table.pace, len(table.fanout.connections),
                tuple((s.name, s.bot, s.bot_playing, s.connections > 0) for s in table.seats))
         if key == self.key:
             return
@@ -83,6 +83,7 @@ def _fixed(table: Table, deciding: list[int]) -> dict[str, Any]:
         "id": table.id,
         "players": table.players,
         "bots": table.bot_level,
+        "pace": table.pace.value,
         "state": table.state.value,
         "seats": [
             {"seat": s.index, "name": s.name, "bot": s.bot, "bot_playing": s.bot_playing,

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import trio
 
-from quaymoor.actors.bot_pool import LOBBY_LEVELS, BotPool
+from quaymoor.actors.bot_pool import BotPool
 from quaymoor.actors.inbox import (
     InboxMessage,
     Join,
@@ -40,10 +40,11 @@ from quaymoor.actors.inbox import (
     table_closed,
 )
 from quaymoor.actors.table import Table, TableState
-from quaymoor.bots import LEVELS
+from quaymoor.bots import LEVELS, LOBBY_LEVELS
 from quaymoor.config import TableConfig
 from quaymoor.ops.metrics import Metrics
 from quaymoor.protocol.codes import Close, Code
+from quaymoor.protocol.pace import DEFAULT_PACE, pace_names, parse_pace
 from quaymoor.rules.data import MAX_PLAYERS, MIN_PLAYERS
 from quaymoor.rules.record import EndReason, GameRecord
 from quaymoor.store.archive import Archive
@@ -111,16 +112,20 @@ class Supervisor:
 
     async def create_table(
         self, players: int, bots: str = "normal", *, held: dict[int, str] | None = None,
-        rematch_of: str | None = None,
+        rematch_of: str | None = None, host: int | None = None, pace: str = DEFAULT_PACE,
     ) -> Table:
         """Open a table for ``players`` seats; empty chairs get ``bots`` (easy, normal,
-        hard) when it starts. A rematch holds its players' chairs (``held``: names by
-        seat) from the start (``actors.rematch``)."""
+        hard) when it starts, playing at ``pace`` (people, steady, fast). A rematch holds
+        its players' chairs (``held``: names by seat) from the start (``actors.rematch``),
+        and its ``host`` is the seat that asked for it (otherwise the first to join)."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise TableError(
                 Code.BAD_PLAYERS, f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} @ $.players")
         if bots not in LEVELS:
             raise TableError(Code.BAD_BOTS, f"bots are {', '.join(LOBBY_LEVELS)} @ $.bots")
+        chosen = parse_pace(pace)
+        if chosen is None:
+            raise TableError(Code.BAD_PACE, f"the pace is {pace_names()} @ $.pace")
         if self.draining:
             raise TableError(Code.SERVER_FULL, "this server is draining for a deploy: it "
                                                "takes no new tables (try again)")
@@ -135,7 +140,8 @@ class Supervisor:
         pool = self.bots
         table = Table(table_id, players, self.config, on_record=self._keep_record,
                       metrics=self.metrics, bot_factory=lambda: pool.chooser(bots),
-                      on_rematch=self._open_rematch, held=held, rematch_of=rematch_of)
+                      on_rematch=self._open_rematch, held=held, rematch_of=rematch_of,
+                      host=host, pace=chosen)
         table.bot_level = bots
         self.tables[table_id] = table
         if self.shared is not None:
@@ -184,17 +190,17 @@ class Supervisor:
             if self.archive is not None:
                 self.archive.submit(table.id, record)
 
-    def _open_rematch(self, table: Table, humans: dict[int, str]) -> None:
-        """From a finished table's actor: open its rematch table in the background; the
-        answer reaches the old table's inbox."""
+    def _open_rematch(self, table: Table, humans: dict[int, str], host: int) -> None:
+        """From a finished table's actor: open its rematch table in the background (its
+        host: ``host``, the seat that asked); the answer reaches the old table's inbox."""
         assert self._nursery is not None
-        self._nursery.start_soon(self._make_rematch, table, humans)
+        self._nursery.start_soon(self._make_rematch, table, humans, host)
 
-    async def _make_rematch(self, old: Table, humans: dict[int, str]) -> None:
+    async def _make_rematch(self, old: Table, humans: dict[int, str], host: int) -> None:
         answer: InboxMessage
         try:
             new = await self.create_table(old.players, old.bot_level, held=humans,
-                                          rematch_of=old.id)
+                                          rematch_of=old.id, host=host, pace=old.pace)
         except TableError as exc:
             answer = RematchFailed(exc.code, f"no rematch table could be opened: {exc.message}")
         else:
@@ -242,12 +248,12 @@ class Supervisor:
         await self.ask(self.get(table_id), Start(token, reply), reply)
 
     async def play_now(
-        self, players: int, name: str, bots: str = "normal"
+        self, players: int, name: str, bots: str = "normal", pace: str = DEFAULT_PACE
     ) -> tuple[Table, JoinResult]:
-        """A table with the player in seat 0, not started: the player sees the
+        """A table with the player in seat 0 (its host), not started: the player sees the
         fingerprint, gives a client seed (``seed``) and starts it (``start``); bots take
         every other chair then."""
-        table = await self.create_table(players, bots)
+        table = await self.create_table(players, bots, pace=pace)
         joined = await self.join(table.id, name)
         return table, joined
 

@@ -23,15 +23,16 @@ asks for a snapshot (``ResyncFrom``).
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Callable
-from enum import Enum
 from typing import Any, Never, NoReturn
 
 import attrs
 import trio
 
 from quaymoor.actors import handover, status
+from quaymoor.actors.alarm import Alarm
 from quaymoor.actors.chat import Chat, ChatError
 from quaymoor.actors.connection import Connection, Receipt
 from quaymoor.actors.fanout import Fanout, History
@@ -41,8 +42,11 @@ from quaymoor.actors.inbox import (
     BotMove,
     ChatFrom,
     Detach,
+    ExplainFrom,
+    HostAway,
     InboxMessage,
     Join,
+    PaceFrom,
     RematchFailed,
     RematchFrom,
     RematchReady,
@@ -53,6 +57,7 @@ from quaymoor.actors.inbox import (
     TableError,
     TimedOut,
     VoteFrom,
+    WatchersDue,
     refuse,
 )
 from quaymoor.actors.lobby import Seats
@@ -62,16 +67,39 @@ from quaymoor.bots.random_bot import RandomBot
 from quaymoor.config import TableConfig
 from quaymoor.ops.metrics import Metrics
 from quaymoor.protocol.codes import Close, Code, rules_code
-from quaymoor.protocol.messages import EndOfGame, Error, GameStarted, Lobby, Welcome
+from quaymoor.protocol.messages import (
+    MAX_WATCHER_NAMES,
+    WATCHERS_EVERY,
+    EndOfGame,
+    Error,
+    Explanation,
+    GameStarted,
+    Lobby,
+    PaceSet,
+    SeatTimedOut,
+    Watchers,
+    Welcome,
+    WireEvent,
+)
+from quaymoor.protocol.pace import (
+    DEFAULT_PACE,
+    PACE_SECONDS,
+    Pace,
+    TableState,
+    pace_names,
+    parse_pace,
+)
 from quaymoor.protocol.view_json import UpdateEncoder, ViewEncoder
 from quaymoor.rules.actions import Action
 from quaymoor.rules.errors import RulesError
-from quaymoor.rules.events import Event
 from quaymoor.rules.fairness import fingerprint, new_seed, seed_to_hex
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import EndReason, GameRecord, SeatInfo
 from quaymoor.rules.state import Phase
 from quaymoor.rules.views import SeatView
+
+#: ``TableState``'s home is ``protocol.pace`` (the wire names it); re-exported here.
+__all__ = ["Table", "TableState"]
 
 log = logging.getLogger("quaymoor.table")
 
@@ -83,13 +111,6 @@ def _random_chooser() -> Chooser:
         return bot.choose(view)
 
     return choose
-
-
-class TableState(Enum):
-    WAITING = "waiting"
-    PLAYING = "playing"
-    FINISHED = "finished"
-    ENDED = "ended"  #: by a shutdown or a crash
 
 
 class Table:
@@ -104,9 +125,11 @@ class Table:
         bot_factory: Callable[[], Chooser] | None = None,
         on_record: Callable[[Table], None] | None = None,
         metrics: Metrics | None = None,
-        on_rematch: Callable[[Table, dict[int, str]], None] | None = None,
+        on_rematch: Callable[[Table, dict[int, str], int], None] | None = None,
         held: dict[int, str] | None = None,
         rematch_of: str | None = None,
+        host: int | None = None,
+        pace: Pace = DEFAULT_PACE,
     ) -> None:
         self.id = table_id
         self.players = players
@@ -119,6 +142,11 @@ class Table:
         for index, name in (held or {}).items():  # a rematch: its players' chairs
             self.seats.hold(index, name)
         self.rematch_of = rematch_of  #: the game this table is a rematch of
+        self.pace = pace  #: how long its bots wait before each move (``protocol.pace``)
+        #: The seat that opened the table, who starts it: the first to join, or at a
+        #: rematch the player who asked for it; None until someone joins.
+        self.host = host
+        self.host_away = False  #: the host has been away long enough: anyone may start
         self.game: Game | None = None
         self._views: ViewEncoder | None = None
         self.created = time.time()
@@ -130,8 +158,8 @@ class Table:
         self.chat = Chat(table_id)
         ask: AskForTable | None = None
         if on_rematch is not None:
-            def ask(humans: dict[int, str]) -> None:
-                on_rematch(self, humans)
+            def ask(humans: dict[int, str], host: int) -> None:
+                on_rematch(self, humans, host)
         self.rematch = Rematch(table_id, self.fanout, self.seats, ask)
         self.inbox, self._inbox_recv = trio.open_memory_channel[InboxMessage](config.inbox_size)
         self.metrics = metrics if metrics is not None else Metrics()
@@ -157,6 +185,13 @@ class Table:
         self._snapshot_after = False  #: a seats-changed snapshot waits for that broadcast
         self.timeouts = 0
         self.bot_moves = 0
+        self._host_alarm = Alarm(self.inbox, HostAway())
+        self._watchers_alarm = Alarm(self.inbox, WatchersDue())
+        self._watchers_sent: Watchers | None = None  #: the last ``watchers`` broadcast
+        self._watchers_at = -math.inf  #: trio time it went out
+        self._watchers_due = False  #: the next one is set on the alarm
+        if host is not None:
+            self._host_left()
 
     # ------------------------------------------------------------ running
 
@@ -166,6 +201,8 @@ class Table:
         async with trio.open_nursery() as nursery:
             for worker in self.workers:
                 worker.attach(nursery)
+            self._host_alarm.attach(nursery)
+            self._watchers_alarm.attach(nursery)
             task_status.started()
             with trio.move_on_after(self.config.lobby_seconds) as lobby_scope:
                 while self.state is TableState.WAITING:
@@ -188,6 +225,8 @@ class Table:
         self.rematch.forget_owner()
         for worker in self.workers:
             worker.release()
+        self._host_alarm.release()
+        self._watchers_alarm.release()
         self._bots.clear()
 
     def refuse_pending(self) -> None:
@@ -239,6 +278,14 @@ class Table:
                 self._resync(conn, since)
             case VoteFrom(connection=conn, seat=target):
                 self._vote(conn, target)
+            case PaceFrom(connection=conn, pace=pace):
+                self._set_pace(conn, pace)
+            case ExplainFrom(connection=conn):
+                self._explain(conn)
+            case HostAway():
+                self._host_away()
+            case WatchersDue():
+                self._broadcast_watchers()
             case Join():
                 self._join(msg)
             case Seed():
@@ -262,6 +309,9 @@ class Table:
         except TableError as exc:
             msg.reply.fail(exc)
             return
+        if self.host is None:
+            self.host = joined.seat  # the table's first player opened it
+            self._host_left()
         msg.reply.set(joined)
         self._broadcast_lobby()
 
@@ -289,6 +339,13 @@ class Table:
         if starter is None:
             msg.reply.fail(TableError(Code.BAD_TOKEN, "only a seated player may start the game"))
             return
+        if self.host is not None and starter.index != self.host and not self.host_away:
+            name = self.seats[self.host].name or f"Seat {self.host + 1}"
+            away = self.config.host_away_seconds
+            msg.reply.fail(TableError(
+                Code.NOT_HOST, f"only the table's host, {name}, may start the game (anyone "
+                               f"seated may once {name} has been away for {away:g} s)"))
+            return
         starter.held = False  # whoever starts a rematch has come
         self._begin()  # a raise here leaves the reply to refuse_pending: table_closed
         msg.reply.set(None)
@@ -300,6 +357,8 @@ class Table:
         self.game = Game(self.players, self.seed, self.seats.client_seeds())
         self._views = ViewEncoder(self.game)
         self.state = TableState.PLAYING
+        self._host_alarm.cancel()
+        self.host_away = False
         log.info("table %s started: %d players, %d bots", self.id, self.players,
                  len(self._bots), extra={"event": "table_started", "table": self.id})
         self.fanout.broadcast(GameStarted(self.id, self.seats.seat_seeds()))
@@ -320,8 +379,12 @@ class Table:
                 msg.reply.fail(TableError(Code.BAD_TOKEN, "that seat token is not valid here"))
                 return
         conn.seat = seat.index if seat else None
+        conn.name = msg.name if seat is None else None
         if seat is not None:
             seat.held = False  # a rematch's player has come
+            if seat.index == self.host:  # back: the start is the host's again
+                self._host_alarm.cancel()
+                self.host_away = False
         self.fanout.add(conn)
         msg.reply.set(conn.seat)
         seats_changed = False
@@ -342,6 +405,7 @@ class Table:
             self.id, conn.seat, self.players, self.fingerprint, self.game is not None,
             self.seats.public(), self.config.decision_seconds,
             client_seeds=self.seats.seat_seeds() if self.game is not None else None,
+            host=self.host, pace=self.pace,
         ))
         if self.game is None:
             if seats_changed:
@@ -357,9 +421,14 @@ class Table:
             self._broadcast_seats_changed(exclude=conn)
 
     def _after_attach(self, conn: Connection) -> None:
-        """After an attach's catch-up: the chat's recent lines and a rematch on offer."""
+        """After an attach's catch-up: who watches, the chat's recent lines and a rematch
+        on offer. A spectator's coming is told to the others with the next ``watchers``
+        (``_watchers_changed``)."""
         if self.fanout.connections.get(conn.id) is not conn:
             return  # refused, or already dropped
+        self.fanout.send(conn, self._watchers())
+        if conn.seat is None:
+            self._watchers_changed()
         if self.chat.recent:
             self.fanout.send(conn, self.chat.catch_up())
         self.rematch.catch_up(conn)
@@ -396,9 +465,13 @@ class Table:
     def _detach(self, conn: Connection) -> None:
         if not self.fanout.remove(conn):
             return
-        if conn.seat is not None:
+        if conn.seat is None:
+            self._watchers_changed()
+        else:
             seat = self.seats[conn.seat]
             seat.connections -= 1
+            if conn.seat == self.host and not seat.connected:
+                self._host_left()
             playing = self.game is not None and self.state is TableState.PLAYING
             if playing and not seat.connected:  # the seat's last connection went
                 for index in handover.forget_voter(self.seats.all, seat.index):
@@ -427,7 +500,7 @@ class Table:
     ) -> bool:
         assert self.game is not None
         since = self.game.version
-        events: list[Event] = []
+        events: list[WireEvent] = []
         for action in actions:
             try:
                 events.extend(self.game.apply(seat, action, at=time.time()))
@@ -464,7 +537,8 @@ class Table:
         self.metrics.timed_out()
         seat = self.seats[msg.seat]
         since = game.version
-        events: list[Event] = []
+        played: list[Action] = []
+        caused: list[WireEvent] = []
         # The timeout answers the one decision that ran out: one action, or in a
         # simultaneous phase the seat's whole part of that phase. Once the phase has
         # moved on, a decision of the seat is a new one with its own timer.
@@ -474,9 +548,14 @@ class Table:
             action = game.safe_action(msg.seat)
             if action is None:
                 break
-            events.extend(game.apply(msg.seat, action, at=time.time()))
+            caused.extend(game.apply(msg.seat, action, at=time.time()))
+            played.append(action)
             if not simultaneous:
                 break
+        # What the timer played comes first, so that a client can say "Time ran out:
+        # you took no plot" before the events of those moves (SeatTimedOut: all public).
+        events: list[WireEvent] = [SeatTimedOut(msg.seat, played), *caused] if played \
+            else caused
         if seat.connections == 0:
             seat.missed_timeouts += 1
             if seat.missed_timeouts >= self.config.takeover_after and not seat.bot:
@@ -521,7 +600,7 @@ class Table:
         log.info("table %s: a bot plays seat %d by the players' vote", self.id, index,
                  extra={"event": "bot_vote", "table": self.id})
 
-    def _after_change(self, *, acted: int | None, since: int, events: list[Event]) -> None:
+    def _after_change(self, *, acted: int | None, since: int, events: list[WireEvent]) -> None:
         assert self.game is not None
         self.history.add(since, events)
         if self.on_change is not None:
@@ -570,7 +649,95 @@ class Table:
     def _start_bot(self, seat: int) -> None:
         assert self.game is not None
         chooser = self._bots.setdefault(seat, self._bot_factory())
-        self.workers[seat].start_bot(self.game.view(seat), chooser, self.config.bot_delay)
+        self.workers[seat].start_bot(self.game.view(seat), chooser, self.bot_delay())
+
+    def bot_delay(self) -> float:
+        """Seconds a bot waits before its next move: the server's override
+        (``TableConfig.bot_delay``) if it has one, else the table's pace's."""
+        if self.config.bot_delay is not None:
+            return self.config.bot_delay
+        return PACE_SECONDS[self.pace]
+
+    # ------------------------------------------------------------ settings and questions
+
+    def _set_pace(self, conn: Connection, value: str) -> None:
+        """A seat sets the bots' pace: everyone attached is told; the next bot move waits
+        for the new pace (one already waiting keeps its pause). Refused, only the sender
+        hears of it and nothing changes."""
+        if self.fanout.connections.get(conn.id) is not conn:
+            return
+        if conn.seat is None:
+            self.fanout.send(conn, Error(Code.SPECTATOR,
+                                         "spectators watch; only the players set the bots' pace"))
+            return
+        pace = parse_pace(value)
+        if pace is None:
+            self.fanout.send(conn, Error(
+                Code.BAD_PACE, f"the pace is {pace_names()}, not {value[:40]!r} @ $.pace"))
+            return
+        self.pace = pace
+        self.fanout.broadcast(PaceSet(pace, conn.seat))
+
+    def _explain(self, conn: Connection) -> None:
+        """What the decision now is, in plain words (``rules.explain.describe``): to a seat
+        whose decision it is, what it is choosing; to anyone else, whose it is."""
+        if self.fanout.connections.get(conn.id) is not conn:
+            return
+        if self.game is None:
+            self.fanout.send(conn, Error(Code.NOT_PLAYING, "the game has not started: there "
+                                                           "is no decision to explain yet"))
+            return
+        names = [s.name or f"Seat {s.index + 1}" for s in self.seats]
+        told = self.game.describe(conn.seat, names)
+        self.fanout.send(conn, Explanation(self.game.version, told.title, list(told.text)))
+
+    # ------------------------------------------------------------ the host
+
+    def _host_left(self) -> None:
+        """The host is not connected (yet, or any more): in the lobby, anyone seated may
+        start once it has stayed away ``host_away_seconds`` (``HostAway``)."""
+        if self.state is TableState.WAITING:
+            self._host_alarm.set(trio.current_time() + self.config.host_away_seconds)
+
+    def _host_away(self) -> None:
+        """The host's alarm: still away, so the lobby opens the start to everyone."""
+        host = self.host
+        if self.state is not TableState.WAITING or host is None or self.host_away:
+            return
+        if self.seats[host].connected:
+            return  # back meanwhile (the alarm was on its way)
+        self.host_away = True
+        self._broadcast_lobby()
+
+    # ------------------------------------------------------------ watchers
+
+    def _watchers(self) -> Watchers:
+        """Who watches now: every spectator connection counted, the first names listed."""
+        spectators = [c for c in self.fanout.connections.values() if c.seat is None]
+        names = [c.name for c in spectators if c.name is not None][:MAX_WATCHER_NAMES]
+        return Watchers(len(spectators), names)
+
+    def _watchers_changed(self) -> None:
+        """A spectator came or went: the next ``watchers`` goes out through the alarm, at
+        once if none went in the last ``WATCHERS_EVERY`` seconds, else when they have
+        passed; changes meanwhile join it (a storm of spectators is one message)."""
+        if self._closing or self._watchers_due:
+            return
+        self._watchers_due = True  # until its WatchersDue is handled (it may be on its way)
+        self._watchers_alarm.set(max(trio.current_time(),
+                                     self._watchers_at + WATCHERS_EVERY))
+
+    def _broadcast_watchers(self) -> None:
+        """The alarm's ``watchers``, to everyone attached, if it says something new."""
+        self._watchers_due = False
+        if self._closing:
+            return
+        watchers = self._watchers()
+        if watchers == self._watchers_sent:
+            return  # they came and went: nothing to say
+        self._watchers_sent = watchers
+        self._watchers_at = trio.current_time()
+        self.fanout.broadcast(watchers)
 
     # ------------------------------------------------------------ ending
 
@@ -624,7 +791,7 @@ class Table:
 
     # ------------------------------------------------------------ fan-out
 
-    def _update(self, since: int, events: list[Event]) -> UpdateEncoder:
+    def _update(self, since: int, events: list[WireEvent]) -> UpdateEncoder:
         """The update at the game's current version, ready to encode for any seat."""
         assert self.game is not None and self._views is not None
         return UpdateEncoder(self._views, version=self.game.version, since=since,
@@ -632,7 +799,7 @@ class Table:
                              seats=self.seats.public())
 
     def _broadcast_update(
-        self, since: int, events: list[Event], *, exclude: Connection | None = None
+        self, since: int, events: list[WireEvent], *, exclude: Connection | None = None
     ) -> None:
         if not self.fanout.connections:
             return
@@ -659,7 +826,8 @@ class Table:
         self._broadcast_update(self.game.version, [], exclude=exclude)
 
     def _lobby(self) -> Lobby:
-        return Lobby(self.id, self.players, self.seats.public(), self.rematch_of)
+        return Lobby(self.id, self.players, self.seats.public(), self.rematch_of,
+                     host=self.host, host_away=self.host_away, pace=self.pace)
 
     def _broadcast_lobby(self) -> None:
         self.fanout.broadcast(self._lobby())

@@ -20,6 +20,8 @@ from quaymoor.rules.actions import Action
 from quaymoor.rules.views import SeatView
 
 LEVELS = ("random", "easy", "normal", "hard")
+#: The levels offered in the lobby; "random" is for tests and benchmarks.
+LOBBY_LEVELS = ("easy", "normal", "hard")
 
 
 class Bot(Protocol):
@@ -57,4 +59,4 @@ def bot_factory(level: str, *, budget: float | None = None,
     return lambda: make_bot(level, budget=budget, takebacks=takebacks).choose
 
 
-__all__ = ["LEVELS", "Bot", "bot_factory", "make_bot"]
+__all__ = ["LEVELS", "LOBBY_LEVELS", "Bot", "bot_factory", "make_bot"]

@@ -60,7 +60,7 @@ class ClusterOptions:
     database: str | None = None  #: None: a PostgreSQL of its own in ``folder``
     folder: Path = DEFAULT_FOLDER
     decision_seconds: float = 90.0
-    bot_delay: float = 0.6
+    bot_delay: float | None = None  #: None: each table's pace (``serve --bot-delay``)
     address_limits: bool = True  #: HAProxy holds the per-address limits
     stall_ms: float | None = None  #: each process logs its event-loop stalls over it
     haproxy: str = "haproxy"
@@ -162,7 +162,7 @@ class Cluster:
                 "--haproxy-socket", self.socket, "--forwarded-from", "127.0.0.1",
                 *(() if opts.address_limits else ("--no-address-limits",)),
                 "--decision-seconds", str(opts.decision_seconds),
-                "--bot-delay", str(opts.bot_delay),
+                *(["--bot-delay", str(opts.bot_delay)] if opts.bot_delay is not None else []),
                 *(["--log-stalls", str(opts.stall_ms)] if opts.stall_ms is not None else [])]
         out = (self.folder / f"{slot_name(slot)}.log").open("ab")
         try:

@@ -45,6 +45,7 @@ from quaymoor.http.games import GamesApi
 from quaymoor.http.responses import error_response, json_response
 from quaymoor.protocol.codec import ProtocolError, parse_json
 from quaymoor.protocol.codes import Code
+from quaymoor.protocol.pace import DEFAULT_PACE
 from quaymoor.rules.converter import describe_error, make_rules_converter
 from quaymoor.rules.data import rules_catalogue
 from quaymoor.store.archive import ArchiveError
@@ -63,6 +64,9 @@ _conv = make_rules_converter()
 class CreateTable:
     players: int = 4
     bots: str = "normal"  #: easy, normal or hard: who takes the empty chairs
+    #: people, steady or fast: how long the bots wait (checked by the supervisor: any
+    #: other value, a non-string too, is ``bad_pace``)
+    pace: Any = DEFAULT_PACE.value
 
 
 #: A ``client_seed`` where none may be: the seed goes in only after the fingerprint.
@@ -91,6 +95,7 @@ class PlayNow:
     name: str = "Player"
     players: int = 4
     bots: str = "normal"
+    pace: Any = DEFAULT_PACE.value  #: as ``CreateTable.pace``
     client_seed: Any = _NO_SEED  #: refused: ``_seed_comes_later``
 
 
@@ -205,7 +210,8 @@ class HttpApi:
         if path == "/api/tables" and method == "POST":
             body = _body(request, CreateTable)
             made = await self.quota.create(
-                request.client, lambda: sup.create_table(body.players, body.bots), sup.shared)
+                request.client, lambda: sup.create_table(body.players, body.bots, pace=body.pace),
+                sup.shared)
             if isinstance(made, HttpResponse):
                 return made
             table = made
@@ -217,7 +223,8 @@ class HttpApi:
 
             async def play_now() -> Table:
                 nonlocal joined
-                table, joined = await sup.play_now(play.players, play.name, play.bots)
+                table, joined = await sup.play_now(play.players, play.name, play.bots,
+                                                   play.pace)
                 return table
 
             made = await self.quota.create(request.client, play_now, sup.shared)

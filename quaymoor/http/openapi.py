@@ -11,7 +11,7 @@ request (malformed HTTP, 408, 413, 431) are plain text and are not described her
 the static web client or the websocket (``docs/protocol.md`` section 3).
 
 The lobby's write routes are described as they are after the deal-order change: play-now
-seats the caller without starting (``{"name", "players", "bots"}`` ->
+seats the caller without starting (``{"name", "players", "bots", "pace"}`` ->
 ``{"table", "seat", "token", "fingerprint", ...}``), join takes ``{"name"}`` and answers
 ``{"seat", "token", "fingerprint"}``, and ``POST /api/tables/{table}/seed`` takes the
 seat's client seed.
@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from quaymoor.protocol.codes import HTTP_STATUS, Code
+from quaymoor.protocol.pace import DEFAULT_PACE, Pace
 
 TABLE_ID: Final = "^[0-9a-f]{10}$"
 JSON: Final = "application/json"
@@ -73,6 +74,8 @@ NAME: Final = {"type": "string", "description": "control and format characters d
                 "whitespace collapsed, cut to 24 characters"}
 PLAYERS: Final = {"type": "integer", "minimum": 2, "maximum": 5, "default": 4}
 BOTS: Final = {"enum": ["easy", "normal", "hard"], "default": "normal"}
+PACE: Final = {"enum": [p.value for p in Pace], "default": DEFAULT_PACE.value,
+               "description": "how long the bots wait before each move (docs/protocol.md)"}
 CLIENT_SEED: Final = {"type": "string", "minLength": 1,
                        "description": "1 to 256 UTF-8 bytes, valid Unicode"}
 TABLE_PARAM: Final = {"name": "table", "in": "path", "required": True,
@@ -97,8 +100,9 @@ SCHEMAS: Final[dict[str, Any]] = {
         "seat": {"type": "integer", "minimum": 0}, "name": {"type": ["string", "null"]},
         "bot": {"type": "boolean"}, "bot_playing": {"type": "boolean"},
         "connected": {"type": "boolean"}}),
-    "TableSummary": _obj(["id", "players", "bots", "state", "seats", "round", "phase"], {
-        "id": STRING, "players": PLAYERS, "bots": BOTS,
+    "TableSummary": _obj(["id", "players", "bots", "pace", "state", "seats", "round",
+                          "phase"], {
+        "id": STRING, "players": PLAYERS, "bots": BOTS, "pace": PACE,
         "state": {"enum": ["waiting", "playing", "finished", "ended"]},
         "seats": {"type": "array", "items": _ref("Seat")},
         "round": {"type": ["integer", "null"]}, "phase": {"type": ["string", "null"]}}),
@@ -117,20 +121,23 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
                 "responses": _ok(_obj(["tables"], {
                     "tables": {"type": "array", "items": _ref("TableSummary")}}))},
         "post": {"operationId": "create_table", "summary": "a table with empty chairs",
-                 "requestBody": _body(_obj([], {"players": PLAYERS, "bots": BOTS})),
+                 "requestBody": _body(_obj([], {"players": PLAYERS, "bots": BOTS,
+                                                "pace": PACE})),
                  "responses": {**_ok(_ref("TableInfo"), 201, description="created"),
                                **_refusals(Code.BAD_REQUEST, Code.BAD_PLAYERS,
-                                           Code.BAD_BOTS, *NEW_TABLE, *POST_GATE)}}},
+                                           Code.BAD_BOTS, Code.BAD_PACE, *NEW_TABLE,
+                                           *POST_GATE)}}},
     "/api/play-now": {"post": {
         "operationId": "play_now",
         "summary": "a table against bots with the caller in seat 0 (not started)",
-        "requestBody": _body(_obj([], {"name": NAME, "players": PLAYERS, "bots": BOTS})),
+        "requestBody": _body(_obj([], {"name": NAME, "players": PLAYERS, "bots": BOTS,
+                                       "pace": PACE})),
         "responses": {
             **_ok(_obj(["table", "seat", "token", "fingerprint"], {
                 **SCHEMAS["TableInfo"]["properties"], "seat": {"const": 0},
                 "token": STRING}, closed=False), 201, description="created"),
             **_refusals(Code.BAD_REQUEST, Code.BAD_PLAYERS, Code.BAD_BOTS, Code.BAD_NAME,
-                        *NEW_TABLE, *POST_GATE)}}},
+                        Code.BAD_PACE, *NEW_TABLE, *POST_GATE)}}},
     "/api/tables/{table}/join": {"post": {
         "operationId": "join", "summary": "take the next free seat",
         "parameters": [TABLE_PARAM],
@@ -151,12 +158,14 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
                           "table": STRING, "seeded": {"const": True}})),
                       **_refusals(*TABLE_WRITE, Code.BAD_CLIENT_SEED, Code.ALREADY_SEEDED)}}},
     "/api/tables/{table}/start": {"post": {
-        "operationId": "start", "summary": "start the game; bots take the empty chairs",
+        "operationId": "start",
+        "summary": "start the game (the host; anyone seated once the host has been away for "
+                   "30 s); bots take the empty chairs",
         "parameters": [TABLE_PARAM],
         "requestBody": _body(_obj(["token"], {"token": STRING})),
         "responses": {**_ok(_obj(["table", "started"], {
                           "table": STRING, "started": {"const": True}})),
-                      **_refusals(*TABLE_WRITE)}}},
+                      **_refusals(*TABLE_WRITE, Code.NOT_HOST)}}},
     "/api/games": {"get": {
         "operationId": "list_games", "summary": "the games that ended last, newest first",
         "parameters": [{"name": "limit", "in": "query", "required": False,

@@ -14,7 +14,7 @@ from typing import Any, Final, get_args
 from cattrs.strategies import configure_tagged_union
 
 from quaymoor.protocol.codes import Code
-from quaymoor.protocol.messages import TAGS, ClientMessage, ServerMessage
+from quaymoor.protocol.messages import TAGS, ClientMessage, ServerMessage, WireEvent
 from quaymoor.rules.actions import Action
 from quaymoor.rules.converter import action_from_json, describe_error, make_rules_converter, snake
 
@@ -25,7 +25,7 @@ def wire_tag(cl: type) -> str:
 
 
 _conv = make_rules_converter()
-for _union in (ClientMessage, ServerMessage):
+for _union in (WireEvent, ClientMessage, ServerMessage):  # events first: updates hold them
     configure_tagged_union(_union, _conv, tag_generator=wire_tag, tag_name="type")
 CLIENT_TAGS: Final = {wire_tag(cl): cl for cl in get_args(ClientMessage)}
 

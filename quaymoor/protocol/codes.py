@@ -60,6 +60,9 @@ class Code(StrEnum):
     BAD_CHAT = "bad_chat"
     CHAT_TOO_FAST = "chat_too_fast"
     NOT_FINISHED = "not_finished"
+    # Table settings: who starts it, the bots' pace.
+    NOT_HOST = "not_host"
+    BAD_PACE = "bad_pace"
     # Only over HTTP.
     BAD_REQUEST = "bad_request"
     UNKNOWN_GAME = "unknown_game"
@@ -80,9 +83,11 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.BAD_BOTS: 400,
     Code.BAD_NAME: 400,
     Code.BAD_CLIENT_SEED: 400,
+    Code.BAD_PACE: 400,
     Code.BAD_STEP: 400,  #: 422 when the record itself does not replay (``http.games``)
     Code.OPERATOR_TOKEN: 401,
     Code.BAD_TOKEN: 403,
+    Code.NOT_HOST: 403,
     Code.OPERATORS_ONLY: 403,
     Code.CROSS_SITE: 403,
     Code.UNKNOWN_TABLE: 404,
@@ -98,6 +103,57 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.TOO_MANY_NEW_TABLES: 429,
     Code.TOO_MANY_OPEN_TABLES: 429,
     Code.ARCHIVE_UNAVAILABLE: 503,
+}
+
+
+#: What each code means, in a line (``web/wire.js`` carries these; docs/protocol.md
+#: section 8 says when each is sent, at length).
+CODE_MEANINGS: Final[Mapping[Code, str]] = {
+    Code.BAD_JSON: "the message is not JSON, or holds a number that cannot be read exactly",
+    Code.BAD_MESSAGE: "the message has the wrong shape: wrong or extra fields",
+    Code.UNKNOWN_TYPE: "the message's type is not one the server knows",
+    Code.BAD_ACTION: "the action is malformed",
+    Code.HELLO_FIRST: "the first message must be hello",
+    Code.ALREADY_ATTACHED: "this connection has sent its hello already",
+    Code.UNKNOWN_TABLE: "no such table is open",
+    Code.BAD_TOKEN: "that token is not a seat's at this table",
+    Code.TABLE_CLOSED: "the table closed meanwhile",
+    Code.BAD_PLAYERS: "a table seats 2 to 5",
+    Code.BAD_BOTS: "the bots are easy, normal or hard",
+    Code.BAD_NAME: "the name is empty or not valid Unicode",
+    Code.BAD_CLIENT_SEED: "the client seed is not a non-empty string of at most 256 bytes",
+    Code.ALREADY_SEEDED: "this seat has given its client seed already",
+    Code.ALREADY_STARTED: "the game has started",
+    Code.TABLE_FULL: "every seat is taken",
+    Code.SERVER_FULL: "the server takes no more tables now",
+    Code.TOO_MANY_NEW_TABLES: "this address created too many tables in the last minute",
+    Code.TOO_MANY_OPEN_TABLES: "this address has too many tables open",
+    Code.TOO_MANY_CONNECTIONS: "this address holds too many websockets",
+    Code.IDLE_TIMEOUT: "nothing was received for too long",
+    Code.SPECTATOR: "spectators cannot do that",
+    Code.NOT_PLAYING: "the game is not being played now",
+    Code.NOT_YOUR_DECISION: "it is not this seat's decision",
+    Code.ILLEGAL_ACTION: "the rules do not allow that action now",
+    Code.GAME_OVER: "the game has ended",
+    Code.BAD_SEAT: "there is no such seat at this table",
+    Code.NOT_AWAY: "that seat's player is not away",
+    Code.VOTE_NOT_OPEN: "the vote opens after one of the away seat's decisions has timed out",
+    Code.ALREADY_VOTED: "this seat has voted on that seat already",
+    Code.BAD_CHAT: "the chat line is empty, too long or not valid Unicode",
+    Code.CHAT_TOO_FAST: "too many chat lines: wait a moment",
+    Code.NOT_FINISHED: "a rematch is offered once the game has finished",
+    Code.NOT_HOST: "only the table's host may start it (anyone, once the host is away 30 s)",
+    Code.BAD_PACE: "the pace is people, steady or fast",
+    Code.BAD_REQUEST: "the request body is malformed",
+    Code.UNKNOWN_GAME: "no finished game has that id",
+    Code.BAD_STEP: "the replay step is out of range",
+    Code.ARCHIVE_UNAVAILABLE: "the archive cannot be read now",
+    Code.NOT_FOUND: "nothing here",
+    Code.METHOD_NOT_ALLOWED: "that method is not allowed here",
+    Code.UNSUPPORTED_MEDIA_TYPE: "send the body as application/json",
+    Code.CROSS_SITE: "another site's page cannot do this",
+    Code.OPERATORS_ONLY: "for operators on this machine only",
+    Code.OPERATOR_TOKEN: "this needs the operator token",
 }
 
 
@@ -133,3 +189,21 @@ def rules_code(exc: RulesError) -> Code:
             return Code.GAME_OVER
         case _:
             return Code.ILLEGAL_ACTION
+
+
+#: What each close code means, in a line (``web/wire.js``; docs/protocol.md section 7).
+CLOSE_MEANINGS: Final[Mapping[Close, str]] = {
+    Close.NORMAL: "normal closure",
+    Close.POLICY: "no valid hello in time, or too many messages",
+    Close.INTERNAL_ERROR: "an internal error in the server",
+    Close.TABLE_CLOSED: "the table closed",
+    Close.TABLE_CRASHED: "the table crashed",
+    Close.SHUTDOWN: "the server is shutting down",
+    Close.TOO_SLOW: "the client was too slow to read",
+    Close.UNKNOWN_TABLE: "unknown table",
+    Close.BAD_TOKEN: "the token was refused, or the table closed meanwhile",
+    Close.TOO_MANY_CONNECTIONS: "this address holds too many websockets",
+    Close.IDLE: "nothing was received for too long",
+}
+#: The close code trio-websocket sends itself, for a message over the size limit.
+MESSAGE_TOO_BIG: Final = 1009

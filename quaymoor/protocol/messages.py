@@ -12,6 +12,8 @@ from typing import Any, Final
 import attrs
 
 from quaymoor.protocol.codes import Code
+from quaymoor.protocol.pace import Pace
+from quaymoor.rules.actions import Action
 from quaymoor.rules.events import Event
 from quaymoor.rules.record import EndReason
 from quaymoor.rules.views import Result, SeatView
@@ -23,11 +25,14 @@ from quaymoor.rules.views import Result, SeatView
 class Hello:
     """First message on a connection: attach to a table as a seat (with its token) or as
     a spectator (no token). ``since``: the last version this client saw, to get what it
-    missed. (A seat's client seed is not sent here: ``POST /api/tables/<id>/seed``.)"""
+    missed. ``name``: a spectator's name, shown to the table in ``watchers`` (cleaned as
+    a player's name; a seat's connection has its seat's name, and a name it sends is
+    ignored). (A seat's client seed is not sent here: ``POST /api/tables/<id>/seed``.)"""
 
     table: str
     token: str | None = None
     since: int | None = None
+    name: str | None = None
 
 
 @attrs.frozen
@@ -77,7 +82,20 @@ class Rematch:
     and ``rematch_offer`` to everyone."""
 
 
-ClientMessage = Hello | Act | Ping | Resync | VoteBot | Chat | Rematch
+@attrs.frozen
+class SetPace:
+    """``pace``, from a seat: the bots' pace from now on (``people``, ``steady`` or ``fast``; the
+    table checks it). Answered by ``pace`` to everyone attached."""
+
+    pace: str
+
+
+@attrs.frozen
+class Explain:
+    """What the decision now is, in plain words: answered by ``explanation``."""
+
+
+ClientMessage = Hello | Act | Ping | Resync | VoteBot | Chat | Rematch | SetPace | Explain
 
 # ---------------------------------------------------------------- server -> client
 
@@ -124,6 +142,26 @@ class Welcome:
     #: Once started: per seat, the client seed it gave (None: a bot or no seed); the
     #: game key is made from these (``docs/fairness.md``). None before the start.
     client_seeds: list[str | None] | None = None
+    host: int | None = None  #: the seat that opened the table and starts it; None: nobody yet
+    pace: Pace = Pace.PEOPLE  #: how long the bots wait before each move
+
+
+@attrs.frozen
+class SeatTimedOut:
+    """An event of the table, not of the rules (``timed_out``): ``seat``'s decision timer
+    ran out and the table played its safe move, ``actions`` (the actions as on the wire,
+    in order). It comes first among the events of the update that carries those actions,
+    before the events they caused, and in catch-ups like every other event. The actions
+    are public: the Reeve's placements show on the mat as they are made, and a keep-goods
+    timeout plays the seat's whole part to its ``done``, whose result (the goods left,
+    ``goods_returned``) everyone sees."""
+
+    seat: int
+    actions: list[Action]
+
+
+#: The events of an ``update``: the rules' events and the table's own (``SeatTimedOut``).
+WireEvent = Event | SeatTimedOut
 
 
 @attrs.frozen
@@ -146,7 +184,7 @@ class Update:
 
     version: int
     since: int
-    events: list[Event]
+    events: list[WireEvent]
     view: SeatView
     clocks: list[Clock]
     seats: list[SeatPublic]
@@ -162,6 +200,13 @@ class Lobby:
     #: A rematch: the game it is a rematch of (it starts by itself once every seated
     #: player has given a client seed); None for any other table.
     rematch_of: str | None = None
+    #: The seat that opened the table: only it may start the game (``not_host``); None
+    #: until someone has joined.
+    host: int | None = None
+    #: The host has not been connected for ``HOST_AWAY_SECONDS``: any seated player may
+    #: start the game now.
+    host_away: bool = False
+    pace: Pace = Pace.PEOPLE  #: how long the bots wait before each move
 
 
 @attrs.frozen
@@ -239,8 +284,43 @@ class RematchSeat:
     fingerprint: str
 
 
+@attrs.frozen
+class PaceSet:
+    """``pace``: a seat set the bots' pace; the next bot move waits for it."""
+
+    pace: Pace
+    by: int  #: the seat that set it
+
+
+@attrs.frozen
+class Watchers:
+    """Who watches: the spectators' connections now (``count``) and the names of up to
+    ``MAX_WATCHER_NAMES`` of them, in the order they came (unnamed ones are only counted).
+    In the catch-up after ``welcome``, then to everyone attached when it changes, at most
+    once every ``WATCHERS_EVERY`` seconds per table."""
+
+    count: int
+    names: list[str]
+
+
+#: The names a ``watchers`` message lists at most, and the seconds between two of them.
+MAX_WATCHER_NAMES: Final = 10
+WATCHERS_EVERY: Final = 2.0
+
+
+@attrs.frozen
+class Explanation:
+    """The answer to ``explain``: the decision at ``version`` in plain words, a ``title``
+    and paragraphs (``rules.explain.describe``)."""
+
+    version: int
+    title: str
+    text: list[str]
+
+
 ServerMessage = (Welcome | GameStarted | Update | Lobby | EndOfGame | Error | Pong | ChatLine
-                 | ChatRecent | RematchOffer | RematchSeat)
+                 | ChatRecent | RematchOffer | RematchSeat | PaceSet | Watchers | Explanation)
 
 #: Wire tags that are not the class name in snake case.
-TAGS: Final[dict[type, str]] = {EndOfGame: "game_ended"}
+TAGS: Final[dict[type, str]] = {EndOfGame: "game_ended", PaceSet: "pace", SetPace: "pace",
+                                SeatTimedOut: "timed_out"}

@@ -22,16 +22,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
 
 from quaymoor.protocol.codec import unstructure_with
-from quaymoor.protocol.messages import Clock, SeatPublic, Update
+from quaymoor.protocol.messages import Clock, SeatPublic, Update, WireEvent
 from quaymoor.protocol.patch import Op, diff
 from quaymoor.rules.actions import Action
 from quaymoor.rules.data import BUILDING_COUNT, MAX_PLAYERS, MIN_PLAYERS
-from quaymoor.rules.events import Event
 from quaymoor.rules.game import Game
 from quaymoor.rules.views import KeepChoice, MarketBuilding, PlayerView, SeatView, compose
 
@@ -312,17 +312,17 @@ class UpdateEncoder:
         *,
         version: int,
         since: int,
-        events: list[Event],
+        events: Sequence[WireEvent],
         clocks: list[Clock],
         seats: list[SeatPublic],
     ) -> None:
         self._views = views
         self.version = version
         self.since = since
-        self._message = (version, since, events, clocks, seats)
+        self._message = (version, since, list(events), clocks, seats)
         self._template: _Template | None = None  #: for snapshots, made when first needed
         self._head = (f'{{"version":{version},"since":{since},"events":'
-                      f'{_compact(unstructure_with(events, list[Event]))},"patch":')
+                      f'{_compact(unstructure_with(events, list[WireEvent]))},"patch":')
         self._clocks = f',"clocks":{_compact(unstructure_with(clocks, list[Clock]))}'
         #: the seats, as a delta writes them
         self.seats_json = _compact(unstructure_with(seats, list[SeatPublic]))

@@ -146,6 +146,20 @@ def _end_loading(s: GameState) -> bool:
     return all(s.decided)
 
 
+def discards(s: GameState, seat: int) -> list[int]:
+    """What ``seat``'s ``done`` would give back to the supply now, by Good: every good of
+    a kind not stored, less the one good kept."""
+    p = s.players[seat]
+    stored = s.stored[seat]
+    kept = s.kept[seat]
+    return [0 if g in stored else p.goods[g] - (1 if g == kept else 0) for g in GOODS]
+
+
+def storage_buildings(p: PlayerState) -> list[Building]:
+    """The mat's staffed Cellar and Granary: what lets it keep whole kinds."""
+    return [b for b in (Building.CELLAR, Building.GRANARY) if p.staff[b] > 0]
+
+
 def storage(p: PlayerState) -> int:
     """How many kinds a mat keeps whole: ``CELLAR_KINDS`` for a staffed Cellar,
     ``GRANARY_KINDS`` for a staffed Granary."""
@@ -202,13 +216,7 @@ def _settle(s: GameState, seat: int, *, keep_best: bool) -> None:
         s.stored[seat] = kinds[:k]
         rest = kinds[k:]
         s.kept[seat] = rest[0] if rest else -1
-    stored = s.stored[seat]
-    kept = s.kept[seat]
-    back = [0, 0, 0, 0, 0]
-    for g in GOODS:
-        if g in stored:
-            continue
-        back[g] = p.goods[g] - (1 if g == kept else 0)
+    back = discards(s, seat)
     if any(back):
         for g in GOODS:
             p.goods[g] -= back[g]

@@ -11,6 +11,7 @@ from quaymoor.rules.data import (
     HOLDING_SPACES,
     MASON_PICKER_DISCOUNT,
     Building,
+    EndTrigger,
     PlotKind,
     Role,
 )
@@ -114,7 +115,7 @@ def award_seals(s: GameState, seat: int, count: int) -> None:
     s.seals -= count
     if s.seals <= 0:
         s.seals = 0
-        trigger_end(s, "seals")
+        trigger_end(s, EndTrigger.SEALS.value)
 
 
 def trigger_end(s: GameState, reason: str) -> None:

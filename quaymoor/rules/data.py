@@ -10,7 +10,7 @@ their names are the strings used on the wire.
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 from typing import Any, Final
 
 import attrs
@@ -34,6 +34,14 @@ HOLDING_SPACES: Final = 12
 HIGH_STREET_SPACES: Final = 12
 #: Barges on the canal; their capacities by player count are in ``SETUPS``.
 BARGES: Final = 3
+
+
+class EndTrigger(StrEnum):
+    """Why the game ends at the end of the round (rules.md 4): ``board.end_reasons``."""
+
+    SEALS = "seals"  #: the seal supply ran out
+    APPRENTICES = "apprentices"  #: the apprentice barge could not be filled
+    HIGH_STREET = "high_street"  #: a player filled the last space of their high street
 
 
 class PlotKind(IntEnum):

@@ -11,6 +11,7 @@ from quaymoor.rules import engine
 from quaymoor.rules.actions import Action
 from quaymoor.rules.data import Good
 from quaymoor.rules.events import Event, PlotsTurnedUp, PlotTaken
+from quaymoor.rules.explain import Told, describe
 from quaymoor.rules.fairness import derive_key, fingerprint, new_seed, seed_from_hex
 from quaymoor.rules.record import GameRecord, RecordedAction, SeatInfo, TurnedUp, result_of
 from quaymoor.rules.safe_move import safe_action
@@ -112,6 +113,11 @@ class Game:
         """The next action of ``seat``'s safe move (what its timer plays), or None when
         nothing waits for the seat."""
         return safe_action(self.state, seat)
+
+    def describe(self, seat: int | None, names: Sequence[str]) -> Told:
+        """What the decision now is, in plain words for ``seat`` (None: a spectator);
+        ``names``: the seats' names (``explain.describe``)."""
+        return describe(self.state, seat, names)
 
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may see now; None for a spectator."""

@@ -14,7 +14,7 @@ from quaymoor.rules.common import (
     street_free,
     trigger_end,
 )
-from quaymoor.rules.data import BUILDINGS, Building, Role
+from quaymoor.rules.data import BUILDINGS, Building, EndTrigger, Role
 from quaymoor.rules.events import Built, Passed
 from quaymoor.rules.state import GameState, Phase
 
@@ -60,7 +60,7 @@ def apply(s: GameState, seat: int, action: Action) -> bool:
             p.staff[b] = 1
         emit(s, Built(seat, b, cost, helped))
         if street_free(p) == 0:
-            trigger_end(s, "high_street")
+            trigger_end(s, EndTrigger.HIGH_STREET.value)
     else:
         emit(s, Passed(seat, Role.MASON))
     return advance_turn(s, has_options)

@@ -22,7 +22,7 @@ from quaymoor.rules.actions import (
     TakeBackFromPlot,
 )
 from quaymoor.rules.common import building_slots, emit, empty_building_slots, trigger_end
-from quaymoor.rules.data import PLOT_KINDS, REEVE_PICKER_APPRENTICES
+from quaymoor.rules.data import PLOT_KINDS, REEVE_PICKER_APPRENTICES, EndTrigger
 from quaymoor.rules.events import (
     ApprenticeBargeRefilled,
     ApprenticesArranged,
@@ -122,6 +122,6 @@ def finish(s: GameState) -> bool:
     else:
         s.apprentice_barge = s.supply_apprentices
         s.supply_apprentices = 0
-        trigger_end(s, "apprentices")
+        trigger_end(s, EndTrigger.APPRENTICES.value)
     emit(s, ApprenticeBargeRefilled(s.apprentice_barge))
     return True

@@ -20,6 +20,7 @@ from __future__ import annotations
 import attrs
 
 from quaymoor.rules.actions import Action
+from quaymoor.rules.bargemaster import discards, storage, storage_buildings
 from quaymoor.rules.common import deciding, prices
 from quaymoor.rules.data import (
     BARGES,
@@ -106,10 +107,14 @@ class BoardView:
 
 @attrs.frozen
 class KeepChoice:
-    """The viewer's keep-goods choice so far (after shipping)."""
+    """The viewer's keep-goods choice so far (after shipping), and what it may keep: 1 good
+    of one kind (``kept``) plus every good of ``storage`` kinds (``stored``)."""
 
-    stored: list[Good]
-    kept: Good | None
+    stored: list[Good]  #: the kinds it keeps whole so far
+    kept: Good | None  #: the one good it keeps so far
+    storage: int  #: how many kinds it may keep whole: its staffed Cellar 1, Granary 2
+    storage_buildings: list[Building]  #: its staffed ``cellar`` and ``granary``
+    discards: dict[Good, int]  #: what ``done`` now gives back to the supply, by good
 
 
 @attrs.frozen
@@ -226,7 +231,10 @@ def seat_part(
     keep = None
     if s.phase is Phase.KEEP_GOODS and not s.decided[seat]:
         kept = s.kept[seat]
-        keep = KeepChoice([Good(g) for g in s.stored[seat]], Good(kept) if kept >= 0 else None)
+        mat = s.players[seat]
+        back = discards(s, seat)
+        keep = KeepChoice([Good(g) for g in s.stored[seat]], Good(kept) if kept >= 0 else None,
+                          storage(mat), storage_buildings(mat), {g: back[g] for g in GOODS})
     p = s.players[seat]
     return SeatPart(
         seat=seat,

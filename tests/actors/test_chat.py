@@ -164,8 +164,10 @@ async def test_a_late_joiner_gets_the_last_fifty_lines_only(
     late = Client(table, None)
     await late.attach()
     frames = await frames_until_quiet(late)
-    assert [f["type"] for f in frames] == ["welcome", "lobby", "chat_recent"]
-    lines = frames[-1]["lines"]
+    assert [f["type"] for f in frames] == ["welcome", "lobby", "watchers", "chat_recent",
+                                           "watchers"]  # its own catch-up, then its coming
+    assert [f["count"] for f in frames if f["type"] == "watchers"] == [2, 2]
+    lines = frames[3]["lines"]
     assert [x["text"] for x in lines] == [f"line {i}" for i in range(10, RECENT_LINES + 10)]
     assert [x["id"] for x in lines] == list(range(11, RECENT_LINES + 11))
 

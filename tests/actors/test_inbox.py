@@ -19,8 +19,11 @@ from quaymoor.actors.inbox import (
     BotMove,
     ChatFrom,
     Detach,
+    ExplainFrom,
+    HostAway,
     InboxMessage,
     Join,
+    PaceFrom,
     RematchFailed,
     RematchFrom,
     RematchReady,
@@ -32,6 +35,7 @@ from quaymoor.actors.inbox import (
     TableError,
     TimedOut,
     VoteFrom,
+    WatchersDue,
     refuse,
 )
 from quaymoor.actors.lobby import Seats
@@ -72,7 +76,7 @@ def _connection() -> tuple[Connection, trio.MemoryReceiveChannel[str]]:
 
 async def test_refuse_answers_every_request_and_closes_every_connection() -> None:
     replies = [Reply() for _ in range(4)]
-    conns = [_connection() for _ in range(7)]
+    conns = [_connection() for _ in range(9)]
     messages: list[InboxMessage] = [
         Join("Ada", replies[0]),
         Seed("token", "my dice", replies[3]),
@@ -89,6 +93,10 @@ async def test_refuse_answers_every_request_and_closes_every_connection() -> Non
         RematchReady("a3c90e12b4", "0" * 64, {0: "token"}),
         RematchFailed(Code.SERVER_FULL, "full"),
         VoteFrom(conns[6][0], 1),
+        PaceFrom(conns[7][0], "fast"),
+        ExplainFrom(conns[8][0]),
+        HostAway(),
+        WatchersDue(),
     ]
     assert {type(m) for m in messages} == set(get_args(InboxMessage))
     for message in messages:

@@ -17,6 +17,7 @@ from quaymoor.actors.inbox import Attach, Detach, Reply
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import Table
 from quaymoor.config import TableConfig
+from quaymoor.protocol.messages import WATCHERS_EVERY
 
 SPECTATORS = 150
 _ids = itertools.count(5000)
@@ -42,16 +43,27 @@ async def round_trip(table: Table) -> None:
     await attach(table, conn, None)
 
 
+#: every ``watchers`` message each connection's ``waiting`` set aside, by receive channel
+WATCHERS: dict[int, list[dict[str, Any]]] = {}
+
+
 def waiting(recv: trio.MemoryReceiveChannel[str]) -> list[dict[str, Any]]:
-    frames = []
+    """What waits for a connection, but its ``watchers`` messages (set aside in
+    ``WATCHERS``: they are coalesced, at most one per ``WATCHERS_EVERY``)."""
+    frames: list[dict[str, Any]] = []
     while True:
         try:
-            frames.append(json.loads(recv.receive_nowait()))
+            frame = json.loads(recv.receive_nowait())
         except (trio.WouldBlock, trio.EndOfChannel):
             return frames
+        if frame["type"] == "watchers":
+            WATCHERS.setdefault(id(recv), []).append(frame)
+        else:
+            frames.append(frame)
 
 
 async def test_a_spectator_storm_sends_the_seated_player_nothing() -> None:
+    began = trio.current_time()
     with trio.fail_after(30):
         sup = Supervisor(STILL)
         async with trio.open_nursery() as nursery:
@@ -97,4 +109,7 @@ async def test_a_spectator_storm_sends_the_seated_player_nothing() -> None:
             await attach(table, back, joined.token)
             seen = waiting(watcher)
             assert len(seen) == 1 and seen[0]["seats"][0]["connected"] is True
+            # Only who watches reached the player: its catch-up, then one at most per 2 s.
+            told = WATCHERS.get(id(inbox), [])
+            assert 2 <= len(told) <= 2 + (trio.current_time() - began) / WATCHERS_EVERY
             nursery.cancel_scope.cancel()

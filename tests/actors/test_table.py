@@ -309,7 +309,7 @@ async def test_action_latency_ends_when_the_last_connection_has_the_update(
             await client.next()
     assert table.game is not None
     mover = ada if 0 in table.game.deciding() else bede
-    view = mover.frames[-1]["view"]
+    view = [f for f in mover.frames if f["type"] == "update"][-1]["view"]
     await mover.act(view["legal"][0])
     update = await mover.next()
     assert update is not None and update["version"] > view["version"]

@@ -16,7 +16,10 @@ from quaymoor.protocol.messages import (
     EndOfGame,
     Error,
     Hello,
+    PaceSet,
+    SeatTimedOut,
     ServerMessage,
+    SetPace,
 )
 from quaymoor.rules.record import EndReason
 
@@ -37,11 +40,14 @@ def test_error_is_byte_identical() -> None:
 
 
 def test_tags_are_snake_case_names_unless_overridden() -> None:
-    assert dict(TAGS) == {EndOfGame: "game_ended"}
+    assert dict(TAGS) == {EndOfGame: "game_ended", PaceSet: "pace", SetPace: "pace",
+                          SeatTimedOut: "timed_out"}
     tags = {wire_tag(cl) for cl in get_args(ServerMessage)}
     assert tags == {"welcome", "game_started", "update", "lobby", "game_ended", "error", "pong",
-                    "chat_line", "chat_recent", "rematch_offer", "rematch_seat"}
-    assert set(CLIENT_TAGS) == {"hello", "act", "ping", "resync", "vote_bot", "chat", "rematch"}
+                    "chat_line", "chat_recent", "rematch_offer", "rematch_seat", "pace",
+                    "watchers", "explanation"}
+    assert set(CLIENT_TAGS) == {"hello", "act", "ping", "resync", "vote_bot", "chat", "rematch",
+                                "pace", "explain"}
 
 
 def test_every_end_reason_goes_out_as_its_string() -> None:

@@ -10,10 +10,9 @@ import pytest
 
 from quaymoor.bots.prng import SplitMix64
 from quaymoor.protocol.codec import encode, unstructure_with
-from quaymoor.protocol.messages import Clock, SeatPublic, Update
+from quaymoor.protocol.messages import Clock, SeatPublic, Update, WireEvent
 from quaymoor.protocol.view_json import UpdateEncoder, ViewEncoder
 from quaymoor.rules.data import BUILDINGS
-from quaymoor.rules.events import Event
 from quaymoor.rules.game import Game
 from quaymoor.rules.views import SeatView
 
@@ -41,7 +40,7 @@ def _check_game(players: int, seed: bytes) -> Counter[str]:
     views = ViewEncoder(game)
     seats = [SeatPublic(i, f"P{i}", i > 0, False, True) for i in range(players)]
     clocks = [Clock(0, 12.5)]
-    events: list[Event] = []
+    events: list[WireEvent] = []
     since = 0
     seen: Counter[str] = Counter()
     while True:
@@ -64,9 +63,9 @@ def _check_game(players: int, seed: bytes) -> Counter[str]:
         takebacks = game.takeback_actions(seat)
         since = game.version
         if takebacks and chooser.below(8) == 0:  # now and then, take an apprentice back
-            events = game.apply(seat, takebacks[chooser.below(len(takebacks))])
+            events = [*game.apply(seat, takebacks[chooser.below(len(takebacks))])]
         else:
-            events = game.apply(seat, legal[chooser.below(len(legal))])
+            events = [*game.apply(seat, legal[chooser.below(len(legal))])]
     return seen
 
 
