@@ -30,6 +30,7 @@ import {
 import { TableChrome } from "./table_chrome.js";
 import { TableDrawing } from "./table_drawing.js";
 import { onTableKey } from "./table_keys.js";
+import { CLIENT_MESSAGES, EVENTS, PHASES } from "./wire.js";
 
 /** @typedef {import("./table_model.js").Action} Action */
 /** @typedef {import("./layout.js").Section} Section */
@@ -194,7 +195,7 @@ export class TableScreen {
   onUpdate(update) {
     const m = this.model;
     const got = m.takeUpdate(update);
-    if (got.resync) this.send(got.since === null ? { type: "resync" } : { type: "resync", since: got.since });
+    if (got.resync) this.send(got.since === null ? { type: CLIENT_MESSAGES.RESYNC } : { type: CLIENT_MESSAGES.RESYNC, since: got.since });
     if (!got.drawn || !m.view) return; // a delta that does not follow our view: the snapshot will
     const view = m.view;
     noteUpdate(this.tableId, { ...update, view, seats: m.seats });
@@ -216,7 +217,7 @@ export class TableScreen {
       announce(`Your decision: ${phaseText(view.board)}`);
       this.drawing.newDecision();
       if (!this.timedOutNow) this.notice = null;
-      if (view.board.phase === "keep_goods" && isPhone()) { this.tab = "mat"; this.showTabs(); }
+      if (view.board.phase === PHASES.KEEP_GOODS && isPhone()) { this.tab = "mat"; this.showTabs(); }
     } else if (update.patch && this.chrome.readMoves && events.length) {
       announce(events.map((e) => eventText(e, m.seats, m.seat)).filter(Boolean).join(". "));
     }
@@ -231,7 +232,7 @@ export class TableScreen {
   onTimeouts(/** @type {Record<string, any>[]} */ events, /** @type {boolean} */ live) {
     const m = this.model;
     for (const e of events) {
-      if (e.type !== "timed_out" || e.seat !== m.seat || !live) continue;
+      if (e.type !== EVENTS.TIMED_OUT || e.seat !== m.seat || !live) continue;
       this.notice = `Time ran out: the table played ${timeoutMoves(e.actions || [], true)}.`;
       this.timedOutNow = true;
       announce(this.notice);
@@ -265,7 +266,7 @@ export class TableScreen {
       this.draw();
       return;
     }
-    if (this.send({ type: "act", action })) {
+    if (this.send({ type: CLIENT_MESSAGES.ACT, action })) {
       m.sent();
       this.notice = null;
       this.draw();

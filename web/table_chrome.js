@@ -11,6 +11,7 @@ import { setToken, getName, setName } from "./store.js";
 import { displayFingerprint, noteStart, noteWelcome, sendClientSeed, showFingerprint } from "./seen.js";
 import { takeRematchSeat } from "./rematch.js";
 import { setBanner } from "./layout.js";
+import { CLIENT_MESSAGES, CLOSE, CODES, SERVER_MESSAGES } from "./wire.js";
 
 /** @typedef {import("./table.js").TableScreen} TableScreen */
 /** @typedef {Record<string, any>} Msg */
@@ -59,7 +60,7 @@ export class TableChrome {
     const t = this.t;
     // 4000 after the game's end: the table is gone (its server stopped, or the linger is
     // over); the end screen stays, with nothing to reconnect to.
-    if (state === "lost" && code === 4000 && t.model.ended) {
+    if (state === "lost" && code === CLOSE.TABLE_CLOSED && t.model.ended) {
       if (t.conn) t.conn.close();
       setBanner(null);
       return;
@@ -73,7 +74,7 @@ export class TableChrome {
     const t = this.t;
     const model = t.model;
     switch (m.type) {
-      case "welcome":
+      case SERVER_MESSAGES.WELCOME:
         model.keeper.reset(); // a new connection: its catch-up is a snapshot
         model.seat = m.seat;
         model.players = m.players;
@@ -87,10 +88,10 @@ export class TableChrome {
         if (m.started) this.onStartSeeds(m.client_seeds);
         else this.drawPre();
         break;
-      case "game_started":
+      case SERVER_MESSAGES.GAME_STARTED:
         this.onStartSeeds(m.client_seeds);
         break;
-      case "lobby":
+      case SERVER_MESSAGES.LOBBY:
         model.lobby = m;
         model.seats = m.seats;
         model.players = m.players;
@@ -98,22 +99,22 @@ export class TableChrome {
         t.chat.setSeats(m.seats, model.seat);
         this.drawPre();
         break;
-      case "update": t.onUpdate(m); break;
-      case "game_ended": t.onEnded(m); break;
-      case "error": this.onError(m); break;
-      case "chat_line": t.chat.onLine(m); break;
-      case "chat_recent": t.chat.onRecent(m.lines); break;
-      case "rematch_offer": this.rematchOffer = m; t.draw(); break;
-      case "rematch_seat": this.onRematchSeat(m); break;
-      case "pace":
+      case SERVER_MESSAGES.UPDATE: t.onUpdate(m); break;
+      case SERVER_MESSAGES.GAME_ENDED: t.onEnded(m); break;
+      case SERVER_MESSAGES.ERROR: this.onError(m); break;
+      case SERVER_MESSAGES.CHAT_LINE: t.chat.onLine(m); break;
+      case SERVER_MESSAGES.CHAT_RECENT: t.chat.onRecent(m.lines); break;
+      case SERVER_MESSAGES.REMATCH_OFFER: this.rematchOffer = m; t.draw(); break;
+      case SERVER_MESSAGES.REMATCH_SEAT: this.onRematchSeat(m); break;
+      case SERVER_MESSAGES.PACE:
         this.pace = m.pace;
         if (model.view) t.draw(); else this.drawPre();
         break;
-      case "watchers":
+      case SERVER_MESSAGES.WATCHERS:
         this.watchers = { count: Number(m.count) || 0, names: Array.isArray(m.names) ? m.names.map(String) : [] };
         if (model.view) t.draw(); else this.drawPre();
         break;
-      case "explanation": t.drawing.onExplanation(m); break;
+      case SERVER_MESSAGES.EXPLANATION: t.drawing.onExplanation(m); break;
       default: break;
     }
   }
@@ -129,13 +130,13 @@ export class TableChrome {
       return;
     }
     t.model.refused();
-    if (m.code === "bad_token" || m.code === "unknown_seat") {
+    if (m.code === CODES.BAD_TOKEN) {
       t.dropSeat();
       toast(`Your seat could not be found (${m.message}); watching instead.`);
       this.connect(null);
       return;
     }
-    if (m.code === "unknown_table") {
+    if (m.code === CODES.UNKNOWN_TABLE) {
       if (t.conn) t.conn.close();
       t.el.decision.textContent = "";
       t.el.decision.append(document.createTextNode("There is no such table (it may have ended when the server restarted). "));
@@ -220,7 +221,7 @@ export class TableChrome {
 
   /** The bots' pace, for everyone at the table. @param {string} pace */
   setPace(pace) {
-    if (!this.t.send({ type: "pace", pace })) toast("Not connected: the pace was not changed.");
+    if (!this.t.send({ type: CLIENT_MESSAGES.PACE, pace })) toast("Not connected: the pace was not changed.");
   }
 
   /** @param {boolean} on */
@@ -246,7 +247,7 @@ export class TableChrome {
   /** @param {number} seat */
   voteBot(seat) {
     const t = this.t;
-    if (t.send({ type: "vote_bot", seat })) {
+    if (t.send({ type: CLIENT_MESSAGES.VOTE_BOT, seat })) {
       t.model.voted.add(seat);
       t.draw();
     } else {
@@ -256,7 +257,7 @@ export class TableChrome {
 
   askRematch() {
     if (this.rematchAsked) return;
-    if (this.t.send({ type: "rematch" })) {
+    if (this.t.send({ type: CLIENT_MESSAGES.REMATCH })) {
       this.rematchAsked = true;
       this.t.draw();
     } else {

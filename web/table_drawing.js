@@ -17,6 +17,7 @@ import { sound } from "./sound.js";
 import { isDesk } from "./layout.js";
 import { howToPlayHref, phaseSection } from "./howto_link.js";
 import { keyOf } from "./shortcuts.js";
+import { CLIENT_MESSAGES, PACES } from "./wire.js";
 
 /** @typedef {import("./table.js").TableScreen} TableScreen */
 /** @typedef {import("./widgets.js").Draw} Draw */
@@ -26,7 +27,7 @@ import { keyOf } from "./shortcuts.js";
 /** The clock ticks aloud from this many seconds left. */
 const TICKS_FROM = 5;
 
-const PACES = /** @type {const} */ ([["people", "Bots: at a person's pace"], ["steady", "Bots: steady"], ["fast", "Bots: fast"]]);
+const PACE_LABELS = /** @type {const} */ ([[PACES.PEOPLE, "Bots: at a person's pace"], [PACES.STEADY, "Bots: steady"], [PACES.FAST, "Bots: fast"]]);
 
 export class TableDrawing {
   /** @param {TableScreen} t */
@@ -177,7 +178,7 @@ export class TableDrawing {
         v("span", { "aria-hidden": "true" }, "👁 "), watchersText(w)) : null,
       seated && c.pace ? v("select", { id: "pace", class: "pace", "aria-label": "The bots' pace",
         onchange: (ev) => c.setPace(/** @type {HTMLSelectElement} */ (ev.currentTarget).value) },
-      PACES.map(([key, label]) => v("option", { value: key, selected: key === c.pace }, label))) : null,
+      PACE_LABELS.map(([key, label]) => v("option", { value: key, selected: key === c.pace }, label))) : null,
       t.readOnly ? null : v("button", { type: "button", id: "help-button", class: "quiet help-button",
         "aria-expanded": this.helpOpen ? "true" : "false", "aria-controls": "help-panel", "data-shortcut": "help",
         "aria-label": "What is this decision?", onclick: () => this.toggleHelp() }, "?",
@@ -225,7 +226,7 @@ export class TableDrawing {
   ask() {
     const m = this.t.model;
     this.helpAskedAt = String(m.version);
-    this.t.send({ type: "explain" });
+    this.t.send({ type: CLIENT_MESSAGES.EXPLAIN });
   }
 
   /** While the help is open it follows the game: asked again at each new version. */

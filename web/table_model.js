@@ -11,6 +11,7 @@
 
 import { ViewKeeper } from "./patch.js";
 import { seatName } from "./text.js";
+import { ACTIONS } from "./wire.js";
 
 /** @typedef {Record<string, any>} Action  one legal action, as on the wire (docs/protocol.md, 4) */
 /** @typedef {{role: string, coins: number, picked_by: number | null}} RoleCard */
@@ -169,7 +170,7 @@ export class TableModel {
   legalWhere(pred) { return this.choices().filter(pred); }
 
   /** The action of a Done, when Done is a choice now. */
-  doneAction() { return this.view && this.isMine() ? this.view.legal.find((a) => a.type === "done") || null : null; }
+  doneAction() { return this.view && this.isMine() ? this.view.legal.find((a) => a.type === ACTIONS.DONE) || null : null; }
 
   /**
    * A press on a liftable card (a role card, a market building) that carries `action`.

@@ -7,6 +7,7 @@ import { target, goodChip, letter, plural, cap } from "./widgets.js";
 import {
   GOODS, roleName, roleText, seatName, building, buildingFacts, plotText, endReasonText, limit,
 } from "./text.js";
+import { ACTIONS, PHASES } from "./wire.js";
 
 /** @typedef {import("./widgets.js").Draw} Draw */
 /** @typedef {import("./table_model.js").Barge} Barge */
@@ -38,7 +39,7 @@ function roleCards(d) {
   const m = d.model;
   const b = /** @type {NonNullable<typeof m.view>} */ (m.view).board;
   return b.roles.map((r) => {
-    const act = m.legalWhere((a) => a.type === "pick_role" && a.role === r.role)[0];
+    const act = m.legalWhere((a) => a.type === ACTIONS.PICK_ROLE && a.role === r.role)[0];
     const picked = r.picked_by !== null && r.picked_by !== undefined;
     const current = b.role === r.role;
     const by = picked ? `by ${r.picked_by === m.seat ? "you" : seatName(m.seats, r.picked_by, m.seat)}` : "";
@@ -56,12 +57,12 @@ function plotsSection(d) {
   const m = d.model;
   const b = /** @type {NonNullable<typeof m.view>} */ (m.view).board;
   const plots = b.face_up.map((g, i) => {
-    const act = m.legalWhere((a) => a.type === "take_plot" && a.good === g)[0];
+    const act = m.legalWhere((a) => a.type === ACTIONS.TAKE_PLOT && a.good === g)[0];
     return target(d, act, `plot good-${g}`, { "data-key": `plot:${i}` }, [letter(g), v("span", {}, g)],
       { tip: plotText(g), tipTitle: `${cap(g)} plot` });
   });
-  const pit = m.legalWhere((a) => a.type === "take_stone_pit")[0];
-  const draw = m.legalWhere((a) => a.type === "draw_plot")[0];
+  const pit = m.legalWhere((a) => a.type === ACTIONS.TAKE_STONE_PIT)[0];
+  const draw = m.legalWhere((a) => a.type === ACTIONS.DRAW_PLOT)[0];
   return v("div", { class: "board-section plots-sec", "data-key": "plots-sec" }, v("h3", {}, "Plots"),
     v("div", { class: "plots" }, plots),
     v("div", { class: "row" },
@@ -105,7 +106,7 @@ function canalSection(d, me) {
  */
 function barge(d, me, bg, i) {
   const m = d.model;
-  const acts = m.legalWhere((a) => a.type === "load" && a.barge === i);
+  const acts = m.legalWhere((a) => a.type === ACTIONS.LOAD && a.barge === i);
   const slots = [];
   for (let k = 0; k < bg.capacity; k++) {
     slots.push(k < bg.load && bg.good ? goodChip(bg.good) : v("span", { class: "slot" }));
@@ -140,10 +141,10 @@ function barge(d, me, bg, i) {
 function marketSection(d, me) {
   const m = d.model;
   const view = /** @type {NonNullable<typeof m.view>} */ (m.view);
-  const mason = view.board.phase === "mason";
+  const mason = view.board.phase === PHASES.MASON;
   const cards = view.board.market.map((e) => {
     const info = building(e.building);
-    const act = m.legalWhere((a) => a.type === "build" && a.building === e.building)[0];
+    const act = m.legalWhere((a) => a.type === ACTIONS.BUILD && a.building === e.building)[0];
     const owned = !!me && me.buildings.some((x) => x.building === e.building);
     const cantAfford = !!me && (e.price > me.coins || e.copies === 0 || owned);
     const dim = mason && me && m.seat !== null && view.deciding.includes(m.seat) ? !act : cantAfford;

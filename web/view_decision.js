@@ -12,6 +12,7 @@ import {
 } from "./text.js";
 import { botVotes } from "./botvote.js";
 import { doneConfirm } from "./shortcuts.js";
+import { ACTIONS, EVENTS, PHASES } from "./wire.js";
 
 /** @typedef {import("./widgets.js").Draw} Draw */
 /** @typedef {import("./table_model.js").Action} Action */
@@ -34,14 +35,14 @@ export const URGENT = 10;
 
 /** What to do now, in a few words, by phase (a hint, not a rule): pointer, finger or keys alike. */
 const PROMPTS = /** @type {Record<string, string>} */ ({
-  pick_role: "Lift a lit role card to read it, then pick it.",
-  surveyor: "Choose a lit plot to take it.",
-  reeve: "Choose a lit plot or building on your mat to put an apprentice on it.",
-  mason: "Lift a lit building in the market to read it, then build it.",
-  miller: "Choose the extra good.",
-  chandler: "Choose a good to sell.",
-  bargemaster: "Choose a lit barge to load it, or choose below.",
-  keep_goods: "Choose the goods to keep, on your mat.",
+  [PHASES.PICK_ROLE]: "Lift a lit role card to read it, then pick it.",
+  [PHASES.SURVEYOR]: "Choose a lit plot to take it.",
+  [PHASES.REEVE]: "Choose a lit plot or building on your mat to put an apprentice on it.",
+  [PHASES.MASON]: "Lift a lit building in the market to read it, then build it.",
+  [PHASES.MILLER]: "Choose the extra good.",
+  [PHASES.CHANDLER]: "Choose a good to sell.",
+  [PHASES.BARGEMASTER]: "Choose a lit barge to load it, or choose below.",
+  [PHASES.KEEP_GOODS]: "Choose the goods to keep, on your mat.",
 });
 
 /**
@@ -63,7 +64,7 @@ export function clockText(d, elapsed) {
 /** The last update's moves in words (the bot's, say), for the bar. @param {Draw} d */
 function lastMove(d) {
   const m = d.model;
-  const lines = m.lastEvents.filter((e) => e.type !== "timed_out")
+  const lines = m.lastEvents.filter((e) => e.type !== EVENTS.TIMED_OUT)
     .map((e) => eventText(e, m.seats, m.seat)).filter((x) => x && !/^The apprentice barge was refilled with 0$/.test(x));
   return lines.length ? lines.slice(-2).join("; ") : "";
 }
@@ -142,13 +143,13 @@ function yourChoices(d, on, keep, last) {
   const backs = (view.takebacks || []).filter((a) => !onBoard.has(actKey(a)));
   if (rest.length) {
     out.push(v("div", { class: "actions", id: "actions", role: "group", "aria-label": "Your choices" },
-      rest.map((a) => actButton(d, a, `act${a.type === "pass" || a.type === "done" ? " quiet" : ""}`, on, actionLabel(a, view)))));
+      rest.map((a) => actButton(d, a, `act${a.type === ACTIONS.PASS || a.type === ACTIONS.DONE ? " quiet" : ""}`, on, actionLabel(a, view)))));
   }
   if (backs.length) { // in the same row as Done: the bar keeps its height through the Reeve
     out.push(v("div", { class: "actions takebacks", role: "group", "aria-label": "Take an apprentice back to the lodge" },
       v("span", { class: "label", "aria-hidden": "true" }, "Take back from:"),
       backs.map((a) => actButton(d, a, "act takeback", on,
-        a.type === "take_back_from_plot" ? kindName(a.kind) : buildingName(a.building), actionLabel(a, view)))));
+        a.type === ACTIONS.TAKE_BACK_FROM_PLOT ? kindName(a.kind) : buildingName(a.building), actionLabel(a, view)))));
   }
   if (m.pending) out.push(v("p", { class: "hint", role: "status" }, "Sent…"));
   return v("div", { class: "doing" }, out);
@@ -202,9 +203,9 @@ function liftPanel(d, lifted, on) {
 export function keepPanel(d, inBar) {
   const m = d.model;
   const view = m.view;
-  if (!view || !view.keep || !m.isMine() || view.board.phase !== "keep_goods") return null;
+  if (!view || !view.keep || !m.isMine() || view.board.phase !== PHASES.KEEP_GOODS) return null;
   const keep = view.keep;
-  const choices = m.legalWhere((a) => a.type === "keep_good" || a.type === "store_goods" || a.type === "done");
+  const choices = m.legalWhere((a) => a.type === ACTIONS.KEEP_GOOD || a.type === ACTIONS.STORE_GOODS || a.type === ACTIONS.DONE);
   const stored = (keep.stored || []).join(", ") || "none";
   const discards = keep.discards && typeof keep.discards === "object"
     ? Object.entries(keep.discards).filter(([, n]) => Number(n) > 0).map(([g, n]) => `${n} ${g}`) : null;
@@ -212,7 +213,7 @@ export function keepPanel(d, inBar) {
     v("p", { class: "keep-rule" }, typeof keep.may_keep === "string" ? keep.may_keep
       : "You may keep 1 good, plus all of each kind you store in a staffed storage building; the rest goes back."),
     v("p", { class: "keep-so-far" }, `Kept so far: ${keep.kept || "none"}; stored: ${stored}.`),
-    v("div", { class: "keep-choices actions", id: inBar ? "actions" : "keep-choices", role: "group", "aria-label": "Your choices" }, choices.map((a) => target(d, a, a.type === "done" ? "keep-opt keep-done" : "keep-opt",
+    v("div", { class: "keep-choices actions", id: inBar ? "actions" : "keep-choices", role: "group", "aria-label": "Your choices" }, choices.map((a) => target(d, a, a.type === ACTIONS.DONE ? "keep-opt keep-done" : "keep-opt",
       { "data-key": `keep:${actKey(a)}` },
-      [a.type === "done" ? `Done${discards ? ` — gives back ${discards.join(", ") || "nothing"}` : ""}` : actionLabel(a, view)]))));
+      [a.type === ACTIONS.DONE ? `Done${discards ? ` — gives back ${discards.join(", ") || "nothing"}` : ""}` : actionLabel(a, view)]))));
 }

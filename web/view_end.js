@@ -7,6 +7,7 @@
 import { v, patch } from "./vdom.js";
 import { seatName, buildingName, endReasonText } from "./text.js";
 import { rematchRow } from "./rematch.js";
+import { END_REASONS } from "./wire.js";
 
 /** @typedef {import("./widgets.js").Draw} Draw */
 /** @typedef {import("./vdom.js").VKid} VKid */
@@ -45,11 +46,11 @@ export function drawEnd(d, el, p) {
   const name = (/** @type {number} */ s) => seatName(m.seats, s, m.seat);
   const winners = result ? result.winners.map(name).join(" and ") : "";
   const head = v("div", { class: "end-head" },
-    v("h2", {}, e.reason === "finished" ? "Game over" : `The game ended (${e.reason})`),
+    v("h2", {}, e.reason === END_REASONS.FINISHED ? "Game over" : `The game ended (${e.reason})`),
     result ? v("p", { class: "winners", id: "winners" }, `Winner${result.winners.length > 1 ? "s" : ""}: ${winners}`) : null,
     result && result.reasons && result.reasons.length
       ? v("p", { class: "end-why" }, `The end came because ${result.reasons.map(endReasonText).join(" and ")}.`) : null);
-  const finished = e.reason === "finished";
+  const finished = e.reason === END_REASONS.FINISHED;
   const actions = v("div", { class: "end-actions", id: "end-actions" },
     finished ? rematchRow({ offer: p.offer, asked: p.asked, seat: m.seat }, p.on.rematch) : null,
     v("div", { class: "row end-next" },

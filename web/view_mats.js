@@ -6,6 +6,7 @@ import { v, patch } from "./vdom.js";
 import { target, goodChip, letter, pips, plural, cap } from "./widgets.js";
 import { GOODS, PLOT_KINDS, seatName, building, buildingFacts, kindName, plotText, limit } from "./text.js";
 import { voteCount } from "./botvote.js";
+import { ACTIONS } from "./wire.js";
 
 /** @typedef {import("./widgets.js").Draw} Draw */
 /** @typedef {import("./table_model.js").Mat} Mat */
@@ -56,7 +57,7 @@ export function drawMat(d, el, extra) {
     const n = me.plots[k];
     if (!n) continue;
     used += n;
-    const place = m.legalWhere((a) => a.type === "place_on_plot" && a.kind === k)[0];
+    const place = m.legalWhere((a) => a.type === ACTIONS.PLACE_ON_PLOT && a.kind === k)[0];
     holding.push(target(d, place, `tile good-${k}`, { "data-key": `holding:${k}` },
       [v("span", { class: "tile-top" }, letter(k), v("span", { class: "kind-word" }, kindName(k)), `×${n}`),
         v("span", { class: "worked" }, pips(me.worked[k], n), v("span", { class: "sr-only" }, `, ${me.worked[k]} worked`))],
@@ -66,7 +67,7 @@ export function drawMat(d, el, extra) {
   const street = me.buildings.map((bv) => {
     const info = building(bv.building);
     spaces += info.spaces || 1;
-    const place = m.legalWhere((a) => a.type === "place_on_building" && a.building === bv.building)[0];
+    const place = m.legalWhere((a) => a.type === ACTIONS.PLACE_ON_BUILDING && a.building === bv.building)[0];
     const slots = info.slots || 1;
     return target(d, place, `tile bld-tile cat-${info.category || "x"}${info.spaces === 2 ? " large" : ""}`,
       { "data-key": `street:${bv.building}` },

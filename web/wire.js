@@ -7,8 +7,7 @@
 export const DEFAULT_PACE = "people";
 
 /**
- * Every error code (`error` messages, HTTP error bodies).
- * @type {Readonly<Record<string, string>>}
+ * Every error code (`error` messages, HTTP error bodies). (Readonly<Record<string, string>>)
  */
 export const CODES = Object.freeze({
   "BAD_JSON": "bad_json",
@@ -59,8 +58,7 @@ export const CODES = Object.freeze({
 });
 
 /**
- * What each error code means, in a line.
- * @type {Readonly<Record<string, string>>}
+ * What each error code means, in a line. (Readonly<Record<string, string>>)
  */
 export const CODE_MEANINGS = Object.freeze({
   "bad_json": "the message is not JSON, or holds a number that cannot be read exactly",
@@ -111,8 +109,7 @@ export const CODE_MEANINGS = Object.freeze({
 });
 
 /**
- * The HTTP status of each code the HTTP API sends.
- * @type {Readonly<Record<string, number>>}
+ * The HTTP status of each code the HTTP API sends. (Readonly<Record<string, number>>)
  */
 export const HTTP_STATUS = Object.freeze({
   "bad_request": 400,
@@ -143,8 +140,7 @@ export const HTTP_STATUS = Object.freeze({
 });
 
 /**
- * Every websocket close code the server sends (and 1009, trio-websocket's own for a message too big).
- * @type {Readonly<Record<string, number>>}
+ * Every websocket close code the server sends (and 1009, trio-websocket's own for a message too big). (Readonly<Record<string, number>>)
  */
 export const CLOSE = Object.freeze({
   "NORMAL": 1000,
@@ -162,8 +158,7 @@ export const CLOSE = Object.freeze({
 });
 
 /**
- * What each close code means, in a line.
- * @type {Readonly<Record<string, string>>}
+ * What each close code means, in a line. (Readonly<Record<string, string>>)
  */
 export const CLOSE_MEANINGS = Object.freeze({
   "1000": "normal closure",
@@ -181,8 +176,7 @@ export const CLOSE_MEANINGS = Object.freeze({
 });
 
 /**
- * The phases (`board.phase`).
- * @type {Readonly<Record<string, string>>}
+ * The phases (`board.phase`). (Readonly<Record<string, string>>)
  */
 export const PHASES = Object.freeze({
   "PICK_ROLE": "pick_role",
@@ -197,8 +191,7 @@ export const PHASES = Object.freeze({
 });
 
 /**
- * The goods, in the order of count lists such as `goods_made`.
- * @type {ReadonlyArray<string>}
+ * The goods, in the order of count lists such as `goods_made`. (ReadonlyArray<string>)
  */
 export const GOODS = Object.freeze([
   "clay",
@@ -209,8 +202,7 @@ export const GOODS = Object.freeze([
 ]);
 
 /**
- * The plot kinds: the goods and the stone pit.
- * @type {ReadonlyArray<string>}
+ * The plot kinds: the goods and the stone pit. (ReadonlyArray<string>)
  */
 export const PLOT_KINDS = Object.freeze([
   "clay",
@@ -222,8 +214,7 @@ export const PLOT_KINDS = Object.freeze([
 ]);
 
 /**
- * The role cards, in table order.
- * @type {ReadonlyArray<string>}
+ * The role cards, in table order. (ReadonlyArray<string>)
  */
 export const ROLES = Object.freeze([
   "surveyor",
@@ -236,8 +227,7 @@ export const ROLES = Object.freeze([
 ]);
 
 /**
- * The buildings, in the rules' order.
- * @type {ReadonlyArray<string>}
+ * The buildings, in the rules' order. (ReadonlyArray<string>)
  */
 export const BUILDINGS = Object.freeze([
   "flax_shed",
@@ -266,8 +256,7 @@ export const BUILDINGS = Object.freeze([
 ]);
 
 /**
- * A table's state (`GET /api/tables`).
- * @type {Readonly<Record<string, string>>}
+ * A table's state (`GET /api/tables`). (Readonly<Record<string, string>>)
  */
 export const TABLE_STATES = Object.freeze({
   "WAITING": "waiting",
@@ -277,8 +266,7 @@ export const TABLE_STATES = Object.freeze({
 });
 
 /**
- * The bots' paces (`pace`).
- * @type {Readonly<Record<string, string>>}
+ * The bots' paces (`pace`). (Readonly<Record<string, string>>)
  */
 export const PACES = Object.freeze({
   "PEOPLE": "people",
@@ -287,8 +275,7 @@ export const PACES = Object.freeze({
 });
 
 /**
- * Seconds a bot waits at each pace (unless the server overrides them all).
- * @type {Readonly<Record<string, number>>}
+ * Seconds a bot waits at each pace (unless the server overrides them all). (Readonly<Record<string, number>>)
  */
 export const PACE_SECONDS = Object.freeze({
   "people": 1.6,
@@ -297,8 +284,7 @@ export const PACE_SECONDS = Object.freeze({
 });
 
 /**
- * Why a game ended (`game_ended`'s `reason`).
- * @type {Readonly<Record<string, string>>}
+ * Why a game ended (`game_ended`'s `reason`). (Readonly<Record<string, string>>)
  */
 export const END_REASONS = Object.freeze({
   "FINISHED": "finished",
@@ -308,8 +294,7 @@ export const END_REASONS = Object.freeze({
 });
 
 /**
- * Why the round is the last (`board.end_reasons`).
- * @type {Readonly<Record<string, string>>}
+ * Why the round is the last (`board.end_reasons`). (Readonly<Record<string, string>>)
  */
 export const END_TRIGGERS = Object.freeze({
   "SEALS": "seals",
@@ -318,8 +303,7 @@ export const END_TRIGGERS = Object.freeze({
 });
 
 /**
- * The bot levels a table may have (`bots`).
- * @type {ReadonlyArray<string>}
+ * The bot levels a table may have (`bots`). (ReadonlyArray<string>)
  */
 export const BOT_LEVELS = Object.freeze([
   "easy",
@@ -328,8 +312,7 @@ export const BOT_LEVELS = Object.freeze([
 ]);
 
 /**
- * The types of the messages a client sends.
- * @type {Readonly<Record<string, string>>}
+ * The types of the messages a client sends. (Readonly<Record<string, string>>)
  */
 export const CLIENT_MESSAGES = Object.freeze({
   "ACT": "act",
@@ -344,8 +327,7 @@ export const CLIENT_MESSAGES = Object.freeze({
 });
 
 /**
- * The types of the messages the server sends.
- * @type {Readonly<Record<string, string>>}
+ * The types of the messages the server sends. (Readonly<Record<string, string>>)
  */
 export const SERVER_MESSAGES = Object.freeze({
   "CHAT_LINE": "chat_line",
@@ -365,8 +347,7 @@ export const SERVER_MESSAGES = Object.freeze({
 });
 
 /**
- * The types of an update's events.
- * @type {Readonly<Record<string, string>>}
+ * The types of an update's events. (Readonly<Record<string, string>>)
  */
 export const EVENTS = Object.freeze({
   "APPRENTICE_BARGE_REFILLED": "apprentice_barge_refilled",
@@ -393,8 +374,7 @@ export const EVENTS = Object.freeze({
 });
 
 /**
- * The types of actions.
- * @type {Readonly<Record<string, string>>}
+ * The types of actions. (Readonly<Record<string, string>>)
  */
 export const ACTIONS = Object.freeze({
   "BUILD": "build",
@@ -417,8 +397,7 @@ export const ACTIONS = Object.freeze({
 });
 
 /**
- * Numbers a client shows.
- * @type {Readonly<Record<string, number>>}
+ * Numbers a client shows. (Readonly<Record<string, number>>)
  */
 export const LIMITS = Object.freeze({
   "MAX_WATCHER_NAMES": 10,

@@ -67,13 +67,15 @@ def _js(value: Any) -> str:
 
 
 def _block(name: str, doc: str, jstype: str, value: Mapping[str, Any] | list[Any]) -> str:
-    """One export: its doc comment, its type and its frozen value, a line per entry."""
+    """One export: its doc comment and its frozen value, a line per entry. ``jstype`` is
+    said in words only: TypeScript infers each key of the frozen literal, so that a client
+    naming a code that does not exist fails its type check."""
     if isinstance(value, Mapping):
         lines = [f"  {json.dumps(k)}: {_js(v)}," for k, v in value.items()]
         body = "Object.freeze({\n" + "\n".join(lines) + "\n})"
     else:
         body = "Object.freeze([\n" + "\n".join(f"  {_js(v)}," for v in value) + "\n])"
-    return f"/**\n * {doc}\n * @type {{{jstype}}}\n */\nexport const {name} = {body};\n"
+    return f"/**\n * {doc} ({jstype})\n */\nexport const {name} = {body};\n"
 
 
 def _by_name(names: Iterable[str]) -> dict[str, str]:

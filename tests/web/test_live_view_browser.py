@@ -65,8 +65,18 @@ def fast_server(tmp_path_factory: pytest.TempPathFactory, server_url: str) -> It
         yield url
 
 
+BOTS_PLAYING = """() => !document.querySelector('#decision.mine')
+  && !document.querySelector('#seed')"""
+MINE_NOW = """() => !!document.querySelector('#decision.mine')
+  && !document.querySelector('.table-layout.pending')"""
+FOCUS_ON_PEDLAR = """() => !!document.activeElement
+  && document.activeElement.dataset.key === 'role:pedlar'"""
+TIP_BY_PRESS = """() => !document.getElementById('tip').hidden
+  && document.getElementById('tip').dataset.how === 'press'"""
+
+
 def _bots_playing(page: Any) -> bool:
-    return bool(page.evaluate("() => !document.querySelector('#decision.mine') && !document.querySelector('#seed')"))
+    return bool(page.evaluate(BOTS_PLAYING))
 
 
 def _act_once(page: Any) -> None:
@@ -86,7 +96,7 @@ def _wait_bots(page: Any, limit: float = 20.0) -> bool:
     while time.monotonic() < end:
         if page.locator("#seed").count():
             return False
-        if page.locator("#decision.mine").count() and not page.locator(".table-layout.pending").count():
+        if page.evaluate(MINE_NOW):
             _act_once(page)
             page.wait_for_timeout(50)
             if _bots_playing(page):
@@ -134,7 +144,8 @@ def test_hover_tooltips_and_elements_survive_the_bots_moves(browser: Any, fast_s
             page.mouse.move(5, 5)
             page.wait_for_timeout(100)
         assert tried >= 3, f"only {tried} hovers happened while the bots played"
-        assert opened == tried, f"tooltips opened {opened} of {tried} times while bots moved {moves_during}"
+        assert opened == tried, \
+            f"tooltips opened {opened} of {tried} times while bots moved {moves_during}"
         assert kept_same == tried, "a card under the pointer was replaced by an update"
         assert not watch.problems, watch.problems
     finally:
@@ -161,9 +172,10 @@ def test_long_press_tooltips_open_while_the_bots_play(browser: Any, fast_server:
             x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
             before = page.evaluate(VERSION)
             cdp = context.new_cdp_session(page)
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+            cdp.send("Input.dispatchTouchEvent",
+                     {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
             page.wait_for_timeout(750)
-            shown = page.evaluate("() => !document.getElementById('tip').hidden && document.getElementById('tip').dataset.how === 'press'")
+            shown = page.evaluate(TIP_BY_PRESS)
             cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
             cdp.detach()
             if page.evaluate(VERSION) == before:
@@ -172,7 +184,7 @@ def test_long_press_tooltips_open_while_the_bots_play(browser: Any, fast_server:
             opened += bool(shown)
             page.wait_for_timeout(100)
         assert tried >= 3, f"only {tried} long presses happened while the bots played"
-        assert opened == tried, f"a long press opened its tooltip {opened} of {tried} times under play"
+        assert opened == tried, f"a long press opened its tooltip {opened} of {tried} times"
         assert not watch.problems, watch.problems
     finally:
         context.close()
@@ -196,7 +208,7 @@ def test_focus_and_a_press_in_progress_survive_updates(browser: Any, fast_server
             if page.evaluate(VERSION) == before:
                 continue
             tried += 1
-            kept += page.evaluate("() => document.activeElement && document.activeElement.dataset.key === 'role:pedlar'")
+            kept += page.evaluate(FOCUS_ON_PEDLAR)
         assert tried >= 3
         assert kept == tried, f"the focus stayed {kept} of {tried} times"
 
@@ -206,7 +218,8 @@ def test_focus_and_a_press_in_progress_survive_updates(browser: Any, fast_server
             state = wait_turn(page)
             if state == "ended" or pressed >= 3:
                 break
-            lit = page.locator("#board button.lit:not([data-lift]), #mat button.lit:not([data-lift])")
+            lit = page.locator("#board button.lit:not([data-lift]),"
+                               " #mat button.lit:not([data-lift])")
             if not lit.count():
                 _act_once(page)
                 continue

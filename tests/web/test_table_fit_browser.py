@@ -320,9 +320,11 @@ def test_desktop_fits_a_whole_five_player_game(browser: Any, server_url: str) ->
 END_IN_VIEW = """() => {
   const d = document.scrollingElement;
   const out = [];
-  if (d.scrollHeight > d.clientHeight + 1) out.push(`page ${d.scrollHeight} > ${d.clientHeight}`);
+  if (d.scrollHeight > d.clientHeight + 1)
+    out.push(`page ${d.scrollHeight} > ${d.clientHeight}`);
   for (const sel of ['#winners', '#end .scores', '#rematch', '#play-again', '#lobby',
-                     '#end-how-to-play', '#show-board', '#verify-game', '#seed', '#end-fingerprint']) {
+                     '#end-how-to-play', '#show-board', '#verify-game', '#seed',
+                     '#end-fingerprint']) {
     const el = document.querySelector(sel);
     if (!el) { out.push(`${sel} missing`); continue; }
     const r = el.getBoundingClientRect();
