@@ -27,7 +27,7 @@ import { CLIENT_MESSAGES, PACES } from "./wire.js";
 /** The clock ticks aloud from this many seconds left. */
 const TICKS_FROM = 5;
 
-const PACE_LABELS = /** @type {const} */ ([[PACES.PEOPLE, "Bots: at a person's pace"], [PACES.STEADY, "Bots: steady"], [PACES.FAST, "Bots: fast"]]);
+const PACE_LABELS = /** @type {const} */ ([[PACES.PEOPLE, "Bots: people's pace"], [PACES.STEADY, "Bots: steady"], [PACES.FAST, "Bots: fast"]]);
 
 export class TableDrawing {
   /** @param {TableScreen} t */

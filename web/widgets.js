@@ -83,7 +83,8 @@ export function target(d, action, cls, attrs, children, opts = {}) {
   // the name keeps what the eye sees on the target (coins, picker, counts, "N left"),
   // the children apart by spaces as they read (WCAG 2.5.3)
   const seen = visibleText(kids);
-  let label = seen;
+  // an unlit target's name is its own text (no aria-label); a lit one says what it does
+  let label = null;
   if (action) {
     label = lift ? `${lifted ? "Lifted: " : "Lift "}${seen}` : `${actionLabel(action, m.view)}${seen ? `, ${seen}` : ""}`;
   }

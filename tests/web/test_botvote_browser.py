@@ -57,7 +57,7 @@ def test_two_players_hand_the_away_seat_to_a_bot(browser: Any, quick_url: str) -
     a_ctx, a_page, a_watch = seated_page(browser, quick_url, table, ada["token"])
     c_ctx, c_page, c_watch = seated_page(browser, quick_url, table, cy["token"])
     try:
-        post(quick_url, f"/api/tables/{table}/start", {"token": bede["token"]})
+        post(quick_url, f"/api/tables/{table}/start", {"token": ada["token"]})  # the host
         # Bede never comes: after his first timeout both are asked, with the count.
         button = a_page.locator("#bot-vote-1")
         button.wait_for(timeout=(DECISION_SECONDS * 6) * 1000)

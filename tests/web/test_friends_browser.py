@@ -42,7 +42,8 @@ def join_in_browser(page: Any, url: str, table: str, name: str) -> None:
     page.goto(f"{url}/?table={table}")
     page.fill("#join-name", name)
     page.get_by_role("button", name="Join this table").click()
-    page.get_by_role("button", name="Start the game (bots fill empty seats)").wait_for()
+    # seated: the host (the first to join) has Start, the others wait for the host
+    page.locator("#pre #start, #pre #waiting-host").first.wait_for()
 
 
 def say(page: Any, text: str) -> None:
@@ -172,7 +173,11 @@ def test_rematch_from_the_end_screen_seats_the_same_people(
     try:
         join_in_browser(page, server_url, table, "Ada")
         seat = 1
-        page.get_by_role("button", name="Start the game (bots fill empty seats)").click()
+        # Bede joined first: he is the host, and Ada is told she waits for him
+        waiting = page.locator("#waiting-host")
+        assert "Waiting for Bede to start" in waiting.inner_text()
+        assert page.locator("#pre #start").count() == 0
+        post(server_url, f"/api/tables/{table}/start", {"token": bede_seat["token"]})
         page.locator("#decision .decision-head").wait_for()
         assert int(page.get_attribute("#mat", "data-seat")) == seat
         play_by_clicking(page, timeout=GAME_TIMEOUT)

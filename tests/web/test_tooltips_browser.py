@@ -80,6 +80,7 @@ def test_tooltip_by_long_press_on_a_phone(browser: Any, server_url: str) -> None
                 break
             page.wait_for_timeout(50)
         assert watch.acts()[before:] == [{"type": "pick_role", "role": role}]
+        wait_turn(page)  # the next decision has brought its section into view
 
         # on a phone the sections are tabs, and H, B, P (and L) reach them too
         for key, tab, section in (("h", "mat", "#mat"), ("p", "others", "#others"),
