@@ -98,12 +98,13 @@ export class TableConnection {
   }
 }
 
-/** An HTTP API's refusal: the server's message, and its error code when it gave one. */
+/** An HTTP API's refusal: the server's message, its error code when it gave one, the HTTP status. */
 export class ApiError extends Error {
-  /** @param {string} message @param {string | null} code */
-  constructor(message, code) {
+  /** @param {string} message @param {string | null} code @param {number} status */
+  constructor(message, code, status) {
     super(message);
     this.code = code;
+    this.status = status;
   }
 }
 
@@ -127,7 +128,7 @@ export async function api(method, path, body) {
   try { data = await res.json(); } catch { data = null; }
   if (!res.ok) {
     const error = errorOf(data);
-    throw new ApiError(error.message || `HTTP ${res.status}`, error.code);
+    throw new ApiError(error.message || `HTTP ${res.status}`, error.code, res.status);
   }
   return data;
 }
