@@ -24,7 +24,7 @@ import { ApiError, errorOf, errorText } from "./net.js";
  * @property {string[]} client_seeds
  * @property {(string | null)[] | null} seat_seeds
  * @property {number} steps
- * @property {import("./verifier.js").Result | null} result
+ * @property {import("./verify_record.js").Result | null} result
  * @property {string} record_url
  * @property {string} verify_url
  */

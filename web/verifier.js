@@ -12,100 +12,23 @@
 // server) shows, `seen` what this browser saw during the game. A seat is named as the
 // record names its player ("seat 2", counted from 1, only where the record has no name).
 
-import {
-  ALGORITHM, compareTurnUps, deriveKey, expectedTurnUps, fingerprint, firstWarden,
-} from "./fairness.js";
+import { ALGORITHM, deriveKey, fingerprint, firstWarden } from "./fairness.js";
+import { compareTurnUps, expectedTurnUps } from "./fairness_plots.js";
+import { check, isInt, seatNamer, seatSeedsText, seedText } from "./verify_record.js";
 
-/** @typedef {import("./fairness.js").Good} Good */
-/** @typedef {import("./fairness.js").ShownTurnUp} ShownTurnUp */
-/** @typedef {import("./fairness.js").RecordedAction} RecordedAction */
-/**
- * A seat of a record: its player's name and whether a bot played it.
- * @typedef {object} RecordSeat
- * @property {string} name
- * @property {boolean} bot
- */
-/**
- * A final score (a record's and the server's replay's `result.scores`).
- * @typedef {object} FinalScore
- * @property {number} seat
- * @property {number} seals
- * @property {number} building_points
- * @property {Record<string, number>} [bonuses]
- * @property {number} total
- * @property {number} tiebreak coins and goods
- */
-/** @typedef {{reasons: string[], scores: FinalScore[], winners: number[]}} Result */
-/**
- * A game record (quaymoor/rules/record.py, formats 1 to 3; docs/fairness.md), fetched or
- * pasted: nothing has checked it yet, so the checks read it with care.
- * @typedef {object} GameRecord
- * @property {number} [format]
- * @property {unknown} algorithm
- * @property {number} players
- * @property {string} seed 64 hex digits
- * @property {string} fingerprint
- * @property {string[]} [client_seeds]
- * @property {RecordSeat[]} [seats]
- * @property {RecordedAction[]} [actions]
- * @property {Result | null} [result]
- * @property {string | null} [game] the id it was played under
- * @property {string | null} [end_reason]
- * @property {number | null} [ended_at]
- * @property {number | null} [first_warden]
- * @property {ShownTurnUp[] | null} [turned_up]
- * @property {(string | null)[] | null} [seat_seeds] per seat, the client seed it gave
- */
-/**
- * The server's replay of a game through the rules (GET /api/games/<id>/replay).
- * @typedef {object} Replay
- * @property {number | null} [first_warden]
- * @property {ShownTurnUp[]} [turned_up]
- * @property {RecordedAction[]} [actions]
- * @property {boolean} [over]
- * @property {Result | null} [result]
- * @property {string | null} [error] why the rules refuse an action of the record
- */
-/**
- * What this browser saw of the game (seen.js's entry); any field may be missing.
- * @typedef {object} Seen
- * @property {string} [fingerprint]
- * @property {string} [client_seed]
- * @property {number | null} [seat]
- * @property {(string | null)[]} [start_seeds]
- * @property {number | null} [first_warden]
- * @property {{from: number, to: number, source: string, goods: Good[]}[]} [turned_up]
- */
-/** The rules catalogue's setups by player count (/api/rules). @typedef {Record<string, {face_up_plots: number}>} Setups */
-/**
- * One check, one row of the verify page.
- * @typedef {object} Check
- * @property {string} id
- * @property {string} label
- * @property {"pass" | "fail" | "skip"} status
- * @property {string} [computed] what this browser worked out
- * @property {string} [game] what the record (or the game on the server) shows
- * @property {string} [seen] what this browser saw during the game
- * @property {string} [note]
- * @property {boolean | null} [drawOk] a draw's: false when the seed gives another than the game showed
- */
-/** @typedef {Omit<Check, "id" | "label" | "status">} CheckValues */
+/** @typedef {import("./fairness_plots.js").Good} Good */
+/** @typedef {import("./fairness_plots.js").ShownTurnUp} ShownTurnUp */
+/** @typedef {import("./verify_record.js").GameRecord} GameRecord */
+/** @typedef {import("./verify_record.js").Replay} Replay */
+/** @typedef {import("./verify_record.js").Seen} Seen */
+/** @typedef {import("./verify_record.js").Setups} Setups */
+/** @typedef {import("./verify_record.js").Check} Check */
+/** @typedef {import("./verify_record.js").FinalScore} FinalScore */
 
-/** @param {unknown} x @returns {x is number} */
-const isInt = (x) => Number.isInteger(x);
 /** @param {readonly Good[] | null | undefined} goods */
 const show = (goods) => (goods && goods.length ? goods.join(", ") : "nothing");
 /** @param {unknown} a */
 const describeAction = (a) => (a ? JSON.stringify(a) : "none");
-
-/**
- * @param {string} id @param {string} label @param {boolean | null} ok null: not checked
- * @param {CheckValues} [values]
- * @returns {Check}
- */
-function check(id, label, ok, values = {}) {
-  return { id, label, status: ok === null ? "skip" : ok ? "pass" : "fail", ...values };
-}
 
 /**
  * The first Warden the record shows: its own field, or the seat of the first action.
@@ -127,32 +50,12 @@ function shownTurnUps(record, replay) {
   return { list: null, from: null };
 }
 
-/** @param {unknown} s */
-const seedText = (s) => (s === null || s === undefined ? "none" : JSON.stringify(s));
-
-/**
- * How a person names the record's seat `i` (from 0): its player's name from the record's
- * seats, or, where the record names nobody there, "seat 1" for seat 0 (counted from 1).
- * @param {GameRecord} record
- * @returns {(i: number) => string}
- */
-function seatNamer(record) {
-  const seats = Array.isArray(record.seats) ? record.seats : [];
-  return (i) => {
-    const seat = seats[Number(i)];
-    return seat && typeof seat.name === "string" && seat.name ? seat.name : `seat ${Number(i) + 1}`;
-  };
-}
-
-/** @param {readonly unknown[]} list by seat @param {(i: number) => string} seatName */
-const seatSeedsText = (list, seatName) => list.map((s, i) => `${seatName(i)}: ${seedText(s)}`).join(", ");
-
 /** @typedef {NonNullable<Seen["turned_up"]>[number]} SeenTurnUp */
 /**
  * Match what this browser saw to the public turn-ups, in order (a seen turn-up happened at
  * a step in (from, to]). Returns the seen entry per public index, and the unmatched ones.
  * @param {readonly SeenTurnUp[] | null | undefined} seenList
- * @param {readonly import("./fairness.js").TurnUp[]} publicList
+ * @param {readonly import("./fairness_plots.js").TurnUp[]} publicList
  */
 function matchSeen(seenList, publicList) {
   /** @type {Map<number, SeenTurnUp>} */
@@ -188,7 +91,7 @@ const ROW_NOTES = {
   open: "the game ended during or right after this Surveyor phase: these may never have been turned up",
 };
 
-/** @param {import("./fairness.js").TurnUpRow} r */
+/** @param {import("./fairness_plots.js").TurnUpRow} r */
 function describeRow(r) {
   const where = `#${r.index + 1} ${SOURCES[r.source] || r.source}${r.step ? ` (action ${r.step})` : ""}`;
   if (r.status === "missing") return `${where}: ${show(r.expected)} missing from the list`;
@@ -283,7 +186,7 @@ export async function verifyRecord(record, { replay = null, seen = null, setups 
     } else {
       const expected = await expectedTurnUps(key, players, record.actions || [],
         { faceUp, finished: !!record.result });
-      /** @type {import("./fairness.js").TurnUpRow[]} */
+      /** @type {import("./fairness_plots.js").TurnUpRow[]} */
       const rows = shown.list ? compareTurnUps(expected, shown.list) : expected.map((e, index) => ({
         index, step: e.step, source: e.source, expected: e.goods, shown: null, status: "unshown", reshuffled: e.reshuffled,
       }));

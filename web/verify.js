@@ -9,8 +9,8 @@ import { verifyRecord } from "./verifier.js";
 import { seenFor } from "./seen.js";
 import { errorOf, errorText } from "./net.js";
 
-/** @typedef {import("./verifier.js").GameRecord} GameRecord */
-/** @typedef {import("./verifier.js").Check} Check */
+/** @typedef {import("./verify_record.js").GameRecord} GameRecord */
+/** @typedef {import("./verify_record.js").Check} Check */
 /** Where the record came from: the game's id (null: none) and the words for it. @typedef {{id: string | null, source: string}} Origin */
 
 const GAME_ID = /^[0-9a-f]{10}$/;
@@ -97,16 +97,16 @@ async function run(record, { id, source }) {
   delete $("outcome").dataset.done;
   setVerdict("Checking…", "wait");
   clear(checksBody());
-  /** @type {import("./verifier.js").Replay | null} */
+  /** @type {import("./verify_record.js").Replay | null} */
   let replay = null;
   if (id) {
     const r = await getJson(`/api/games/${id}/replay`);
-    if (r.ok) replay = /** @type {import("./verifier.js").Replay} */ (r.data);
+    if (r.ok) replay = /** @type {import("./verify_record.js").Replay} */ (r.data);
   }
-  /** @type {import("./verifier.js").Seen | null} */
+  /** @type {import("./verify_record.js").Seen | null} */
   const seen = id ? seenFor(id) : null;
   const rules = await getJson("/api/rules");
-  const catalogue = /** @type {{setups?: import("./verifier.js").Setups} | null} */ (rules.data);
+  const catalogue = /** @type {{setups?: import("./verify_record.js").Setups} | null} */ (rules.data);
   const setups = rules.ok && catalogue ? catalogue.setups : null;
   try {
     const checks = await verifyRecord(record, { replay, seen, setups });
