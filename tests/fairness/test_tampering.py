@@ -193,6 +193,7 @@ def test_the_page_names_each_tampering(
         assert fingerprint(bytes.fromhex("5e" * 32)) in text  # the values side by side
         assert data["fingerprint"] in text
     elif first == "actions":
+        assert isinstance(extra, int)  # change_action returns the action's number
         moved = names[data["actions"][extra - 1]["seat"]]
         assert f"action {extra}: this record says {moved}: " in text
     elif first == "scores":
