@@ -5,7 +5,9 @@
 #   make test         everything CI runs: lint-python lint-js types test-all
 #   make check        the inner loop (under a minute): lint-python lint-js types test-fast
 #   make lint-python  ruff on quaymoor/ and tests/
-#   make lint-js      node --check on every web/*.js, then ESLint (eslint.config.js)
+#   make lint-js      node --check on every web/*.js, then ESLint (eslint.config.js), then
+#                     TypeScript's tsc on the JSDoc types of each module marked // @ts-check
+#                     (tsconfig.json; nothing is emitted, there is still no build step)
 #   make types        mypy --strict on quaymoor/ and tests/ (pyproject.toml)
 #   make test-fast    the pure tests: tests/rules and tests/protocol
 #   make test-all     every test, browser tests included (needs chromium)
@@ -49,6 +51,7 @@ lint-python: $(STAMP)
 lint-js: $(NODE_STAMP)
 	@for f in web/*.js; do node --check "$$f" || exit 1; done
 	node_modules/.bin/eslint --max-warnings 0 web eslint.config.js
+	node_modules/.bin/tsc -p tsconfig.json
 
 types: $(STAMP)
 	$(VENV)/bin/mypy

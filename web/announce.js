@@ -1,8 +1,11 @@
+// @ts-check
 // A polite live region for what the table otherwise says only by sound: a new decision of
 // yours and the last ten seconds of your timer. One region for the page, made on first use.
 
+/** @type {HTMLElement | null} */
 let region = null;
-let timer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let timer;
 
 function live() {
   if (region && region.isConnected) return region;
@@ -19,7 +22,8 @@ function live() {
 let waiting = ""; // said together with the next, if it comes before this one is out
 
 /** Say `text` politely. The region is emptied first, so that the same words said again
- * (a second decision in the same phase) are announced again; two said at once are one. */
+ * (a second decision in the same phase) are announced again; two said at once are one.
+ * @param {string} text */
 export function announce(text) {
   const el = live();
   clearTimeout(timer);

@@ -1,7 +1,8 @@
+// @ts-check
 // Quaymoor's web client: the lobby, then the table. No build step, no rules here:
 // the server's view says what may be chosen.
 
-import { api } from "./net.js";
+import { api, errorText } from "./net.js";
 import { toast } from "./dom.js";
 import { setCatalogue } from "./text.js";
 import { playNow, renderLobby } from "./lobby.js";
@@ -9,7 +10,8 @@ import { TableScreen } from "./table.js";
 import { getName } from "./store.js";
 import { installTooltips } from "./tooltip.js";
 
-const app = document.getElementById("app");
+const app = /** @type {HTMLElement} */ (document.getElementById("app")); // index.html has it
+/** @type {TableScreen | null} */
 let screen = null;
 
 function tableFromUrl() {
@@ -19,7 +21,7 @@ function tableFromUrl() {
 
 function show() {
   if (screen) { screen.destroy(); screen = null; }
-  document.getElementById("fingerprint").textContent = "";
+  /** @type {HTMLElement} */ (document.getElementById("fingerprint")).textContent = "";
   const table = tableFromUrl();
   if (table) {
     document.title = `Quaymoor — table ${table}`;
@@ -30,16 +32,18 @@ function show() {
   }
 }
 
+/** Open `table` (null: the lobby), as a new history entry. @param {string | null} table */
 function go(table) {
   history.pushState(null, "", table ? `/?table=${table}` : "/");
   show();
 }
 
+/** @param {number} [players] the finished table's size; 4 without one */
 async function playAgain(players) {
   try {
     go(await playNow({ name: getName() || "Player", players: players || 4 }));
   } catch (e) {
-    toast(`Could not start a new game: ${e.message}`);
+    toast(`Could not start a new game: ${errorText(e)}`);
   }
 }
 
@@ -50,7 +54,7 @@ async function main() {
   try {
     setCatalogue(await api("GET", "/api/rules"));
   } catch (e) {
-    toast(`Could not load the rules catalogue: ${e.message}`);
+    toast(`Could not load the rules catalogue: ${errorText(e)}`);
   }
   show();
 }

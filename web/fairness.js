@@ -1,27 +1,14 @@
+// @ts-check
 // Quaymoor's fair draws (algorithm "quaymoor-fair-1", docs/fairness.md) in the browser,
 // with WebCrypto: SHA-256, HMAC-SHA256, big-endian reads, rejection sampling, Fisher-Yates,
-// the game key from the seed and client seeds, the first Warden, the plot stack and its
-// reshuffles. Nothing here asks the server anything: the verify page feeds it the revealed
-// seed, the client seeds and the public sequence of plots turned up, and compares.
+// the game key from the seed and client seeds, the first Warden. The plot stack, its
+// reshuffles and every turn-up are fairness_plots.js. Nothing here asks the server
+// anything: the verify page feeds it the revealed seed and the client seeds, and compares.
 
 export const ALGORITHM = "quaymoor-fair-1";
 export const SEED_BYTES = 32;
 export const MAX_CLIENT_SEED_BYTES = 256;
 export const LABEL_FIRST_WARDEN = "first-warden";
-export const LABEL_PLOTS = "plots";
-export const GOODS = ["clay", "flax", "wool", "honey", "amber"];
-
-/**
- * Plots in the game by player count (by good, canonical order) and the starting plots taken
- * out of them before the stack is shuffled (docs/fairness.md, "How the game uses it").
- */
-export const SETUPS = {
-  2: { plots: [7, 9, 8, 6, 5], starting: ["flax", "clay"] },
-  3: { plots: [10, 12, 11, 9, 8], starting: ["flax", "flax", "clay"] },
-  4: { plots: [10, 12, 11, 9, 8], starting: ["flax", "flax", "clay", "clay"] },
-  5: { plots: [10, 12, 11, 9, 8], starting: ["flax", "flax", "flax", "clay", "clay"] },
-};
-
 const KEY_PREFIX = "quaymoor-key-1";
 const BLOCK_BYTES = 32;
 const RANGE = 2 ** 32;
@@ -35,6 +22,7 @@ function subtle() {
   return c.subtle;
 }
 
+/** @param {unknown} hex @returns {Uint8Array<ArrayBuffer>} */
 export function hexToBytes(hex) {
   if (typeof hex !== "string" || hex.length % 2 || /[^0-9a-fA-F]/.test(hex)) {
     throw new Error("not a hex string");
@@ -44,11 +32,12 @@ export function hexToBytes(hex) {
   return out;
 }
 
+/** @param {Uint8Array} bytes */
 export function bytesToHex(bytes) {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Parse a seed: exactly 64 hex characters (either case). */
+/** Parse a seed: exactly 64 hex characters (either case). @param {unknown} text */
 export function seedFromHex(text) {
   if (typeof text !== "string" || text.length !== 2 * SEED_BYTES) {
     throw new Error(`a seed must be exactly ${2 * SEED_BYTES} hex characters`);
@@ -57,32 +46,45 @@ export function seedFromHex(text) {
   return hexToBytes(text);
 }
 
+/** @param {Uint8Array<ArrayBuffer>} bytes */
 export async function sha256Hex(bytes) {
   return bytesToHex(new Uint8Array(await subtle().digest("SHA-256", bytes)));
 }
 
-/** The commitment: lowercase hex SHA-256 of the 32 raw seed bytes (not of the hex text). */
+/**
+ * The commitment: lowercase hex SHA-256 of the 32 raw seed bytes (not of the hex text).
+ * @param {unknown} seedHex the record's seed (anything: a wrong one throws, saying why)
+ */
 export async function fingerprint(seedHex) {
   return sha256Hex(seedFromHex(seedHex));
 }
 
+/** @param {Uint8Array<ArrayBuffer>} keyBytes */
 async function hmacKey(keyBytes) {
   return subtle().importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
 }
 
+/** @param {CryptoKey} cryptoKey @param {Uint8Array<ArrayBuffer>} message */
 async function hmac(cryptoKey, message) {
   return new Uint8Array(await subtle().sign("HMAC", cryptoKey, message));
 }
 
+// String.prototype.isWellFormed is ES2024: a browser without it skips the check here.
+const isWellFormed = /** @type {{isWellFormed?: (this: string) => boolean}} */ (String.prototype).isWellFormed;
+
+/** @param {unknown} text */
 function utf8(text) {
   // TextEncoder would silently replace lone surrogates; the server refuses them.
-  if (typeof text !== "string" || (text.isWellFormed && !text.isWellFormed())) {
+  if (typeof text !== "string" || (isWellFormed && !isWellFormed.call(text))) {
     throw new Error("a client seed must be a valid Unicode string");
   }
   return encoder.encode(text);
 }
 
-/** The key message: "quaymoor-key-1" || 0x00 || (2-byte big-endian length || UTF-8) each. */
+/**
+ * The key message: "quaymoor-key-1" || 0x00 || (2-byte big-endian length || UTF-8) each.
+ * @param {readonly unknown[]} clientSeeds the record's (a seed that is no string throws)
+ */
 export function keyMessage(clientSeeds = []) {
   const parts = [encoder.encode(KEY_PREFIX), new Uint8Array([0])];
   clientSeeds.forEach((cs, i) => {
@@ -98,17 +100,23 @@ export function keyMessage(clientSeeds = []) {
   return out;
 }
 
-/** The game key: HMAC-SHA256(key = seed, message = keyMessage(clientSeeds)), 32 bytes. */
+/**
+ * The game key: HMAC-SHA256(key = seed, message = keyMessage(clientSeeds)), 32 bytes.
+ * @param {string | Uint8Array<ArrayBuffer>} seed 64 hex digits, or the seed's bytes
+ * @param {readonly unknown[]} clientSeeds
+ */
 export async function deriveKey(seed, clientSeeds = []) {
   const seedBytes = typeof seed === "string" ? seedFromHex(seed) : seed;
   if (seedBytes.length !== SEED_BYTES) throw new Error(`a seed must be exactly ${SEED_BYTES} bytes`);
   return hmac(await hmacKey(seedBytes), keyMessage(clientSeeds));
 }
 
+/** @type {WeakMap<Uint8Array, CryptoKey>} */
 const streamKeys = new WeakMap();
 
 /** The byte stream of one label: block_i = HMAC(key, label || 0x00 || i as 8 bytes BE). */
 export class DrawStream {
+  /** @param {Uint8Array<ArrayBuffer>} key the game key @param {string} label */
   constructor(key, label) {
     this.key = key;
     this.label = encoder.encode(label);
@@ -125,6 +133,7 @@ export class DrawStream {
     return k;
   }
 
+  /** @param {number} index */
   async block(index) {
     const message = new Uint8Array(this.label.length + 9);
     message.set(this.label, 0);
@@ -133,7 +142,7 @@ export class DrawStream {
     return hmac(await this.cryptoKey(), message);
   }
 
-  /** The next n bytes of the stream (a read may span blocks; bytes are never reused). */
+  /** The next n bytes of the stream (a read may span blocks; bytes are never reused). @param {number} n */
   async take(n) {
     while (this.buffer.length < n) {
       const block = await this.block(this.nextBlock);
@@ -148,7 +157,7 @@ export class DrawStream {
     return out;
   }
 
-  /** A uniform integer in [0, n) for 1 <= n <= 2^32 by rejection sampling. */
+  /** A uniform integer in [0, n) for 1 <= n <= 2^32 by rejection sampling. @param {number} n */
   async below(n) {
     if (!Number.isInteger(n) || n < 1 || n > RANGE) throw new Error(`below(n) needs 1 <= n <= 2**32, got ${n}`);
     const limit = Math.floor(RANGE / n) * n;
@@ -160,11 +169,17 @@ export class DrawStream {
   }
 }
 
+/** @param {Uint8Array<ArrayBuffer>} key @param {string} label @param {number} n */
 export async function drawBelow(key, label, n) {
   return new DrawStream(key, label).below(n);
 }
 
-/** Fisher-Yates on a copy: for i from len-1 down to 1, j = below(i + 1), swap i and j. */
+/**
+ * Fisher-Yates on a copy: for i from len-1 down to 1, j = below(i + 1), swap i and j.
+ * @template T
+ * @param {Uint8Array<ArrayBuffer>} key @param {string} label @param {readonly T[]} items
+ * @returns {Promise<T[]>}
+ */
 export async function shuffled(key, label, items) {
   const out = items.slice();
   const stream = new DrawStream(key, label);
@@ -175,154 +190,7 @@ export async function shuffled(key, label, items) {
   return out;
 }
 
-export function reshuffleLabel(k) {
-  if (!Number.isInteger(k) || k < 1) throw new Error(`reshuffles are counted from 1, got ${k}`);
-  return `plots-reshuffle-${k}`;
-}
-
+/** The first Warden's seat (from 0). @param {Uint8Array<ArrayBuffer>} key @param {number} players */
 export async function firstWarden(key, players) {
   return drawBelow(key, LABEL_FIRST_WARDEN, players);
-}
-
-/** Goods in canonical order: clay, flax, wool, honey, amber. */
-export function canonical(goods) {
-  return goods.slice().sort((a, b) => GOODS.indexOf(a) - GOODS.indexOf(b));
-}
-
-/** The plots that go into the stack at the start, in canonical order. */
-export function stackPlots(players) {
-  const setup = SETUPS[players];
-  if (!setup) throw new Error(`a game needs 2 to 5 players, not ${players}`);
-  const counts = setup.plots.slice();
-  for (const g of setup.starting) counts[GOODS.indexOf(g)] -= 1;
-  const out = [];
-  GOODS.forEach((g, i) => { for (let k = 0; k < counts[i]; k++) out.push(g); });
-  return out;
-}
-
-/** The whole face-down stack at the start, index 0 on top (turned up first). */
-export async function initialStack(key, players) {
-  return shuffled(key, LABEL_PLOTS, stackPlots(players));
-}
-
-const SOURCE_ORDER = { setup: 0, farmstead: 1, surveyor: 2 };
-
-/**
- * Every turn-up of plots a game makes, worked out here from the key and the record's
- * actions alone: no list from the server is read. This is the rules' plot flow and nothing
- * more (docs/fairness.md, "How the game uses it"):
- *
- * - the setup turns up `faceUp` plots (the /api/rules setup's `face_up_plots`) from the top;
- * - a `draw_plot` action (a staffed Farmstead) draws one plot, at that action's step;
- * - a Surveyor phase runs from a `pick_role` of the surveyor to the next `pick_role` (every
- *   action in between is the Surveyor's: a `take_plot`, `take_stone_pit`, `draw_plot` or
- *   `pass`); at its end, the step of its last action, the face-up plots nobody took
- *   (`take_plot`) go to the discard pile and `faceUp` new ones are turned up;
- * - when the stack runs out, the discard pile, in canonical order, is shuffled with label
- *   `plots-reshuffle-k` into the new stack.
- *
- * The last Surveyor phase of a record with no `pick_role` after it ended with the game
- * when the game was played to its end (`finished`); in a game ended early (a shutdown, a
- * crash) it may or may not have ended, so that turn-up is marked `open` (it is checked if
- * the record shows it, and not missed if it does not).
- *
- * Returns, in order, {step, source, goods, reshuffled, open}.
- */
-export async function expectedTurnUps(key, players, actions, { faceUp, finished }) {
-  if (!Number.isInteger(faceUp) || faceUp < 1) throw new Error(`the face-up count must be a whole number, not ${faceUp}`);
-  let stack = await initialStack(key, players);
-  let discard = [];
-  let reshuffles = 0;
-  const out = [];
-
-  async function draw() {
-    if (!stack.length) {
-      if (!discard.length) return null;
-      reshuffles += 1;
-      stack = await shuffled(key, reshuffleLabel(reshuffles), canonical(discard));
-      discard = [];
-    }
-    return stack.shift();
-  }
-
-  async function turnUp(step, source, count, open = false) {
-    const before = reshuffles;
-    const goods = [];
-    for (let k = 0; k < count; k++) {
-      const g = await draw();
-      if (g === null) break;
-      goods.push(g);
-    }
-    out.push({ step, source, goods, reshuffled: reshuffles > before, open });
-    return goods.slice(); // the face-up row, which takes shrink (not the turn-up's list)
-  }
-
-  let row = await turnUp(0, "setup", faceUp);
-  let surveying = false;
-  const types = actions.map((a) => (a && a.action ? a.action : {}));
-  for (let i = 0; i < types.length; i++) {
-    const action = types[i];
-    const step = i + 1;
-    if (action.type === "pick_role") surveying = action.role === "surveyor";
-    if (!surveying) continue;
-    if (action.type === "take_plot") {
-      const at = row.indexOf(action.good);
-      if (at >= 0) row.splice(at, 1);
-    } else if (action.type === "draw_plot") {
-      await turnUp(step, "farmstead", 1);
-    }
-    const next = types[i + 1];
-    const last = next === undefined;
-    if ((next && next.type === "pick_role") || last) {
-      discard.push(...row);
-      row = await turnUp(step, "surveyor", faceUp, last && !finished);
-      surveying = false;
-    }
-  }
-  return out;
-}
-
-function sameGoods(a, b) {
-  return a.length === b.length && a.every((g, i) => g === b[i]);
-}
-
-/**
- * The turn-ups a record shows against the ones worked out (`expectedTurnUps`), matched by
- * step and source in order. Returns one row per turn-up, in order: {index, step, source,
- * expected, shown, status}, where status is "ok", "changed" (other plots), "missing" (the
- * game turned it up, the record leaves it out), "extra" (the record shows a turn-up the
- * game never made) or "open" (a last turn-up that may not have happened, not shown).
- */
-export function compareTurnUps(expected, shown) {
-  const rows = [];
-  let i = 0;
-  let j = 0;
-  const order = (t) => [t.step, SOURCE_ORDER[t.source] ?? 9];
-  while (i < expected.length || j < shown.length) {
-    const e = expected[i];
-    const t = shown[j];
-    let cmp;
-    if (!e) cmp = 1;
-    else if (!t) cmp = -1;
-    else {
-      const [a, b] = [order(e), order(t)];
-      cmp = a[0] - b[0] || a[1] - b[1];
-    }
-    const index = rows.length;
-    if (cmp === 0) {
-      const goods = Array.isArray(t.goods) ? t.goods : [];
-      rows.push({ index, step: e.step, source: e.source, expected: e.goods, shown: goods,
-        status: sameGoods(e.goods, goods) ? "ok" : "changed", reshuffled: e.reshuffled });
-      i++; j++;
-    } else if (cmp < 0) {
-      rows.push({ index, step: e.step, source: e.source, expected: e.goods, shown: null,
-        status: e.open ? "open" : "missing", reshuffled: e.reshuffled });
-      i++;
-    } else {
-      rows.push({ index, step: t.step, source: t.source, expected: null,
-        shown: Array.isArray(t.goods) ? t.goods : [], status: "extra", reshuffled: false });
-      j++;
-    }
-  }
-  return rows;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // A finished game's page, /games/<id>: the result with scores by component and its
 // charts, the seed and the links to the record and the verify page, and the replay on the
 // board (web/replay.js; the server replays the record through the rules).
@@ -7,24 +8,54 @@ import { setCatalogue, seatName, buildingName, endReasonText } from "./text.js";
 import { drawCharts } from "./charts.js";
 import { ReplayPlayer } from "./replay.js";
 import { installTooltips } from "./tooltip.js";
+import { ApiError, errorOf, errorText } from "./net.js";
 
-const $ = (id) => document.getElementById(id);
+/**
+ * GET /api/games/<id>: a finished game's summary (quaymoor/http/games.py).
+ * @typedef {object} GameSummary
+ * @property {string} id
+ * @property {number} players
+ * @property {{seat: number, name: string, bot: boolean}[]} seats
+ * @property {number | null} ended_at seconds since the epoch
+ * @property {string} reason
+ * @property {string} algorithm
+ * @property {string} fingerprint
+ * @property {string} seed
+ * @property {string[]} client_seeds
+ * @property {(string | null)[] | null} seat_seeds
+ * @property {number} steps
+ * @property {import("./verify_record.js").Result | null} result
+ * @property {string} record_url
+ * @property {string} verify_url
+ */
+
+/** The element with this id: game.html has every one asked for. @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const gameId = (location.pathname.match(/^\/games\/([0-9a-f]{10})\/?$/) || [])[1] || null;
-let info = null;
+/** @type {GameSummary} */
+let info;
+/** @type {GameSummary["seats"]} */
 let seats = [];
 
+/**
+ * The answer's JSON, for the caller to read as the endpoint's documented shape; throws
+ * ApiError on an HTTP error.
+ * @param {string} url
+ * @returns {Promise<unknown>}
+ */
 async function getJson(url) {
   const res = await fetch(url, { headers: { Accept: "application/json" } });
+  /** @type {unknown} */
   let data;
   try { data = await res.json(); } catch { data = null; }
   if (!res.ok) {
-    const err = new Error((data && data.error && data.error.message) || `HTTP ${res.status}`);
-    err.status = res.status;
-    throw err;
+    const error = errorOf(data);
+    throw new ApiError(error.message || `HTTP ${res.status}`, error.code, res.status);
   }
   return data;
 }
 
+/** @type {Record<string, string>} */
 const REASONS = { finished: "Played to the end", shutdown: "Ended when the server stopped", crashed: "Ended by a server fault" };
 
 function renderResult() {
@@ -73,12 +104,12 @@ async function main() {
     setCatalogue(await getJson("/api/rules"));
   } catch { /* names fall back to keys */ }
   try {
-    info = await getJson(`/api/games/${gameId}`);
+    info = /** @type {GameSummary} */ (await getJson(`/api/games/${gameId}`));
   } catch (err) {
     $("title").textContent = "No such game";
-    $("status").textContent = err.status === 404
+    $("status").textContent = err instanceof ApiError && err.status === 404
       ? `There is no finished game ${gameId} here. (A game still being played shows here once it ends.)`
-      : `Could not load game ${gameId}: ${err.message}`;
+      : `Could not load game ${gameId}: ${errorText(err)}`;
     return;
   }
   seats = info.seats;
@@ -86,15 +117,15 @@ async function main() {
   installTooltips();
   $("charts-sec").hidden = false;
   getJson(`/api/games/${gameId}/charts`)
-    .then((data) => drawCharts($("charts"), data, seats, null))
-    .catch((err) => { $("charts").textContent = `The charts could not be drawn: ${err.message}`; });
+    .then((data) => drawCharts($("charts"), /** @type {import("./charts.js").ChartsData} */ (data), seats, null))
+    .catch((err) => { $("charts").textContent = `The charts could not be drawn: ${errorText(err)}`; });
   $("replay").hidden = false;
   const player = new ReplayPlayer({ bar: $("replay-bar"), stage: $("replay-table"), status: $("replay-status") },
     gameId, seats);
   try {
     if (await player.load()) $("replay").scrollIntoView({ block: "start" }); // a link to a step
   } catch (err) {
-    $("replay-status").textContent = `Could not replay the game: ${err.message}`;
+    $("replay-status").textContent = `Could not replay the game: ${errorText(err)}`;
     $("replay-table").hidden = true;
   }
 }

@@ -1,18 +1,69 @@
+// @ts-check
 // The lobby: play now against bots, create a table, join one, watch one.
 
-import { api } from "./net.js";
+import { api, errorText } from "./net.js";
 import { h, clear, toast } from "./dom.js";
 import { getName, setName, setToken } from "./store.js";
 import { sendClientSeed, showFingerprint } from "./seen.js";
 import { limit } from "./text.js";
 
-/** The table sizes the rules allow (from /api/rules); only the default if that failed. */
+/** What the lobby does to open a table (null: the lobby). @typedef {(table: string | null) => void} Go */
+/**
+ * A seat in the lists of tables and games.
+ * @typedef {object} ListedSeat
+ * @property {number} seat
+ * @property {string | null} name null: an open seat
+ * @property {boolean} bot
+ */
+/**
+ * POST /api/tables: the table made (docs/protocol.md).
+ * @typedef {object} TableMade
+ * @property {string} table
+ * @property {number} players
+ * @property {string} fingerprint
+ * @property {string} invite
+ */
+/**
+ * POST /api/tables/<id>/join, and POST /api/play-now's seat: a seat's token.
+ * @typedef {object} Joined
+ * @property {string} table
+ * @property {number} seat
+ * @property {string} token
+ * @property {string} fingerprint
+ */
+/**
+ * An entry of GET /api/tables.
+ * @typedef {object} ListedTable
+ * @property {string} id
+ * @property {number} players
+ * @property {string} state "waiting", "playing", "finished" or "ended"
+ * @property {ListedSeat[]} seats
+ * @property {number | null} round
+ */
+/**
+ * An entry of GET /api/games (the archive's summary).
+ * @typedef {object} ListedGame
+ * @property {string} id
+ * @property {number} ended_at seconds since the epoch
+ * @property {string} reason
+ * @property {ListedSeat[]} seats
+ * @property {number[]} winners
+ * @property {number[]} totals by seat
+ * @property {string} [url]
+ */
+
+/**
+ * The table sizes the rules allow (from /api/rules); only the default if that failed.
+ * @param {number} value the default
+ * @returns {number[]}
+ */
 function tableSizes(value) {
   const low = limit("min_players"), high = limit("max_players");
   if (!low || !high) return [value];
   return Array.from({ length: high - low + 1 }, (_, i) => low + i);
 }
 
+/** @param {string} id @returns {HTMLSelectElement} */
 function playersSelect(id, value = 4) {
   return h("select", { id, name: "players" },
     tableSizes(value).map((n) => h("option", { value: n, selected: n === value }, `${n} players`)));
@@ -24,9 +75,12 @@ const LEVELS = [
   ["hard", "Hard bots — think ahead (slower)"],
 ];
 
+/** @param {string} id @returns {HTMLSelectElement} */
 function botsSelect(id) {
   const saved = localStorage.getItem("quaymoor.bots") || "normal";
-  return h("select", { id, name: "bots", onchange: (ev) => localStorage.setItem("quaymoor.bots", ev.target.value) },
+  /** @param {Event} ev */
+  const keep = (ev) => localStorage.setItem("quaymoor.bots", /** @type {HTMLSelectElement} */ (ev.target).value);
+  return h("select", { id, name: "bots", onchange: keep },
     LEVELS.map(([value, label]) => h("option", { value, selected: value === saved }, label)));
 }
 
@@ -34,9 +88,12 @@ function botsSelect(id) {
  * Play now against bots, in the order that keeps the server honest: the table and our
  * seat (the answer carries the fingerprint), the fingerprint shown, our client seed, the
  * start. Returns the table's id.
+ * @param {{name: string, players: number, bots?: string}} ask without `bots`, the
+ *   server's default level (normal)
+ * @returns {Promise<string>}
  */
 export async function playNow({ name, players, bots }) {
-  const r = await api("POST", "/api/play-now", { name, players, bots });
+  const r = /** @type {TableMade & Joined} */ (await api("POST", "/api/play-now", { name, players, bots }));
   setToken(r.table, r.token);
   await showFingerprint(r.table, r.fingerprint);
   await sendClientSeed(r.table, { token: r.token, seat: r.seat });
@@ -44,18 +101,21 @@ export async function playNow({ name, players, bots }) {
   return r.table;
 }
 
+/** @param {HTMLElement} app @param {Go} go */
 export function renderLobby(app, go) {
   clear(app);
+  /** @type {HTMLInputElement} */
   const name = h("input", {
     id: "name", type: "text", maxlength: 24, autocomplete: "nickname",
     value: getName() || "", placeholder: "Your name",
   });
   const playNowPlayers = playersSelect("playnow-players", 4);
   const playNowBots = botsSelect("playnow-bots");
+  /** @type {HTMLButtonElement} */
   const playNowButton = h("button", { class: "big primary", id: "play-now", type: "submit" },
     "Play now against bots");
 
-  const form = h("form", { class: "card playnow", onsubmit: async (ev) => {
+  const form = h("form", { class: "card playnow", onsubmit: async (/** @type {SubmitEvent} */ ev) => {
     ev.preventDefault();
     playNowButton.disabled = true;
     const nm = name.value.trim() || "Player";
@@ -63,7 +123,7 @@ export function renderLobby(app, go) {
     try {
       go(await playNow({ name: nm, players: Number(playNowPlayers.value), bots: playNowBots.value }));
     } catch (e) {
-      toast(`Could not start a game: ${e.message}`);
+      toast(`Could not start a game: ${errorText(e)}`);
       playNowButton.disabled = false;
     }
   } },
@@ -77,22 +137,24 @@ export function renderLobby(app, go) {
   const createPlayers = playersSelect("create-players", 4);
   const createBots = botsSelect("create-bots");
   const createOut = h("div", { class: "create-out" });
+  /** @type {HTMLButtonElement} */
   const createBtn = h("button", { type: "submit" }, "Create a table");
-  const create = h("form", { class: "card", onsubmit: async (ev) => {
+  const create = h("form", { class: "card", onsubmit: async (/** @type {SubmitEvent} */ ev) => {
     ev.preventDefault();
     createBtn.disabled = true;
     const nm = name.value.trim() || "Player";
     setName(nm);
     try {
-      const t = await api("POST", "/api/tables", { players: Number(createPlayers.value), bots: createBots.value });
-      const j = await api("POST", `/api/tables/${t.table}/join`, { name: nm });
+      const t = /** @type {TableMade} */ (await api("POST", "/api/tables",
+        { players: Number(createPlayers.value), bots: createBots.value }));
+      const j = /** @type {Joined} */ (await api("POST", `/api/tables/${t.table}/join`, { name: nm }));
       if (j.fingerprint !== t.fingerprint) throw new Error("the server answered the join with another fingerprint");
       setToken(t.table, j.token);
       await showFingerprint(t.table, j.fingerprint);
       await sendClientSeed(t.table, { token: j.token, seat: j.seat });
       go(t.table);
     } catch (e) {
-      toast(`Could not create a table: ${e.message}`);
+      toast(`Could not create a table: ${errorText(e)}`);
       createBtn.disabled = false;
     }
   } },
@@ -101,7 +163,9 @@ export function renderLobby(app, go) {
   h("label", { for: "create-players" }, "Seats"), createPlayers,
   h("label", { for: "create-bots" }, "Bots in empty seats"), createBots, createBtn, createOut);
 
+  /** @type {HTMLElement} */
   const list = h("ul", { class: "tables", id: "open-tables" }, h("li", {}, "Loading…"));
+  /** @type {HTMLElement} */
   const games = h("ul", { class: "tables games", id: "recent-games" }, h("li", {}, "Loading…"));
   const refresh = h("button", { type: "button", id: "refresh-lists", onclick: () => loadLists(list, games, go) }, "Refresh");
   const watch = h("section", { class: "card", "aria-labelledby": "tables-head" },
@@ -118,7 +182,10 @@ export function renderLobby(app, go) {
 const REFRESH_SECONDS = 15;
 const RECENT_GAMES = 10;
 
-/** Reload both lists every REFRESH_SECONDS while the lobby is shown and the page visible. */
+/**
+ * Reload both lists every REFRESH_SECONDS while the lobby is shown and the page visible.
+ * @param {HTMLElement} list @param {HTMLElement} games @param {Go} go
+ */
 function keepFresh(list, games, go) {
   const timer = setInterval(() => {
     if (!list.isConnected) { clearInterval(timer); return; } // the lobby was left
@@ -126,25 +193,32 @@ function keepFresh(list, games, go) {
   }, REFRESH_SECONDS * 1000);
 }
 
+/** @param {HTMLElement} list @param {HTMLElement} games @param {Go} go */
 function loadLists(list, games, go) {
   loadTables(list, go);
   loadGames(games);
 }
 
-/** A link that opens a table in this page (go), and still works as a link. */
+/**
+ * A link that opens a table in this page (go), and still works as a link.
+ * @param {string} id @param {string} text @param {Go} go
+ * @returns {HTMLAnchorElement}
+ */
 function tableLink(id, text, go) {
-  return h("a", { class: "button", href: `/?table=${id}`, "data-table": id, onclick: (ev) => {
+  return h("a", { class: "button", href: `/?table=${id}`, "data-table": id, onclick: (/** @type {MouseEvent} */ ev) => {
     if (ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
     ev.preventDefault();
     go(id);
   } }, text);
 }
 
+/** The names of the seated, as one line. @param {ListedSeat[] | undefined} seats */
 const who = (seats) => (seats || []).filter((s) => s.name).map((s) => s.name).join(", ");
 
+/** @param {HTMLElement} list @param {Go} go */
 async function loadTables(list, go) {
   try {
-    const { tables } = await api("GET", "/api/tables");
+    const { tables } = /** @type {{tables: ListedTable[]}} */ (await api("GET", "/api/tables"));
     const open = tables.filter((t) => t.state === "waiting" || t.state === "playing");
     clear(list);
     if (!open.length) list.append(h("li", {}, "No tables are open now."));
@@ -159,10 +233,11 @@ async function loadTables(list, go) {
         tableLink(t.id, waiting ? "Open" : "Watch", go)));
     }
   } catch (e) {
-    clear(list).append(h("li", {}, `Could not load the tables: ${e.message}`));
+    clear(list).append(h("li", {}, `Could not load the tables: ${errorText(e)}`));
   }
 }
 
+/** @param {number} at seconds since the epoch */
 function ago(at) {
   const s = Math.max(0, Math.round(Date.now() / 1000 - at));
   if (s < 90) return "just now";
@@ -171,9 +246,10 @@ function ago(at) {
   return new Date(at * 1000).toLocaleDateString();
 }
 
+/** @param {HTMLElement} list */
 async function loadGames(list) {
   try {
-    const { games } = await api("GET", `/api/games?limit=${RECENT_GAMES}`);
+    const { games } = /** @type {{games: ListedGame[]}} */ (await api("GET", `/api/games?limit=${RECENT_GAMES}`));
     clear(list);
     if (!games.length) list.append(h("li", {}, "No finished games yet."));
     for (const g of games) {
@@ -187,6 +263,6 @@ async function loadGames(list) {
         h("a", { class: "button", href: g.url || `/games/${g.id}` }, "See the game")));
     }
   } catch (e) {
-    clear(list).append(h("li", {}, `Could not load the finished games: ${e.message}`));
+    clear(list).append(h("li", {}, `Could not load the finished games: ${errorText(e)}`));
   }
 }

@@ -1,10 +1,14 @@
+// @ts-check
 // Short beeps made with WebAudio (no audio files): your turn, your turn while the page is
 // hidden, the last seconds, the end. Sound is off until the player turns it on (M or the
 // sound button), as browsers and players expect; the choice is kept in localStorage.
 
 const KEY = "quaymoor.sound";
 
-// Each sound: [frequency Hz, start s, length s, type]
+/** @typedef {[number, number, number, OscillatorType]} Note [frequency Hz, start s, length s, type] */
+/** @typedef {"turn" | "away" | "urgent" | "tick" | "end"} SoundName */
+
+/** @type {Record<SoundName, Note[]>} */
 const SOUNDS = {
   turn: [[660, 0, 0.12, "sine"], [880, 0.14, 0.18, "sine"]],
   // a decision of yours while the page is hidden: the turn chime, louder-seeming and twice
@@ -22,8 +26,11 @@ function stored() {
 
 class Sound {
   constructor() {
+    /** @type {AudioContext | null} */
     this.ctx = null;
+    /** @type {Set<(on: boolean) => void>} */
     this.listeners = new Set();
+    /** @type {SoundName[]} */
     this.played = []; // the names of the sounds made, newest last (tests read it)
     const unlock = () => this.unlock();
     // Browsers start audio only after a gesture: wake the context on the first one.
@@ -34,6 +41,7 @@ class Sound {
 
   get on() { return stored(); }
 
+  /** @param {boolean} on */
   set(on) {
     try { localStorage.setItem(KEY, on ? "on" : "off"); } catch { /* private mode */ }
     for (const fn of this.listeners) fn(on);
@@ -45,17 +53,19 @@ class Sound {
     return this.on;
   }
 
+  /** @param {(on: boolean) => void} fn @returns {() => boolean} the unsubscriber */
   onChange(fn) { this.listeners.add(fn); return () => this.listeners.delete(fn); }
 
   unlock() {
     if (!this.ctx) {
-      const Ctx = window.AudioContext || window.webkitAudioContext;
+      const Ctx = window.AudioContext || /** @type {{webkitAudioContext?: typeof AudioContext}} */ (window).webkitAudioContext; // older Safari
       if (!Ctx) return;
       try { this.ctx = new Ctx(); } catch { return; }
     }
     if (this.ctx.state === "suspended") this.ctx.resume().catch(() => {});
   }
 
+  /** @param {SoundName} name */
   play(name) {
     if (!this.on) return;
     const notes = SOUNDS[name];
@@ -82,4 +92,4 @@ class Sound {
 }
 
 export const sound = new Sound();
-window.quaymoorSound = sound;
+/** @type {{quaymoorSound?: Sound}} */ (window).quaymoorSound = sound; // the browser tests read it

@@ -1,11 +1,35 @@
+// @ts-check
 // The status page's "Processes" card, for a cluster (docs/deploy.md): every table process
 // from /status.json's `processes` (its tables, connections, p99s, RSS, draining, how old
 // its heartbeat is) beside HAProxy's view of the same server (`haproxy`), and a last row
 // adding up the live ones (the worst p99s). Hidden on a single-process server, whose
 // /status.json has no `processes`.
 
+/**
+ * A table process of the cluster, from its heartbeat (quaymoor/cluster/member.py); a
+ * process that is not alive reports only `tables` and `playing` (connections null).
+ * @typedef {object} Process
+ * @property {string} name
+ * @property {boolean} [this] the process that answered
+ * @property {boolean} [alive]
+ * @property {boolean} [draining]
+ * @property {number | null} [stopped_at]
+ * @property {number} [beat_age_seconds]
+ * @property {number | null} [tables]
+ * @property {number | null} [connections]
+ * @property {number | null} [action_p99_ms]
+ * @property {number | null} [loop_lag_p99_ms]
+ * @property {number | null} [rss_bytes]
+ */
+/**
+ * HAProxy's view of one server (its runtime API's `show servers state`, by name).
+ * @typedef {{svname: string, status: string, weight: string, scur: string}} RouterView
+ */
+/** @typedef {"tables" | "connections" | "rss_bytes"} Summed */
+
 const DASH = "–";
 
+/** @param {HTMLTableRowElement} row @param {string} text @param {string} [cls] */
 function cell(row, text, cls) {
   const td = document.createElement("td");
   if (cls) td.className = cls;
@@ -14,16 +38,21 @@ function cell(row, text, cls) {
   return td;
 }
 
+/** @param {unknown} x @returns {x is number} */
 const num = (x) => typeof x === "number" && Number.isFinite(x);
+/** @param {unknown} x */
 const ms = (x) => (num(x) && x >= 0 ? `${x < 10 ? x.toFixed(1) : Math.round(x)} ms` : DASH);
+/** @param {unknown} x */
 const mib = (x) => (num(x) ? `${Math.round(x / 1048576)} MiB` : DASH);
 
+/** @param {Process} proc */
 function stateOf(proc) {
   if (proc.stopped_at !== null && proc.stopped_at !== undefined) return "stopped";
   if (!proc.alive) return "not beating";
   return proc.draining ? "draining" : "serving";
 }
 
+/** @param {{processes?: Process[], haproxy?: RouterView[] | string}} status /status.json */
 export function renderProcesses(status) {
   const card = document.getElementById("processes-card");
   if (!card) return;
@@ -32,7 +61,7 @@ export function renderProcesses(status) {
   if (procs === null) return;
   const seen = Array.isArray(status.haproxy) ? status.haproxy : [];
   const router = new Map(seen.map((s) => [s.svname, s]));
-  const body = document.getElementById("processes");
+  const body = /** @type {HTMLElement} */ (document.getElementById("processes")); // in the card
   const rows = procs.map((p) => {
     const tr = document.createElement("tr");
     const state = stateOf(p);
@@ -51,7 +80,11 @@ export function renderProcesses(status) {
   });
   // The cards above are this process's own figures; this row adds up the live ones.
   const live = procs.filter((p) => stateOf(p) === "serving" || stateOf(p) === "draining");
-  const sum = (key) => live.reduce((n, p) => n + (num(p[key]) ? p[key] : 0), 0);
+  /** @param {Summed} key */
+  const sum = (key) => live.reduce((n, p) => {
+    const v = p[key];
+    return n + (num(v) ? v : 0);
+  }, 0);
   const total = document.createElement("tr");
   total.className = "proc-total";
   cell(total, `All ${live.length} live`);
@@ -64,7 +97,7 @@ export function renderProcesses(status) {
   cell(total, "");
   cell(total, "");
   body.replaceChildren(...rows, total);
-  const note = document.getElementById("haproxy-note");
+  const note = /** @type {HTMLElement} */ (document.getElementById("haproxy-note")); // in the card
   note.textContent = typeof status.haproxy === "string" ? `HAProxy: ${status.haproxy}` : "";
   note.hidden = note.textContent === "";
 }

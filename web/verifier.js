@@ -1,3 +1,4 @@
+// @ts-check
 // The checks of the verify page, as a pure function of a game record, the rules catalogue's
 // setups (/api/rules), the server's replay of the game (optional) and what this browser saw
 // of it (optional). Everything random is recomputed here from the revealed seed and the
@@ -8,41 +9,58 @@
 //
 // A check is {id, label, status: "pass"|"fail"|"skip", computed, game, seen, note}:
 // `computed` is what this browser worked out, `game` what the record (or the game on the
-// server) shows, `seen` what this browser saw during the game.
+// server) shows, `seen` what this browser saw during the game. A seat is named as the
+// record names its player ("seat 2", counted from 1, only where the record has no name).
 
-import {
-  ALGORITHM, compareTurnUps, deriveKey, expectedTurnUps, fingerprint, firstWarden,
-} from "./fairness.js";
+import { ALGORITHM, deriveKey, fingerprint, firstWarden } from "./fairness.js";
+import { compareTurnUps, expectedTurnUps } from "./fairness_plots.js";
+import { check, isInt, seatNamer, seatSeedsText, seedText } from "./verify_record.js";
 
+/** @typedef {import("./fairness_plots.js").Good} Good */
+/** @typedef {import("./fairness_plots.js").ShownTurnUp} ShownTurnUp */
+/** @typedef {import("./verify_record.js").GameRecord} GameRecord */
+/** @typedef {import("./verify_record.js").Replay} Replay */
+/** @typedef {import("./verify_record.js").Seen} Seen */
+/** @typedef {import("./verify_record.js").Setups} Setups */
+/** @typedef {import("./verify_record.js").Check} Check */
+/** @typedef {import("./verify_record.js").FinalScore} FinalScore */
+
+/** @param {readonly Good[] | null | undefined} goods */
 const show = (goods) => (goods && goods.length ? goods.join(", ") : "nothing");
+/** @param {unknown} a */
 const describeAction = (a) => (a ? JSON.stringify(a) : "none");
 
-function check(id, label, ok, values = {}) {
-  return { id, label, status: ok === null ? "skip" : ok ? "pass" : "fail", ...values };
-}
-
-/** The first Warden the record shows: its own field, or the seat of the first action. */
+/**
+ * The first Warden the record shows: its own field, or the seat of the first action.
+ * @param {GameRecord} record @returns {number | null}
+ */
 function recordedWarden(record) {
-  if (Number.isInteger(record.first_warden)) return record.first_warden;
+  if (isInt(record.first_warden)) return record.first_warden;
   return record.actions && record.actions.length ? record.actions[0].seat : null;
 }
 
-/** Turn-ups the game shows: the record's (format 2 on), else the server's replay's. */
+/**
+ * Turn-ups the game shows: the record's (format 2 on), else the server's replay's.
+ * @param {GameRecord} record @param {Replay | null} replay
+ * @returns {{list: ShownTurnUp[], from: string} | {list: null, from: null}}
+ */
 function shownTurnUps(record, replay) {
   if (Array.isArray(record.turned_up)) return { list: record.turned_up, from: "the record" };
   if (replay && Array.isArray(replay.turned_up)) return { list: replay.turned_up, from: "the game's replay" };
   return { list: null, from: null };
 }
 
-const seedText = (s) => (s === null || s === undefined ? "none" : JSON.stringify(s));
-/** Seats as people count them: from 1 (the record's seat 0 is "seat 1"). */
-const seatNo = (i) => `seat ${Number(i) + 1}`;
-const seatSeedsText = (list) => list.map((s, i) => `${seatNo(i)}: ${seedText(s)}`).join(", ");
-
-/** Match what this browser saw to the public turn-ups, in order (a seen turn-up happened at
- * a step in (from, to]). Returns the seen entry per public index, and the unmatched ones. */
+/** @typedef {NonNullable<Seen["turned_up"]>[number]} SeenTurnUp */
+/**
+ * Match what this browser saw to the public turn-ups, in order (a seen turn-up happened at
+ * a step in (from, to]). Returns the seen entry per public index, and the unmatched ones.
+ * @param {readonly SeenTurnUp[] | null | undefined} seenList
+ * @param {readonly import("./fairness_plots.js").TurnUp[]} publicList
+ */
 function matchSeen(seenList, publicList) {
+  /** @type {Map<number, SeenTurnUp>} */
   const byIndex = new Map();
+  /** @type {SeenTurnUp[]} */
   const unmatched = [];
   let p = 0;
   for (const s of seenList || []) {
@@ -58,11 +76,14 @@ function matchSeen(seenList, publicList) {
   return { byIndex, unmatched };
 }
 
+/** @param {readonly Good[]} a @param {readonly Good[]} b */
 function sameGoods(a, b) {
   return a.length === b.length && a.every((g, i) => g === b[i]);
 }
 
+/** @type {Record<string, string>} */
 const SOURCES = { setup: "at the setup", surveyor: "after the Surveyor", farmstead: "drawn by a Farmstead" };
+/** @type {Record<string, string>} */
 const ROW_NOTES = {
   changed: "the seed gives other plots here",
   missing: "the game turned these up, the list leaves them out",
@@ -70,6 +91,7 @@ const ROW_NOTES = {
   open: "the game ended during or right after this Surveyor phase: these may never have been turned up",
 };
 
+/** @param {import("./fairness_plots.js").TurnUpRow} r */
 function describeRow(r) {
   const where = `#${r.index + 1} ${SOURCES[r.source] || r.source}${r.step ? ` (action ${r.step})` : ""}`;
   if (r.status === "missing") return `${where}: ${show(r.expected)} missing from the list`;
@@ -81,8 +103,13 @@ function describeRow(r) {
  * All the checks, in order: algorithm, fingerprint, client seeds (do the seed and client
  * seeds give this game's draws?), first Warden, every turn-up of plots, what this browser
  * saw, every action (by the rules, on the server) and the final scores.
+ * @param {GameRecord} record
+ * @param {{replay?: Replay | null, seen?: Seen | null, setups?: Setups | null}} [given]
+ * @returns {Promise<Check[]>}
  */
 export async function verifyRecord(record, { replay = null, seen = null, setups = null } = {}) {
+  const seatNo = seatNamer(record);
+  /** @type {Check[]} */
   const checks = [];
   checks.push(check("algorithm", "Algorithm", record.algorithm === ALGORITHM,
     { computed: ALGORITHM, game: String(record.algorithm) }));
@@ -97,7 +124,8 @@ export async function verifyRecord(record, { replay = null, seen = null, setups 
     key = await deriveKey(record.seed, record.client_seeds || []);
   } catch (err) {
     checks.push(check("fingerprint", "SHA-256 of the seed is the fingerprint", false,
-      { computed: `cannot use this seed: ${err.message}`, game: String(record.fingerprint) }));
+      { computed: `cannot use this seed: ${err instanceof Error ? err.message : String(err)}`,
+        game: String(record.fingerprint) }));
   }
 
   if (seen && seen.fingerprint) {
@@ -108,14 +136,14 @@ export async function verifyRecord(record, { replay = null, seen = null, setups 
   }
   const bound = Array.isArray(record.seat_seeds) ? record.seat_seeds : null;
   if (seen && seen.client_seed) {
-    const mySeat = Number.isInteger(seen.seat) ? seen.seat : null;
+    const mySeat = isInt(seen.seat) ? seen.seat : null;
     const ok = bound && mySeat !== null
       ? bound[mySeat] === seen.client_seed
       : (record.client_seeds || []).includes(seen.client_seed);
     checks.push(check("seen-client-seed", bound && mySeat !== null
       ? `This browser's client seed is at its seat (${seatNo(mySeat)}) and in the key`
       : "This browser's client seed was mixed into the key", ok,
-    { game: bound ? seatSeedsText(bound) : JSON.stringify(record.client_seeds || []), seen: seen.client_seed,
+    { game: bound ? seatSeedsText(bound, seatNo) : JSON.stringify(record.client_seeds || []), seen: seen.client_seed,
       note: ok ? "" : "the record leaves out this browser's client seed, or puts it at another seat" }));
   }
   if (seen && Array.isArray(seen.start_seeds)) {
@@ -129,19 +157,21 @@ export async function verifyRecord(record, { replay = null, seen = null, setups 
     }
     const ok = bound !== null && differ.length === 0;
     checks.push(check("seen-start-seeds", "The client seeds this browser saw listed at the start", ok, {
-      game: bound ? seatSeedsText(bound) : "no seeds bound to seats", seen: seatSeedsText(seen.start_seeds),
+      game: bound ? seatSeedsText(bound, seatNo) : "no seeds bound to seats", seen: seatSeedsText(seen.start_seeds, seatNo),
       note: ok ? "" : bound ? `a seed this browser did not see at the start: ${differ.join("; ")}` : "the record does not say which seat gave which seed",
     }));
   }
 
   // the draws, recomputed from the seed and client seeds
+  /** @type {Check[]} */
   const draws = [];
+  /** @type {Check | null} */
   let turnUps = null;
   const players = record.players;
   const shownWarden = recordedWarden(record);
   if (key) {
     const warden = await firstWarden(key, players);
-    const seenWarden = seen && Number.isInteger(seen.first_warden) ? seen.first_warden : null;
+    const seenWarden = seen && isInt(seen.first_warden) ? seen.first_warden : null;
     const ok = (shownWarden === null || shownWarden === warden) && (seenWarden === null || seenWarden === warden);
     draws.push(check("first-warden", "First Warden", shownWarden === null && seenWarden === null ? null : ok, {
       computed: seatNo(warden), game: shownWarden === null ? "" : seatNo(shownWarden),
@@ -150,12 +180,13 @@ export async function verifyRecord(record, { replay = null, seen = null, setups 
     }));
     const faceUp = setups && setups[String(players)] ? setups[String(players)].face_up_plots : null;
     const shown = shownTurnUps(record, replay);
-    if (!Number.isInteger(faceUp)) {
+    if (!isInt(faceUp)) {
       turnUps = check("turn-ups", "Every plot turned up, worked out from the seed and the actions", null,
         { note: "the rules catalogue (/api/rules) did not load: it says how many plots are face up" });
     } else {
       const expected = await expectedTurnUps(key, players, record.actions || [],
         { faceUp, finished: !!record.result });
+      /** @type {import("./fairness_plots.js").TurnUpRow[]} */
       const rows = shown.list ? compareTurnUps(expected, shown.list) : expected.map((e, index) => ({
         index, step: e.step, source: e.source, expected: e.goods, shown: null, status: "unshown", reshuffled: e.reshuffled,
       }));
@@ -206,7 +237,7 @@ export async function verifyRecord(record, { replay = null, seen = null, setups 
     const keyed = bound.filter((x) => x !== null);
     const ok = bound.length === players && JSON.stringify(keyed) === JSON.stringify(record.client_seeds || []);
     checks.push(check("seat-seeds", "Each client seed is bound to the seat that gave it", ok, {
-      computed: JSON.stringify(keyed), game: seatSeedsText(bound),
+      computed: JSON.stringify(keyed), game: seatSeedsText(bound, seatNo),
       note: ok ? "the key takes the seats' seeds in seat order" : `the key's client seeds ${JSON.stringify(record.client_seeds || [])} are not the seats' seeds in seat order (${bound.length} listed for ${players} seats)`,
     }));
   }
@@ -246,22 +277,32 @@ export async function verifyRecord(record, { replay = null, seen = null, setups 
   return checks;
 }
 
-/** JSON with every object's keys sorted, to compare values however they were written. */
+/**
+ * JSON with every object's keys sorted, to compare values however they were written.
+ * @param {unknown} value
+ */
 function canon(value) {
+  /** @param {unknown} v @returns {unknown} */
   const sorted = (v) => {
     if (Array.isArray(v)) return v.map(sorted);
-    if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])]));
+    if (v && typeof v === "object") {
+      const o = /** @type {Record<string, unknown>} */ (v);
+      return Object.fromEntries(Object.keys(o).sort().map((k) => [k, sorted(o[k])]));
+    }
     return v;
   };
   return JSON.stringify(sorted(value));
 }
 
+/** @param {FinalScore} s */
 function scoreText(s) {
   const bonuses = Object.values(s.bonuses || {}).reduce((n, x) => n + x, 0);
   return `total ${s.total} (seals ${s.seals}, buildings ${s.building_points}, bonuses ${bonuses}, coins+goods ${s.tiebreak})`;
 }
 
+/** @param {GameRecord} record @param {Replay | null} replay @returns {Check} */
 function scoresCheck(record, replay) {
+  const seatNo = seatNamer(record);
   const label = "Final scores";
   const result = record.result;
   if (!result) {

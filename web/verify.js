@@ -1,3 +1,4 @@
+// @ts-check
 // The verify page: /verify.html?game=<id>, or a pasted record. The checks themselves are in
 // verifier.js; this page fetches the record, the rules' setups (how many plots lie face up)
 // and the server's replay, adds what this browser saw (seen.js), and shows every check
@@ -6,21 +7,39 @@
 import { h, clear } from "./dom.js";
 import { verifyRecord } from "./verifier.js";
 import { seenFor } from "./seen.js";
+import { errorOf, errorText } from "./net.js";
+
+/** @typedef {import("./verify_record.js").GameRecord} GameRecord */
+/** @typedef {import("./verify_record.js").Check} Check */
+/** Where the record came from: the game's id (null: none) and the words for it. @typedef {{id: string | null, source: string}} Origin */
 
 const GAME_ID = /^[0-9a-f]{10}$/;
-const $ = (id) => document.getElementById(id);
+/** The element with this id: verify.html has every one asked for. @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const input = (id) => /** @type {HTMLInputElement | HTMLTextAreaElement} */ (document.getElementById(id));
+const checksBody = () => /** @type {HTMLElement} */ ($("checks").querySelector("tbody"));
 
+/**
+ * An answer's status and parsed JSON (null when it is not JSON), for the caller to read as
+ * the endpoint's documented shape.
+ * @param {string} url
+ * @returns {Promise<{ok: boolean, status: number, data: unknown}>}
+ */
 async function getJson(url) {
   const res = await fetch(url, { headers: { Accept: "application/json" } });
+  /** @type {unknown} */
   let data;
   try { data = await res.json(); } catch { data = null; }
   return { ok: res.ok, status: res.status, data };
 }
 
-function errorText(r) {
-  return (r.data && r.data.error && r.data.error.message) || `HTTP ${r.status}`;
+/** @param {{status: number, data: unknown}} r */
+function refusalText(r) {
+  return errorOf(r.data).message || `HTTP ${r.status}`;
 }
 
+/** @param {string} text @param {"ok" | "bad" | "wait"} kind */
 function setVerdict(text, kind) {
   const v = $("verdict");
   v.textContent = text;
@@ -28,10 +47,12 @@ function setVerdict(text, kind) {
   v.dataset.state = kind;
 }
 
+/** @param {HTMLElement} dl @param {string} term @param {string | Node} value @param {string} [id] */
 function fact(dl, term, value, id) {
   dl.append(h("dt", {}, term), h("dd", { class: "mono", id: id || null }, value));
 }
 
+/** @param {GameRecord} record @param {Check[]} checks @param {Origin} origin */
 function render(record, checks, { id, source }) {
   const dl = clear($("facts"));
   if (id) {
@@ -48,7 +69,7 @@ function render(record, checks, { id, source }) {
   }
   if (record.end_reason) fact(dl, "Ended", record.end_reason);
 
-  const body = clear($("checks").querySelector("tbody"));
+  const body = clear(checksBody());
   for (const c of checks) {
     const mark = c.status === "pass" ? "✔ passed" : c.status === "fail" ? "✘ FAILED" : "– not checked";
     body.append(h("tr", { "data-check": c.id, "data-status": c.status },
@@ -70,28 +91,33 @@ function render(record, checks, { id, source }) {
   $("outcome").dataset.done = "1";
 }
 
+/** @param {GameRecord} record @param {Origin} origin */
 async function run(record, { id, source }) {
   $("outcome").hidden = false;
   delete $("outcome").dataset.done;
   setVerdict("Checking…", "wait");
-  clear($("checks").querySelector("tbody"));
+  clear(checksBody());
+  /** @type {import("./verify_record.js").Replay | null} */
   let replay = null;
   if (id) {
     const r = await getJson(`/api/games/${id}/replay`);
-    if (r.ok) replay = r.data;
+    if (r.ok) replay = /** @type {import("./verify_record.js").Replay} */ (r.data);
   }
+  /** @type {import("./verify_record.js").Seen | null} */
   const seen = id ? seenFor(id) : null;
   const rules = await getJson("/api/rules");
-  const setups = rules.ok && rules.data ? rules.data.setups : null;
+  const catalogue = /** @type {{setups?: import("./verify_record.js").Setups} | null} */ (rules.data);
+  const setups = rules.ok && catalogue ? catalogue.setups : null;
   try {
     const checks = await verifyRecord(record, { replay, seen, setups });
     render(record, checks, { id, source });
   } catch (err) {
-    setVerdict(`Could not check: ${err.message}`, "bad");
+    setVerdict(`Could not check: ${errorText(err)}`, "bad");
     $("outcome").dataset.done = "1";
   }
 }
 
+/** @param {string} id */
 async function checkGame(id) {
   $("outcome").hidden = false;
   delete $("outcome").dataset.done;
@@ -103,23 +129,25 @@ async function checkGame(id) {
   setVerdict("Loading the game…", "wait");
   const r = await getJson(`/games/${id}.json`);
   if (!r.ok || !r.data) {
-    setVerdict(`No record for game ${id}: ${errorText(r)}`, "bad");
+    setVerdict(`No record for game ${id}: ${refusalText(r)}`, "bad");
     clear($("facts"));
-    clear($("checks").querySelector("tbody"));
+    clear(checksBody());
     $("outcome").dataset.done = "1";
     return;
   }
-  await run(r.data, { id, source: `this server's archive (/games/${id}.json)` });
+  await run(/** @type {GameRecord} */ (r.data), { id, source: `this server's archive (/games/${id}.json)` });
 }
 
+/** @param {string} text a pasted record */
 async function checkText(text) {
+  /** @type {GameRecord} */
   let record;
   try {
     record = JSON.parse(text);
     if (!record || typeof record !== "object" || Array.isArray(record)) throw new Error("not a JSON object");
   } catch (err) {
     $("outcome").hidden = false;
-    setVerdict(`That is not a game record: ${err.message}`, "bad");
+    setVerdict(`That is not a game record: ${errorText(err)}`, "bad");
     $("outcome").dataset.done = "1";
     return;
   }
@@ -132,16 +160,16 @@ function main() {
   const id = params.get("game");
   $("load-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const value = $("game-id").value.trim().toLowerCase();
+    const value = input("game-id").value.trim().toLowerCase();
     history.replaceState(null, "", `/verify.html?game=${encodeURIComponent(value)}`);
     checkGame(value);
   });
   $("paste-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    checkText($("record-text").value);
+    checkText(input("record-text").value);
   });
   if (id) {
-    $("game-id").value = id;
+    input("game-id").value = id;
     checkGame(id.trim().toLowerCase());
   }
 }

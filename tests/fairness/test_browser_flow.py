@@ -63,6 +63,7 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
     page.on("request", lambda r: sent[r.url.rsplit("/", 1)[1]].append(
         json.loads(r.post_data or "{}")) if r.url.rsplit("/", 1)[1] in sent else None)
     page.goto(archived_server.url + "/")
+    page.fill("#name", "Wren")
     page.select_option("#create-players", "2")
     page.get_by_role("button", name="Create a table").click()
     page.wait_for_url("**/?table=*")
@@ -89,6 +90,10 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
                  "seen-plots", "actions", "scores"):
         assert checks.get(name) == "pass", (name, checks)
     assert page.inner_text("#verdict").startswith("✔ All")
+    # seats are named by their players, not "seat 1"
+    warden = page.locator('#checks tr[data-check="first-warden"]').inner_text()
+    assert "Wren" in warden or "(bot)" in warden, warden
+    assert "seat " not in warden.lower(), warden
     # the record says what the browser saw, and verifies in Python too
     record = GameRecord.from_json(page.evaluate(
         f"fetch('/games/{table}.json').then((r) => r.text())"))
@@ -110,7 +115,7 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
     assert checks["seen-fingerprint"] == "fail"
     assert checks["plots-2"] == "fail" and checks["client-seeds"] == "pass"
     assert checks["seen-start-seeds"] == "fail" and checks["turn-ups"] == "pass"
-    assert "did not see at the start: seat 1" in page.locator(
+    assert "did not see at the start: Wren: the record has" in page.locator(
         '#checks tr[data-check="seen-start-seeds"]').inner_text()
     assert page.locator("#verdict").get_attribute("data-first") == "seen-fingerprint"
     assert "0" * 64 in page.locator('#checks tr[data-check="seen-fingerprint"]').inner_text()

@@ -23,7 +23,7 @@ SEEDS = 200
 CLIENT_SEEDS: list[list[str]] = [[], ["alice", "Bob \U0001f3b2", ""]]
 VECTOR_SEED = bytes(range(32)).hex()
 
-IMPORT = "const f = await import('/fairness.js');"
+IMPORT = "const f = { ...await import('/fairness.js'), ...await import('/fairness_plots.js') };"
 
 
 def seed(i: int) -> bytes:

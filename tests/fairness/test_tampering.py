@@ -177,6 +177,10 @@ def test_the_page_names_each_tampering(
     page: Any, archived_server: Served, edit: Callable[[dict[str, Any]], object], first: str
 ) -> None:
     data = record_data()
+    # names unlike "Player 2", so that the page is seen to name seats by their players
+    names = ["Wren", "Ash", "Rowan", "Hazel"]
+    for seat, name in zip(data["seats"], names, strict=True):
+        seat["name"] = name
     extra = edit(data)
     rows = check_pasted(page, archived_server, data)
     bad = failed(rows)
@@ -189,9 +193,11 @@ def test_the_page_names_each_tampering(
         assert fingerprint(bytes.fromhex("5e" * 32)) in text  # the values side by side
         assert data["fingerprint"] in text
     elif first == "actions":
-        assert f"action {extra}: this record says seat" in text
+        assert isinstance(extra, int)  # change_action returns the action's number
+        moved = names[data["actions"][extra - 1]["seat"]]
+        assert f"action {extra}: this record says {moved}: " in text
     elif first == "scores":
-        assert "seat 2: this record says total" in text  # seat 1 counted from 1
+        assert "Ash: this record says total" in text  # seat 1 by its player's name
     else:
         assert json.dumps(data["client_seeds"], separators=(",", ":"), ensure_ascii=False) in text
         assert set(bad) >= {"client-seeds", "first-warden"} or any(

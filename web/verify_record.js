@@ -1,0 +1,111 @@
+// @ts-check
+// A game record as the verify page reads it (quaymoor/rules/record.py): its JSDoc types,
+// with the server's replay, what this browser saw and a check's row; and the small words
+// every check uses: a seat named by its player, seeds by seat, a check made.
+
+/** @typedef {import("./fairness_plots.js").Good} Good */
+/** @typedef {import("./fairness_plots.js").ShownTurnUp} ShownTurnUp */
+/** @typedef {import("./fairness_plots.js").RecordedAction} RecordedAction */
+/**
+ * A seat of a record: its player's name and whether a bot played it.
+ * @typedef {object} RecordSeat
+ * @property {string} name
+ * @property {boolean} bot
+ */
+/**
+ * A final score (a record's and the server's replay's `result.scores`).
+ * @typedef {object} FinalScore
+ * @property {number} seat
+ * @property {number} seals
+ * @property {number} building_points
+ * @property {Record<string, number>} [bonuses]
+ * @property {number} total
+ * @property {number} tiebreak coins and goods
+ */
+/** @typedef {{reasons: string[], scores: FinalScore[], winners: number[]}} Result */
+/**
+ * A game record (quaymoor/rules/record.py, formats 1 to 3; docs/fairness.md), fetched or
+ * pasted: nothing has checked it yet, so the checks read it with care.
+ * @typedef {object} GameRecord
+ * @property {number} [format]
+ * @property {unknown} algorithm
+ * @property {number} players
+ * @property {string} seed 64 hex digits
+ * @property {string} fingerprint
+ * @property {string[]} [client_seeds]
+ * @property {RecordSeat[]} [seats]
+ * @property {RecordedAction[]} [actions]
+ * @property {Result | null} [result]
+ * @property {string | null} [game] the id it was played under
+ * @property {string | null} [end_reason]
+ * @property {number | null} [ended_at]
+ * @property {number | null} [first_warden]
+ * @property {ShownTurnUp[] | null} [turned_up]
+ * @property {(string | null)[] | null} [seat_seeds] per seat, the client seed it gave
+ */
+/**
+ * The server's replay of a game through the rules (GET /api/games/<id>/replay).
+ * @typedef {object} Replay
+ * @property {number | null} [first_warden]
+ * @property {ShownTurnUp[]} [turned_up]
+ * @property {RecordedAction[]} [actions]
+ * @property {boolean} [over]
+ * @property {Result | null} [result]
+ * @property {string | null} [error] why the rules refuse an action of the record
+ */
+/**
+ * What this browser saw of the game (seen.js's entry); any field may be missing.
+ * @typedef {object} Seen
+ * @property {string} [fingerprint]
+ * @property {string} [client_seed]
+ * @property {number | null} [seat]
+ * @property {(string | null)[]} [start_seeds]
+ * @property {number | null} [first_warden]
+ * @property {{from: number, to: number, source: string, goods: Good[]}[]} [turned_up]
+ */
+/** The rules catalogue's setups by player count (/api/rules). @typedef {Record<string, {face_up_plots: number}>} Setups */
+/**
+ * One check, one row of the verify page.
+ * @typedef {object} Check
+ * @property {string} id
+ * @property {string} label
+ * @property {"pass" | "fail" | "skip"} status
+ * @property {string} [computed] what this browser worked out
+ * @property {string} [game] what the record (or the game on the server) shows
+ * @property {string} [seen] what this browser saw during the game
+ * @property {string} [note]
+ * @property {boolean | null} [drawOk] a draw's: false when the seed gives another than the game showed
+ */
+/** @typedef {Omit<Check, "id" | "label" | "status">} CheckValues */
+
+/** @param {unknown} x @returns {x is number} */
+export const isInt = (x) => Number.isInteger(x);
+
+/**
+ * @param {string} id @param {string} label @param {boolean | null} ok null: not checked
+ * @param {CheckValues} [values]
+ * @returns {Check}
+ */
+export function check(id, label, ok, values = {}) {
+  return { id, label, status: ok === null ? "skip" : ok ? "pass" : "fail", ...values };
+}
+
+/** @param {unknown} s */
+export const seedText = (s) => (s === null || s === undefined ? "none" : JSON.stringify(s));
+
+/**
+ * How a person names the record's seat `i` (from 0): its player's name from the record's
+ * seats, or, where the record names nobody there, "seat 1" for seat 0 (counted from 1).
+ * @param {GameRecord} record
+ * @returns {(i: number) => string}
+ */
+export function seatNamer(record) {
+  const seats = Array.isArray(record.seats) ? record.seats : [];
+  return (i) => {
+    const seat = seats[Number(i)];
+    return seat && typeof seat.name === "string" && seat.name ? seat.name : `seat ${Number(i) + 1}`;
+  };
+}
+
+/** @param {readonly unknown[]} list by seat @param {(i: number) => string} seatName */
+export const seatSeedsText = (list, seatName) => list.map((s, i) => `${seatName(i)}: ${seedText(s)}`).join(", ");
