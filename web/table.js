@@ -49,7 +49,7 @@ export class TableScreen {
     this.token = getToken(tableId);
     this.model = new TableModel();
     this.model.version = this.token ? getVersion(tableId) : null;
-    this.chat = new ChatPanel((/** @type {Record<string, any>} */ m) => this.send(m));
+    this.chat = new ChatPanel((/** @type {import("./net.js").ClientMessage} */ m) => this.send(m));
     this.away = new AwaySignal();
     this.log = this.newLog();
     /** @type {Section} */ this.tab = "board";
@@ -120,7 +120,7 @@ export class TableScreen {
     setOutOfTabOrder(false);
   }
 
-  /** @param {Record<string, any>} m @returns {boolean} sent */
+  /** @param {import("./net.js").ClientMessage} m @returns {boolean} sent */
   send(m) { return !!this.conn && this.conn.send(m); }
 
   /** The page's sections, made once; the panels are drawn into them. */

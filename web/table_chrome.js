@@ -44,7 +44,7 @@ export class TableChrome {
     if (t.conn) t.conn.close();
     const hello = token ? () => this.helloArgs() : () => ({ token: null, since: null });
     t.conn = new TableConnection(t.tableId, hello,
-      { onMessage: (/** @type {Msg} */ m) => this.onMessage(m), onState: (/** @type {string} */ s, /** @type {number} */ c) => this.onConnState(s, c) });
+      { onMessage: (/** @type {Msg} */ m) => this.onMessage(m), onState: (s, c) => this.onConnState(s, c) });
     t.conn.open();
   }
 
@@ -55,7 +55,7 @@ export class TableChrome {
     return { token: t.token, since: t.log.length && v !== null ? v : 0 };
   }
 
-  /** @param {string} state @param {number} [code] */
+  /** @param {import("./net.js").ConnectionState} state @param {number} [code] */
   onConnState(state, code) {
     const t = this.t;
     // 4000 after the game's end: the table is gone (its server stopped, or the linger is
@@ -191,7 +191,8 @@ export class TableChrome {
     this.drawPre();
     setName(name);
     try {
-      const r = await api("POST", `/api/tables/${t.tableId}/join`, { name });
+      const r = /** @type {{token: string, seat: number, fingerprint: string}} */ (
+        await api("POST", `/api/tables/${t.tableId}/join`, { name }));
       setToken(t.tableId, r.token);
       t.token = r.token;
       await showFingerprint(t.tableId, r.fingerprint); // before our seed goes out

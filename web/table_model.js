@@ -114,11 +114,12 @@ export class TableModel {
    * @returns {{resync: boolean, since: number | null, drawn: boolean, before: View | null, fresh: boolean}}
    */
   takeUpdate(update) {
-    const held = this.keeper.view ? this.keeper.view.version : null;
+    const kept = this.keeper.view ? this.keeper.view.version : null;
+    const held = typeof kept === "number" ? kept : null;
     const before = this.view;
     const got = this.keeper.take(update);
     if (!got.view) return { resync: got.resync, since: held, drawn: false, before, fresh: false };
-    const view = /** @type {View} */ (got.view);
+    const view = /** @type {View} */ (/** @type {unknown} */ (got.view));
     if (update.seats) {
       this.seats = update.seats;
       this.voted.clear(); // the seats show our vote now (or its refusal came)

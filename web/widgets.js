@@ -34,7 +34,7 @@ export const cap = (w) => w.charAt(0).toUpperCase() + w.slice(1);
 export const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
 
 /** A good's or plot's letter beside its colour, drawn by CSS (style.css .letter). @param {string} kind */
-export const letter = (kind) => v("b", { class: "letter", "aria-hidden": "true", "data-letter": LETTER[/** @type {keyof LETTER} */ (kind)] });
+export const letter = (kind) => v("b", { class: "letter", "aria-hidden": "true", "data-letter": /** @type {Record<string, string>} */ (LETTER)[kind] });
 
 /**
  * @param {string} good

@@ -52,7 +52,7 @@ def seated_page(browser: Any, url: str, table: str, token: str) -> tuple[Any, An
 def test_two_players_hand_the_away_seat_to_a_bot(browser: Any, quick_url: str) -> None:
     table = post(quick_url, "/api/tables", {"players": 3})["table"]
     ada = post(quick_url, f"/api/tables/{table}/join", {"name": "Ada"})
-    bede = post(quick_url, f"/api/tables/{table}/join", {"name": "Bede"})
+    post(quick_url, f"/api/tables/{table}/join", {"name": "Bede"})  # seat 1, who never comes
     cy = post(quick_url, f"/api/tables/{table}/join", {"name": "Cy"})
     a_ctx, a_page, a_watch = seated_page(browser, quick_url, table, ada["token"])
     c_ctx, c_page, c_watch = seated_page(browser, quick_url, table, cy["token"])

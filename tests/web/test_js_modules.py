@@ -11,14 +11,13 @@ WEB = Path(__file__).resolve().parents[2] / "web"
 MAX_LINES = 400
 
 #: Modules allowed over MAX_LINES for now.
-TOO_LONG_FOR_NOW = frozenset({
-    "table.js",  # being split (issue 21)
-})
+#: wire.js is generated data (quaymoor wire-js): a table of names, read by nobody line by line.
+TOO_LONG_FOR_NOW: frozenset[str] = frozenset({"wire.js"})
 
 #: Modules not yet checked by tsc (no ``// @ts-check``): being rewritten by another hand;
 #: each leaves this list when it opens with the pragma and passes ``make lint-js``.
 NOT_YET_CHECKED = frozenset({
-    "table.js", "dom.js", "text.js", "tooltip.js", "gamelog.js", "motion.js", "replay.js",
+    "dom.js", "text.js", "tooltip.js", "gamelog.js", "motion.js", "replay.js",
     "botvote.js", "rematch.js", "shortcuts.js", "chat.js", "away.js", "seen.js",
 })
 
