@@ -87,7 +87,7 @@ export class TableScreen {
     document.addEventListener("click", this.clickAway);
     this.unSound = sound.onChange(() => this.draw());
     this.unKeys = onKeysChange(() => { this.draw(); showKeys(document); });
-    this.onResize = () => { this.showTabs(); this.draw(); };
+    this.onResize = () => { this.keepOnMat(); this.showTabs(); this.draw(); };
     window.addEventListener("resize", this.onResize);
     // the bar and your mat share the middle with the board: when either changes height
     // after a drawing (a line that wraps, a font), the board is fitted again
@@ -217,7 +217,7 @@ export class TableScreen {
       announce(`Your decision: ${phaseText(view.board)}`);
       this.drawing.newDecision();
       if (!this.timedOutNow) this.notice = null;
-      if (view.board.phase === PHASES.KEEP_GOODS && isPhone()) { this.tab = "mat"; this.showTabs(); }
+      this.keepOnMat();
     } else if (update.patch && this.chrome.readMoves && events.length) {
       announce(events.map((e) => eventText(e, m.seats, m.seat)).filter(Boolean).join(". "));
     }
@@ -365,6 +365,15 @@ export class TableScreen {
     this.away.set(!this.readOnly && m.isMine());
     this.refit();
     refreshTip(this.app);
+  }
+
+  /** On a phone, the goods to keep are chosen on your mat: it is shown while that is ours. */
+  keepOnMat() {
+    const v = this.model.view;
+    if (isPhone() && v && v.board.phase === PHASES.KEEP_GOODS && this.model.isMine() && this.tab !== "mat") {
+      this.tab = "mat";
+      this.showTabs();
+    }
   }
 
   /** Fit the desktop's panels again (also when the bar or your mat change size later). */

@@ -131,7 +131,8 @@ function barge(d, me, bg, i) {
     slotRow,
     v("span", { class: "barge-options", role: "group", "aria-label": `Load barge ${i + 1}` },
       acts.map((a) => target(d, a, "barge-opt", { "data-key": `barge:${i}:${a.good}` },
-        [v("span", { "aria-hidden": "true", title: `Load ${loadText(a)}` }, `Load ${loadText(a).split(" →")[0]}`)]))));
+        [v("span", { "aria-hidden": "true", title: `Load ${loadText(a)}` },
+          v("span", { class: "opt-verb" }, "Load "), loadText(a).split(" →")[0])]))));
 }
 
 /**

@@ -43,7 +43,7 @@ export function drawPre(d, el, p) {
       v("span", { class: "small", role: "status", id: "copy-note" }, p.copied)),
     v("ul", { class: "seats" }, m.seats.map((s) => v("li", { "data-key": `pre-seat:${s.seat}` },
       s.name ? seatName(m.seats, s.seat, m.seat) : "(empty seat — a bot will take it)",
-      s.name && s.seat === host ? v("span", { class: "tag" }, "host") : null,
+      s.name && s.seat === host ? [" ", v("span", { class: "tag" }, "host")] : null,
       s.name && !s.connected && !s.bot ? " — not connected" : ""))),
     v("p", {}, `${seated.length} of ${m.players} seats taken.`),
     w && w.count ? v("p", { class: "small", id: "watchers-pre" }, watchersText(w)) : null,

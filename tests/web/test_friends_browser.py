@@ -216,7 +216,7 @@ def test_rematch_from_the_end_screen_seats_the_same_people(
         page.wait_for_url(f"**/?table={rematch}")
         page.locator("#rematch-note").wait_for()
         seats = page.inner_text("#pre .seats")
-        assert seats.splitlines() == ["Bede — not connected", "You (Ada)",
+        assert seats.splitlines() == ["Bede host — not connected", "You (Ada)",
                                       "(empty seat — a bot will take it)"], seats
         screenshots(page, "friends-rematch-waiting", {**DESKTOP, **PHONE})
         bede.seed_now.set()
