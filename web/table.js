@@ -25,11 +25,11 @@ import { displayFingerprint, noteUpdate } from "./seen.js";
 import { keysControl, onKeysChange, showKeys } from "./shortcuts.js";
 import { announce } from "./announce.js";
 import {
-  SECTIONS, applyTabs, bringIntoView, fit, isDesk, isPhone, litTargets, setBanner, setOutOfTabOrder,
+  SECTIONS, applyTabs, fit, isDesk, isPhone, setBanner, setOutOfTabOrder,
 } from "./layout.js";
 import { TableChrome } from "./table_chrome.js";
 import { TableDrawing } from "./table_drawing.js";
-import { onTableKey } from "./table_keys.js";
+import { jumpToLit, onTableKey, revealTargets } from "./table_keys.js";
 import { CLIENT_MESSAGES, EVENTS, PHASES } from "./wire.js";
 
 /** @typedef {import("./table_model.js").Action} Action */
@@ -319,36 +319,9 @@ export class TableScreen {
 
   // ------------------------------------------------------------------ lit targets in view
 
-  /**
-   * On a phone or tablet, when a decision of yours starts: show the section that holds its
-   * lit targets (phone) and scroll the first into view. Nothing moves on a desktop, where
-   * everything is in view, and the focus stays where it is.
-   */
-  revealTargets() {
-    if (isDesk()) return;
-    const lit = litTargets(this.app);
-    if (!lit.length) return;
-    const panel = document.getElementById(SECTIONS[this.tab]);
-    const here = isPhone() && panel ? lit.find((el) => panel.contains(el)) : null;
-    this.jumpTo(here || lit[0], false);
-  }
+  revealTargets() { revealTargets(this); }
 
-  /** J and the "Jump to lit" button: the next lit target (round and round), in view and focused. */
-  jumpToLit() {
-    const lit = litTargets(this.app);
-    if (!lit.length) { toast("Nothing is lit on the board or your mat: your choices are in the decision bar."); return; }
-    const at = lit.indexOf(/** @type {HTMLElement} */ (document.activeElement));
-    this.jumpTo(lit[(at + 1) % lit.length], true);
-  }
-
-  /** @param {HTMLElement} el @param {boolean} focus */
-  jumpTo(el, focus) {
-    if (isPhone()) {
-      const key = el.closest("#mat") ? "mat" : "board";
-      if (this.tab !== key) { this.tab = key; this.showTabs(); }
-    }
-    bringIntoView(el, this.el.decision, this.el.tabs, focus);
-  }
+  jumpToLit() { jumpToLit(this); }
 
   // ------------------------------------------------------------------ drawing
 
