@@ -8,7 +8,7 @@ import { actKey } from "./table_model.js";
 import { target } from "./widgets.js";
 import {
   actionLabel, phaseText, seatName, roleName, roleText, building, buildingFacts, kindName, buildingName,
-  endReasonText, eventText,
+  endReasonText, eventText, getCatalogue,
 } from "./text.js";
 import { botVotes } from "./botvote.js";
 import { doneConfirm } from "./shortcuts.js";
@@ -210,10 +210,27 @@ export function keepPanel(d, inBar) {
   const discards = keep.discards && typeof keep.discards === "object"
     ? Object.entries(keep.discards).filter(([, n]) => Number(n) > 0).map(([g, n]) => `${n} ${g}`) : null;
   return v("div", { class: "keep-panel", id: "keep-panel", role: "group", "aria-label": "Goods to keep", "data-key": "keep-panel" },
-    v("p", { class: "keep-rule" }, typeof keep.may_keep === "string" ? keep.may_keep
-      : "You may keep 1 good, plus all of each kind you store in a staffed storage building; the rest goes back."),
+    v("p", { class: "keep-rule" }, keepRule(keep)),
     v("p", { class: "keep-so-far" }, `Kept so far: ${keep.kept || "none"}; stored: ${stored}.`),
     v("div", { class: "keep-choices actions", id: inBar ? "actions" : "keep-choices", role: "group", "aria-label": "Your choices" }, choices.map((a) => target(d, a, a.type === ACTIONS.DONE ? "keep-opt keep-done" : "keep-opt",
       { "data-key": `keep:${actKey(a)}` },
       [a.type === ACTIONS.DONE ? `Done${discards ? ` — gives back ${discards.join(", ") || "nothing"}` : ""}` : actionLabel(a, view)]))));
+}
+
+/**
+ * What may be kept, in words from the view's numbers: "You may keep 1 good of one kind,
+ * and every good of 1 kind in your Cellar; the rest goes back to the supply."
+ * @param {Record<string, any>} keep
+ */
+function keepRule(keep) {
+  const cat = /** @type {{amounts?: Record<string, number>}} */ (getCatalogue());
+  const amounts = cat.amounts || {};
+  const kept = amounts.kept_goods ?? 1;
+  const kinds = Number(keep.storage) || 0;
+  /** @type {string[]} */
+  const where = Array.isArray(keep.storage_buildings) ? keep.storage_buildings.map((b) => buildingName(b)) : [];
+  const store = kinds
+    ? `, and every good of ${kinds} kind${kinds === 1 ? "" : "s"} in your ${where.join(" and ") || "storage"}`
+    : "";
+  return `You may keep ${kept} good${kept === 1 ? "" : "s"} of one kind${store}; the rest goes back to the supply.`;
 }
