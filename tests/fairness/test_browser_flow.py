@@ -130,12 +130,16 @@ def test_the_game_page_shows_the_result_and_steps_through_the_replay(
     record = game_record(game_id)
     assert record.result is not None
     page.goto(f"{archived_server.url}/games/{game_id}")
-    page.wait_for_selector("#log li")
+    page.wait_for_function(
+        "() => /^step /.test(document.querySelector('#step-label')?.textContent || '')")
     winner = record.result.winners[0]
     row = page.locator(f'#scores tr[data-seat="{winner}"]')
     assert str(record.result.scores[winner].total) in row.inner_text()
     assert page.inner_text("#seed") == record.seed
-    assert page.inner_text("#step-label") == f"step {len(record.actions)} of {len(record.actions)}"
+    assert page.inner_text("#step-label") == f"step 0 of {len(record.actions)}"  # from the start
+    page.click("#last")
+    expect(page.locator("#step-label")).to_have_text(
+        f"step {len(record.actions)} of {len(record.actions)}")
     page.click("#first")
     expect(page.locator("#step-label")).to_have_text(f"step 0 of {len(record.actions)}")
     assert "setup" in page.inner_text("#step-action")

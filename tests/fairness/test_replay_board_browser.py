@@ -125,8 +125,11 @@ def test_the_replay_steps_and_rounds_through_the_rules_views(
     spectator = views_at(record, None)
     n = len(record.actions)
     page, problems = open_game(context, archived_server.url)
-    assert page.inner_text("#step-label") == f"step {n} of {n}"
+    # a game is watched from its start
+    assert page.inner_text("#step-label") == f"step 0 of {n}"
     assert page.locator("[data-act], button.lit").count() == 0  # read-only: nothing to choose
+    page.keyboard.press("End")
+    assert page.inner_text("#step-label") == f"step {n} of {n}"
     shows_view(page, spectator[n])
     page.keyboard.press("Home")
     assert page.inner_text("#step-label") == f"step 0 of {n}"
@@ -194,7 +197,7 @@ def test_the_replay_steps_and_rounds_through_the_rules_views(
     for bad in ("step=99999&seat=7", "step=-1&seat=x", "step=%00&seat=1.0", "step=1e3"):
         page.goto(f"{archived_server.url}/games/{GAME}?{bad}")
         loaded(page)
-        assert page.inner_text("#step-label") == f"step {n} of {n}", bad
+        assert page.inner_text("#step-label") == f"step 0 of {n}", bad
         assert page.input_value("#seat-view") == "spectator", bad
     assert problems == []
 
@@ -347,8 +350,35 @@ def test_the_replay_and_the_live_end_screen_at_two_sizes(
         page.click("#end-replay")  # from the end screen to the replay of this very game
         loaded(page)
         assert page.url.split("?")[0].endswith(f"/games/{table}")
-        assert page.inner_text("#step-label") == (
-            f"step {len(record.actions)} of {len(record.actions)}")
+        assert page.inner_text("#step-label") == f"step 0 of {len(record.actions)}"
         assert problems == []
     finally:
         ctx.close()
+
+
+def test_the_replay_plays_by_itself_and_a_log_line_goes_to_its_step(
+    context: Any, archived_server: Served
+) -> None:
+    record = game_record(GAME)
+    n = len(record.actions)
+    page, problems = open_game(context, archived_server.url)
+    assert page.inner_text("#step-label") == f"step 0 of {n}"
+    page.select_option("#speed", "400")
+    page.click("#play")
+    assert page.get_attribute("#play", "aria-pressed") == "true"
+    page.wait_for_function(
+        "() => /^step [3-9]/.test(document.querySelector('#step-label').textContent)",
+        timeout=10_000)
+    page.click("#play")  # Pause
+    assert page.get_attribute("#play", "aria-pressed") == "false"
+    paused = page.inner_text("#step-label")
+    page.wait_for_timeout(900)
+    assert page.inner_text("#step-label") == paused, "it went on after Pause"
+    # a line of the log goes to its step
+    line = page.locator("#log .log-jump").first
+    name = line.get_attribute("aria-label") or ""
+    step = int(name.rsplit("step ", 1)[1].rstrip(")"))
+    page.keyboard.press("End")
+    page.locator("#log .log-jump").first.click()
+    assert page.inner_text("#step-label") == f"step {step} of {n}"
+    assert problems == []
