@@ -5,7 +5,7 @@
 import { api, errorText } from "./net.js";
 import { toast } from "./dom.js";
 import { setCatalogue } from "./text.js";
-import { playNow, renderLobby } from "./lobby.js";
+import { playNow, renderLobby, savedBots } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { getName } from "./store.js";
 import { installTooltips } from "./tooltip.js";
@@ -41,7 +41,7 @@ function go(table) {
 /** @param {number} [players] the finished table's size; 4 without one */
 async function playAgain(players) {
   try {
-    go(await playNow({ name: getName() || "Player", players: players || 4 }));
+    go(await playNow({ name: getName() || "Player", players: players || 4, bots: savedBots() }));
   } catch (e) {
     toast(`Could not start a new game: ${errorText(e)}`);
   }

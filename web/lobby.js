@@ -7,6 +7,8 @@ import { getName, setName, setToken } from "./store.js";
 import { sendClientSeed, showFingerprint } from "./seen.js";
 import { limit } from "./text.js";
 
+const BOTS_KEY = "quaymoor.bots";
+
 /** What the lobby does to open a table (null: the lobby). @typedef {(table: string | null) => void} Go */
 /**
  * A seat in the lists of tables and games.
@@ -77,11 +79,16 @@ const LEVELS = [
 
 /** @param {string} id @returns {HTMLSelectElement} */
 function botsSelect(id) {
-  const saved = localStorage.getItem("quaymoor.bots") || "normal";
+  const saved = savedBots();
   /** @param {Event} ev */
-  const keep = (ev) => localStorage.setItem("quaymoor.bots", /** @type {HTMLSelectElement} */ (ev.target).value);
+  const keep = (ev) => localStorage.setItem(BOTS_KEY, /** @type {HTMLSelectElement} */ (ev.target).value);
   return h("select", { id, name: "bots", onchange: keep },
     LEVELS.map(([value, label]) => h("option", { value, selected: value === saved }, label)));
+}
+
+/** The bots' level this browser chose last (the lobby keeps it), for Play now and New game. */
+export function savedBots() {
+  try { return localStorage.getItem(BOTS_KEY) || "normal"; } catch { return "normal"; }
 }
 
 /**
