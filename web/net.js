@@ -20,7 +20,8 @@
 export class TableConnection {
   /**
    * @param {string} table
-   * @param {() => {token: string|null, since: number|null}} helloArgs
+   * @param {() => {token: string|null, since: number|null, name?: string | null}} helloArgs
+   *   (`name`: a spectator's, listed to the table among its watchers)
    * @param {ConnectionHandlers} handlers
    */
   constructor(table, helloArgs, handlers) {
@@ -51,8 +52,9 @@ export class TableConnection {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.attempt = 0;
-      const { token, since } = this.helloArgs();
-      ws.send(JSON.stringify({ type: "hello", table: this.table, token, since }));
+      const { token, since, name } = this.helloArgs();
+      const hello = { type: "hello", table: this.table, token, since, ...(name ? { name } : {}) };
+      ws.send(JSON.stringify(hello));
       this.handlers.onState("open");
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);

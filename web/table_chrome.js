@@ -34,6 +34,8 @@ export class TableChrome {
     this.copied = "";
     /** @type {Msg | null} the client seeds at the start, until they are logged */
     this.startSeeds = null;
+    /** @type {string | null} the name a spectator gives (none once the server refused it) */
+    this.watchAs = getName() || null;
     /** say the others' moves aloud as they come (off: they are in the log, read on demand) */
     this.readMoves = readSetting();
   }
@@ -42,7 +44,8 @@ export class TableChrome {
   connect(token) {
     const t = this.t;
     if (t.conn) t.conn.close();
-    const hello = token ? () => this.helloArgs() : () => ({ token: null, since: null });
+    // a spectator gives the name this browser plays under, if any: the seats see who watches
+    const hello = token ? () => this.helloArgs() : () => ({ token: null, since: null, name: this.watchAs });
     t.conn = new TableConnection(t.tableId, hello,
       { onMessage: (/** @type {Msg} */ m) => this.onMessage(m), onState: (s, c) => this.onConnState(s, c) });
     t.conn.open();
@@ -130,6 +133,10 @@ export class TableChrome {
       return;
     }
     t.model.refused();
+    if (m.code === CODES.BAD_NAME && !t.token) { // our name, as a spectator: watch unnamed
+      this.watchAs = null;
+      return;
+    }
     if (m.code === CODES.BAD_TOKEN) {
       t.dropSeat();
       toast(`Your seat could not be found (${m.message}); watching instead.`);
