@@ -10,7 +10,6 @@ from typing import Any
 from tests.web.friends_page import post
 from tests.web.table_page import new_page, play_now, shot, wait_turn
 
-
 COPIED = "() => document.getElementById('copy-note').textContent === 'Copied.'"
 KEY_LETTERS_SHOWN = """() => [...document.querySelectorAll('kbd')]
   .filter((k) => getComputedStyle(k).display !== 'none' && k.offsetParent !== null).length"""
