@@ -38,9 +38,12 @@ export class GameLog {
     this.keep = keep;
     this.filter = "all";
     this.entries = resume ? this.load() : [];
-    // the live region is a wrapper: role=log on the <ol> itself would break its list
+    // role=log is on a wrapper (on the <ol> itself it would break its list). It is no live
+    // region: every bot move would queue for a screen reader ahead of what matters. Your
+    // decisions, your timer and what ran out are announced (announce.js); the others' moves
+    // are read here on demand, or aloud by the table's "Read moves" setting.
     this.list = h("ol", { id: "log", class: "log", "aria-label": "Game log", tabindex: "0" });
-    this.box = h("div", { class: "log-live", role: "log", "aria-live": "polite", "aria-label": "Game log" }, this.list);
+    this.box = h("div", { class: "log-live", role: "log", "aria-live": "off", "aria-label": "Game log" }, this.list);
     this.filterBar = h("div", { class: "log-filter", id: "log-filter", role: "group", "aria-label": "Show in the log" },
       FILTERS.map(([key, label]) => h("button", {
         type: "button", class: "quiet", "data-filter": key, "aria-pressed": key === this.filter ? "true" : "false",
