@@ -47,6 +47,7 @@ def test_play_now_sends_a_random_client_seed_and_keeps_it(
     assert seen["client_seed"] == body["client_seed"] and seen["seat"] == 0
     assert seen["start_seeds"] == [body["client_seed"], None]
     assert seen["fingerprint"] == page.inner_text("#end-fingerprint")
+    page.click(".end-seeds summary")  # the client seeds, folded under their count
     assert page.locator('#end-seeds li[data-seat="0"]').inner_text().endswith(
         body["client_seed"])
     assert "none" in page.locator('#end-seeds li[data-seat="1"]').inner_text()

@@ -129,6 +129,7 @@ def test_play_now_shows_the_fingerprint_before_the_seed_goes_out(
         "request", f"/api/tables/{table}/start")
     page.wait_for_selector("#log li:has-text('Your client seed is listed at your seat')")
     page.wait_for_selector("#verify-game", timeout=GAME_TIMEOUT_MS)
+    page.click(".end-seeds summary")  # the client seeds, folded under their count
     listed = page.locator("#end-seeds li").all_inner_texts()
     assert len(listed) == 3 and listed[0].endswith(seed) and all(
         x.endswith("none") for x in listed[1:])
@@ -155,6 +156,7 @@ def test_an_invite_link_join_shows_the_fingerprint_before_the_seed_goes_out(
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "fair-start.png"))
     page.wait_for_selector("#verify-game", timeout=GAME_TIMEOUT_MS)
+    page.click(".end-seeds summary")  # the client seeds, folded under their count
     listed = page.locator("#end-seeds li").all_inner_texts()
     assert listed[0].startswith("Host") and listed[0].endswith("none")
     assert listed[1].endswith(seed) and listed[2].endswith("none")

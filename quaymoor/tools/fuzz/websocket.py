@@ -257,6 +257,8 @@ def _note(run: Run, answers: Answers, text: str, where: str, sent: str) -> None:
     elif kind in ("chat_line", "rematch_seat"):  # an accepted chat line or rematch
         answers.answered += 1
         answers.chats += 1
+    elif kind in ("explanation", "pace"):  # "?" explained, or the bots' pace set
+        answers.answered += 1
 
 
 def _judge(run: Run, table: Target, answers: Answers, *, count: int,
