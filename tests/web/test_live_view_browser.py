@@ -143,6 +143,8 @@ def test_hover_tooltips_and_elements_survive_the_bots_moves(browser: Any, fast_s
                 shot(page, "live-hover-under-bots-desktop")
             page.mouse.move(5, 5)
             page.wait_for_timeout(100)
+        print(f"hover under bot play: {opened} of {tried} tooltips opened, {kept_same} of {tried}"
+              f" cards kept their element; bot updates during each: {moves_during}")
         assert tried >= 3, f"only {tried} hovers happened while the bots played"
         assert opened == tried, \
             f"tooltips opened {opened} of {tried} times while bots moved {moves_during}"
@@ -183,6 +185,7 @@ def test_long_press_tooltips_open_while_the_bots_play(browser: Any, fast_server:
             tried += 1
             opened += bool(shown)
             page.wait_for_timeout(100)
+        print(f"long press under bot play: {opened} of {tried} tooltips opened")
         assert tried >= 3, f"only {tried} long presses happened while the bots played"
         assert opened == tried, f"a long press opened its tooltip {opened} of {tried} times"
         assert not watch.problems, watch.problems
@@ -209,6 +212,7 @@ def test_focus_and_a_press_in_progress_survive_updates(browser: Any, fast_server
                 continue
             tried += 1
             kept += page.evaluate(FOCUS_ON_PEDLAR)
+        print(f"focus under bot play: kept {kept} of {tried} times")
         assert tried >= 3
         assert kept == tried, f"the focus stayed {kept} of {tried} times"
 
@@ -240,6 +244,7 @@ def test_focus_and_a_press_in_progress_survive_updates(browser: Any, fast_server
             pressed += 1
             assert page.evaluate(SAME, key) in (mark, -1), "the pressed target was replaced"
             acted += len(watch.acts()) > sent
+        print(f"presses held across a redraw: {acted} of {pressed} acted")
         assert pressed >= 1
         assert acted == pressed, f"{pressed - acted} of {pressed} presses were lost"
         assert not watch.problems, watch.problems
