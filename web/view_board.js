@@ -152,8 +152,9 @@ function marketSection(d, me) {
     return target(d, act, `bld${owned ? " owned" : ""} cat-${info.category || "x"}${dim ? " dim" : ""}${info.spaces === 2 ? " large" : ""}`,
       { "data-key": `market:${e.building}` },
       [v("span", { class: "bld-name" }, owned ? "✔ " : "", info.name),
-        v("span", { class: "bld-meta" }, v("span", {}, plural(e.price, "coin")), " · ",
-          v("span", {}, `${info.points ?? "?"} pt${info.points === 1 ? "" : "s"}`), " · ", v("span", {}, `${e.copies} left`))],
+        v("span", { class: "bld-meta" }, v("span", {}, plural(e.price, "coin")), v("span", { class: "sep" }, " · "),
+          v("span", {}, `${info.points ?? "?"} pt${info.points === 1 ? "" : "s"}`), v("span", { class: "sep" }, " · "),
+          v("span", {}, `${e.copies} left`))],
       { tip: info.text || "", tipTitle: `${buildingFacts(e.building)}${owned ? " (you own one)" : ""}`,
         lift: { type: "building", key: e.building } });
   });
