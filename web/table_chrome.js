@@ -15,6 +15,8 @@ import { CLIENT_MESSAGES, CLOSE, CODES, SERVER_MESSAGES } from "./wire.js";
 
 /** @typedef {import("./table.js").TableScreen} TableScreen */
 /** @typedef {Record<string, any>} Msg */
+/** @typedef {import("./rematch.js").RematchOffer} RematchOffer */
+/** @typedef {import("./rematch.js").RematchSeat} RematchSeat */
 
 const READ_MOVES = "quaymoor.readMoves";
 
@@ -23,7 +25,7 @@ export class TableChrome {
   constructor(t) {
     this.t = t;
     this.chatOpened = false;
-    /** @type {Msg | null} the rematch_offer of this finished game */
+    /** @type {RematchOffer | null} the rematch_offer of this finished game */
     this.rematchOffer = null;
     this.rematchAsked = false;
     /** @type {string | null} the bots' pace at this table (people, steady, fast) */
@@ -104,8 +106,8 @@ export class TableChrome {
       case SERVER_MESSAGES.ERROR: this.onError(m); break;
       case SERVER_MESSAGES.CHAT_LINE: t.chat.onLine(m); break;
       case SERVER_MESSAGES.CHAT_RECENT: t.chat.onRecent(m.lines); break;
-      case SERVER_MESSAGES.REMATCH_OFFER: this.rematchOffer = m; t.draw(); break;
-      case SERVER_MESSAGES.REMATCH_SEAT: this.onRematchSeat(m); break;
+      case SERVER_MESSAGES.REMATCH_OFFER: this.rematchOffer = /** @type {RematchOffer} */ (m); t.draw(); break;
+      case SERVER_MESSAGES.REMATCH_SEAT: this.onRematchSeat(/** @type {RematchSeat} */ (m)); break;
       case SERVER_MESSAGES.PACE:
         this.pace = m.pace;
         if (model.view) t.draw(); else this.drawPre();
@@ -282,7 +284,7 @@ export class TableChrome {
     this.t.log.addNotes(this.seedLines(s), m.view ? m.view.board.round : 0);
   }
 
-  /** Our chair at the rematch table: take it (token, fingerprint, seed) and go there. @param {Msg} m */
+  /** Our chair at the rematch table: take it (token, fingerprint, seed) and go there. @param {RematchSeat} m */
   async onRematchSeat(m) {
     try {
       await takeRematchSeat(m);
