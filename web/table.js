@@ -199,7 +199,7 @@ export class TableScreen {
     if (got.resync) this.send(got.since === null ? { type: CLIENT_MESSAGES.RESYNC } : { type: CLIENT_MESSAGES.RESYNC, since: got.since });
     if (!got.drawn || !m.view) return; // a delta that does not follow our view: the snapshot will
     const view = m.view;
-    noteUpdate(this.tableId, { ...update, view, seats: m.seats });
+    noteUpdate(this.tableId, { version: update.version, since: update.since, events: update.events, view });
     this.el.pre.hidden = true;
     if (this.layout.classList.contains("waiting") && this.chrome.chatOpened) this.chat.show(false);
     this.layout.classList.remove("waiting");
