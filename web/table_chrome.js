@@ -104,7 +104,7 @@ export class TableChrome {
       case SERVER_MESSAGES.UPDATE: t.onUpdate(m); break;
       case SERVER_MESSAGES.GAME_ENDED: t.onEnded(m); break;
       case SERVER_MESSAGES.ERROR: this.onError(m); break;
-      case SERVER_MESSAGES.CHAT_LINE: t.chat.onLine(m); break;
+      case SERVER_MESSAGES.CHAT_LINE: t.chat.onLine(/** @type {import("./chat.js").ChatLine} */ (m)); break;
       case SERVER_MESSAGES.CHAT_RECENT: t.chat.onRecent(m.lines); break;
       case SERVER_MESSAGES.REMATCH_OFFER: this.rematchOffer = /** @type {RematchOffer} */ (m); t.draw(); break;
       case SERVER_MESSAGES.REMATCH_SEAT: this.onRematchSeat(/** @type {RematchSeat} */ (m)); break;
@@ -124,7 +124,7 @@ export class TableChrome {
   /** @param {Msg} m */
   onError(m) {
     const t = this.t;
-    if (t.chat.onError(m)) return; // shown in the chat, under its form
+    if (t.chat.onError(/** @type {import("./chat.js").ServerError} */ (m))) return; // shown in the chat, under its form
     if (this.rematchAsked && t.model.ended) { // after the end we send only chat and rematch
       this.rematchAsked = false;
       toast(`No rematch: ${m.message}`);
