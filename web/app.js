@@ -52,7 +52,7 @@ window.addEventListener("popstate", show);
 async function main() {
   installTooltips();
   try {
-    setCatalogue(await api("GET", "/api/rules"));
+    setCatalogue(/** @type {import("./text.js").Catalogue} */ (await api("GET", "/api/rules")));
   } catch (e) {
     toast(`Could not load the rules catalogue: ${errorText(e)}`);
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // Your turn while away: while a decision is yours the tab's title reads "● Your turn —
 // Quaymoor" and its icon carries a lit dot; both come back as they were once it is not.
 // A new decision while the page is hidden (another tab in front) gets the louder "away"
@@ -9,8 +10,9 @@ const DOT = "data:image/svg+xml," + encodeURIComponent(
   + '<rect width="32" height="32" rx="6" fill="#3b2f45"/>'
   + '<circle cx="16" cy="16" r="10" fill="#f2b632" stroke="#fff" stroke-width="3"/></svg>');
 
+/** The page's icon link, made when the page has none. @returns {HTMLLinkElement} */
 function icon() {
-  let link = document.querySelector('link[rel="icon"]');
+  let link = /** @type {HTMLLinkElement | null} */ (document.querySelector('link[rel="icon"]'));
   if (!link) {
     link = document.createElement("link");
     link.rel = "icon";
@@ -19,7 +21,8 @@ function icon() {
   return link;
 }
 
-/** The sound for a new decision of yours: "away" when the page is hidden, else "turn". */
+/** The sound for a new decision of yours: "away" when the page is hidden, else "turn".
+ * @returns {"away" | "turn"} */
 export function turnSound() {
   return document.hidden ? "away" : "turn";
 }
@@ -28,10 +31,11 @@ export class AwaySignal {
   constructor() {
     this.mine = false;
     this.title = document.title;
+    /** @type {string | null} the icon's own href, while ours is shown */
     this.href = icon().getAttribute("href");
   }
 
-  /** Show (mine) or take away the "your turn" title and icon. */
+  /** Show (mine) or take away the "your turn" title and icon. @param {boolean} mine */
   set(mine) {
     if (mine === this.mine) return;
     const link = icon();

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's chat, in the log's pane (a "Log | Chat" switch at its top): it costs the
 // table no space a player needs. Players write (at most 200 characters, counted in code
 // points as the server counts them); spectators read. Lines are drawn as text only
@@ -12,6 +13,14 @@
 
 import { h, clear } from "./dom.js";
 
+/** @typedef {import("./table_model.js").SeatInfo} SeatInfo */
+/** @typedef {import("./net.js").ClientMessage} ClientMessage */
+/**
+ * `chat_line` (docs/protocol.md, 3), and each of `chat_recent`'s lines: `at` is Unix time.
+ * @typedef {{table: string, id: number, seat: number, name: string, text: string, at: number}} ChatLine
+ */
+/** `error`: a message of ours refused. @typedef {{type: "error", code: string, message: string}} ServerError */
+
 export const MAX_CHARS = 200;
 const MUTED_KEY = "quaymoor.muted";
 const KEEP_LINES = 200; // drawn at most; the oldest go first
@@ -25,29 +34,45 @@ function loadMuted() {
   }
 }
 
+/** @param {Set<string>} names */
 function saveMuted(names) {
   try { localStorage.setItem(MUTED_KEY, JSON.stringify([...names])); } catch { /* private mode */ }
 }
 
-/** Code points, as the server counts them (a UTF-16 length counts an emoji twice). */
+/** Code points, as the server counts them (a UTF-16 length counts an emoji twice).
+ * @param {string} text */
 const codePoints = (text) => [...text].length;
 
+/** @param {number} at */
 const clock = (at) => {
   const d = new Date(at * 1000);
   return Number.isNaN(d.getTime()) ? "" : d.toTimeString().slice(0, 5);
 };
 
 export class ChatPanel {
-  /** send(msg): false when the message could not go out (not connected). */
+  /** send(msg): false when the message could not go out (not connected).
+   * @param {(msg: ClientMessage) => boolean} send */
   constructor(send) {
     this.send = send;
-    this.lines = new Map(); // id -> chat_line, in the order the table took them
+    /** @type {Map<number, ChatLine>} id -> chat_line, in the order the table took them */
+    this.lines = new Map();
     this.muted = loadMuted();
+    /** @type {number | null | undefined} our seat (none: watching) */
     this.seat = null;
+    /** @type {SeatInfo[]} */
     this.seats = [];
+    /** @type {string | undefined} the seats as last drawn in the mute list */
+    this.seatsKey = undefined;
     this.unread = 0;
     this.open = false;
+    /** @type {HTMLElement | null} the log's pane, once mounted */
     this.pane = null;
+    /** @type {HTMLButtonElement | null} */
+    this.logBtn = null;
+    /** @type {HTMLButtonElement | null} */
+    this.chatBtn = null;
+    /** @type {IntersectionObserver | null} */
+    this.seen = null;
     this.sentAt = 0; // when our last line went out: an error soon after is the chat's
     this.list = h("ol", { class: "chat-lines", id: "chat-lines" });
     this.hiddenNote = h("p", { class: "chat-hidden small", id: "chat-hidden", hidden: true });
@@ -73,7 +98,7 @@ export class ChatPanel {
     this.renderCount();
   }
 
-  /** Put the switch and the chat into the log's pane; the log shows first. */
+  /** Put the switch and the chat into the log's pane; the log shows first. @param {HTMLElement} pane */
   mount(pane) {
     this.pane = pane;
     this.logBtn = h("button", { type: "button", class: "quiet", id: "pane-log", "aria-pressed": "true",
@@ -101,10 +126,10 @@ export class ChatPanel {
     this.renderUnread();
   }
 
-  /** Show the chat (true) or the log (false) in the pane. */
+  /** Show the chat (true) or the log (false) in the pane. @param {boolean} chat */
   show(chat) {
     this.open = chat;
-    if (!this.pane) return;
+    if (!this.pane || !this.logBtn || !this.chatBtn) return; // all three come with mount
     this.pane.dataset.pane = chat ? "chat" : "log";
     this.logBtn.setAttribute("aria-pressed", chat ? "false" : "true");
     this.chatBtn.setAttribute("aria-pressed", chat ? "true" : "false");
@@ -117,6 +142,7 @@ export class ChatPanel {
   /**
    * While it is your decision only the lit targets and the decision bar take the focus
    * (table.js): the switch and the chat leave the tab order then, and come back after.
+   * @param {boolean} on
    */
   setTabbable(on) {
     if (!this.pane) return;
@@ -128,7 +154,8 @@ export class ChatPanel {
     if (scroll) scroll.setAttribute("tabindex", on ? "0" : "-1");
   }
 
-  /** Our seat (null: watching) and the seats' names, for the form and the mute list. */
+  /** Our seat (null: watching) and the seats' names, for the form and the mute list.
+   * @param {SeatInfo[] | null | undefined} seats @param {number | null | undefined} seat */
   setSeats(seats, seat) {
     const key = JSON.stringify([seat, (seats || []).map((s) => [s.name, s.bot])]);
     if (key === this.seatsKey) return; // unchanged: keep the mute list as it is (it may be open)
@@ -142,18 +169,20 @@ export class ChatPanel {
   }
 
   renderMuteList() {
-    const list = clear(this.mute.querySelector(".chat-mute-list"));
+    const list = clear(/** @type {HTMLElement} */ (this.mute.querySelector(".chat-mute-list")));
     const others = this.seats.filter((s) => s.name && !s.bot && s.seat !== this.seat);
     this.mute.hidden = !others.length;
     for (const s of others) {
-      const on = this.muted.has(s.name);
+      const name = /** @type {string} */ (s.name); // others are the seats with a name
+      const on = this.muted.has(name);
       list.append(h("button", {
-        type: "button", class: "quiet mute-toggle", "data-name": s.name, "aria-pressed": on ? "true" : "false",
-        onclick: () => this.toggleMute(s.name),
-      }, on ? "Unmute " : "Mute ", h("bdi", {}, s.name)));
+        type: "button", class: "quiet mute-toggle", "data-name": name, "aria-pressed": on ? "true" : "false",
+        onclick: () => this.toggleMute(name),
+      }, on ? "Unmute " : "Mute ", h("bdi", {}, name)));
     }
   }
 
+  /** @param {string} name */
   toggleMute(name) {
     if (this.muted.has(name)) this.muted.delete(name);
     else this.muted.add(name);
@@ -162,7 +191,7 @@ export class ChatPanel {
     this.render();
   }
 
-  /** A chat_line from the table. */
+  /** A chat_line from the table. @param {ChatLine | null | undefined} line */
   onLine(line) {
     if (!line || typeof line.id !== "number" || this.lines.has(line.id)) return;
     this.lines.set(line.id, line);
@@ -175,7 +204,8 @@ export class ChatPanel {
     this.render();
   }
 
-  /** chat_recent: the lines the table holds, on attaching (a reconnect sends them again). */
+  /** chat_recent: the lines the table holds, on attaching (a reconnect sends them again).
+   * @param {ChatLine[] | null | undefined} lines */
   onRecent(lines) {
     for (const line of lines || []) {
       if (line && typeof line.id === "number") this.lines.set(line.id, line);
@@ -186,10 +216,10 @@ export class ChatPanel {
   }
 
   trim() {
-    while (this.lines.size > KEEP_LINES) this.lines.delete(this.lines.keys().next().value);
+    while (this.lines.size > KEEP_LINES) this.lines.delete(/** @type {number} */ (this.lines.keys().next().value));
   }
 
-  /** An error for something we sent: true when it was the chat's (shown here). */
+  /** An error for something we sent: true when it was the chat's (shown here). @param {ServerError} m */
   onError(m) {
     const chatCode = m.code === "bad_chat" || m.code === "chat_too_fast";
     if (!chatCode && !(m.code === "spectator" && performance.now() - this.sentAt < 5000)) return false;
@@ -222,12 +252,14 @@ export class ChatPanel {
   }
 
   renderUnread() {
+    /** @type {HTMLElement | null} */
     const badge = this.chatBtn && this.chatBtn.querySelector(".unread");
     if (badge) {
       badge.hidden = !this.unread;
       badge.textContent = this.unread ? String(this.unread) : "";
       badge.setAttribute("aria-label", `${this.unread} unread`);
     }
+    /** @type {HTMLElement | null} */
     const tab = document.querySelector("#tabs .tab-log");
     if (tab) {
       if (this.unread) tab.dataset.unread = String(this.unread);

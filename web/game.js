@@ -101,7 +101,7 @@ async function main() {
     return;
   }
   try {
-    setCatalogue(await getJson("/api/rules"));
+    setCatalogue(/** @type {import("./text.js").Catalogue} */ (await getJson("/api/rules")));
   } catch { /* names fall back to keys */ }
   try {
     info = /** @type {GameSummary} */ (await getJson(`/api/games/${gameId}`));

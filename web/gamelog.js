@@ -1,3 +1,4 @@
+// @ts-check
 // The game log beside the table: grouped by round, each role pick a header with what it
 // brought about below it; the Reeve's arrivals and arranging folded into one line per
 // player; a filter (everything / mine / the role picks only). Kept in sessionStorage per
@@ -10,20 +11,46 @@ import { h } from "./dom.js";
 import { v, patch } from "./vdom.js";
 import { eventText, seatName, buildingName, kindName, PLOT_KINDS } from "./text.js";
 
+/** @typedef {import("./text.js").GameEvent} GameEvent */
+/** @typedef {import("./text.js").NamedSeat} NamedSeat */
+/** @typedef {import("./table_model.js").View} View */
+/** @typedef {import("./table_model.js").Board} Board */
+/** @typedef {import("./table_model.js").Mat} Mat */
+/** @typedef {import("./vdom.js").VNode} VNode */
+/**
+ * One line of the log (above); a replay's lines also carry the step they came from.
+ * @typedef {object} LogEntry
+ * @property {number} r
+ * @property {"pick" | "line" | "note"} k
+ * @property {number | null} s
+ * @property {string} t
+ * @property {string} [f]  the fold key of a Reeve's line (ReeveEntry)
+ * @property {number} [step]
+ */
+/** A Reeve's folded line: what arrived and how they were arranged.
+ * @typedef {LogEntry & {f: string, got: number, barge: number, arranged: string | null}} ReeveEntry */
+/** @typedef {Extract<GameEvent, {type: "apprentices_arrived" | "apprentices_arranged"}>} ReeveEvent */
+/** @typedef {{add: (y: LogEntry, li: VNode) => void, done: () => VNode}} OpenPick */
+
 const KEEP = 600;
+/** @type {[string, string][]} */
 const FILTERS = [["all", "All"], ["mine", "Mine"], ["roles", "Roles only"]];
+/** @param {string} table */
 const storeKey = (table) => `quaymoor.log.${table}`;
+/** @param {number} n @param {string} w */
 const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
 
 /** The round the first of an update's events belongs to: the view's round less the rounds
- * that ended within them (the last round_ended of a game does not move the round on). */
+ * that ended within them (the last round_ended of a game does not move the round on).
+ * @param {GameEvent[]} events @param {Board} board */
 export function firstRound(events, board) {
   const ended = events.filter((e) => e.type === "round_ended").length;
   const over = events.some((e) => e.type === "game_ended");
   return Math.max(1, board.round - ended + (over && ended ? 1 : 0));
 }
 
-/** Where a seat's apprentices are, in short: "clay 2, wool 1; Flax Mill 1; lodge 1". */
+/** Where a seat's apprentices are, in short: "clay 2, wool 1; Flax Mill 1; lodge 1".
+ * @param {Mat} mat */
 function placed(mat) {
   const plots = PLOT_KINDS.filter((k) => mat.worked[k]).map((k) => `${kindName(k)} ${mat.worked[k]}`);
   const blds = mat.buildings.filter((b) => b.apprentices).map((b) => `${buildingName(b.building)} ${b.apprentices}`);
@@ -32,7 +59,8 @@ function placed(mat) {
 }
 
 export class GameLog {
-  /** keep: save it in sessionStorage (a seat's log); resume: start from what was saved. */
+  /** keep: save it in sessionStorage (a seat's log); resume: start from what was saved.
+   * @param {string} table @param {boolean} keep @param {boolean} resume */
   constructor(table, keep, resume) {
     this.table = table;
     this.keep = keep;
@@ -49,16 +77,18 @@ export class GameLog {
         type: "button", class: "quiet", "data-filter": key, "aria-pressed": key === this.filter ? "true" : "false",
         onclick: () => this.setFilter(key),
       }, label)));
+    /** @type {number | null} */
     this.mySeat = null;
-    /** a replay's: a line pressed goes to its step */
+    /** @type {((step: number) => void) | null} a replay's: a line pressed goes to its step */
     this.onJump = null;
   }
 
+  /** @returns {LogEntry[]} */
   load() {
     try {
       const got = JSON.parse(sessionStorage.getItem(storeKey(this.table)) || "[]");
       // an older page kept plain lines: keep them as notes
-      return Array.isArray(got) ? got.map((x) => (typeof x === "string" ? { r: 0, k: "note", s: null, t: x } : x)) : [];
+      return Array.isArray(got) ? got.map((/** @type {LogEntry | string} */ x) => (typeof x === "string" ? { r: 0, k: "note", s: null, t: x } : x)) : [];
     } catch {
       return [];
     }
@@ -71,6 +101,7 @@ export class GameLog {
 
   get length() { return this.entries.length; }
 
+  /** @param {string} key */
   setFilter(key) {
     this.filter = key;
     for (const b of this.filterBar.querySelectorAll("button")) {
@@ -80,34 +111,43 @@ export class GameLog {
     this.scrollToEnd();
   }
 
-  /** Lines of our own (the client seeds at the start), in the round they are seen in. */
+  /** Lines of our own (the client seeds at the start), in the round they are seen in.
+   * @param {string[]} lines @param {number} round */
   addNotes(lines, round) {
     for (const t of lines) this.entries.push({ r: round || 0, k: "note", s: null, t });
     this.changed();
   }
 
-  /** One update's events, with the view they led to (for the Reeve's arrangement). */
+  /**
+   * One update's events, with the view they led to (for the Reeve's arrangement).
+   * @param {GameEvent[]} events @param {View} view
+   * @param {NamedSeat[]} seats @param {number | null} mySeat
+   */
   addEvents(events, view, seats, mySeat) {
     if (!events.length) return;
     let round = firstRound(events, view.board);
     const over = events.some((e) => e.type === "game_ended"); // its last round_ended starts no round
     for (const e of events) {
-      const who = e.seat;
+      const who = "seat" in e ? e.seat : null;
       if (e.type === "apprentices_arrived" || e.type === "apprentices_arranged") {
         this.fold(round, e, view, seats, mySeat);
       } else {
         const t = eventText(e, seats, mySeat);
-        if (t) this.entries.push({ r: round, k: e.type === "role_picked" ? "pick" : "line", s: who ?? null, t });
+        if (t) this.entries.push({ r: round, k: e.type === "role_picked" ? "pick" : "line", s: who, t });
       }
       if (e.type === "round_ended" && !over) round = e.round + 1;
     }
     this.changed();
   }
 
-  /** The Reeve: one line per player, "got N (M from the barge); arranged: ...". */
+  /**
+   * The Reeve: one line per player, "got N (M from the barge); arranged: ...".
+   * @param {number} round @param {ReeveEvent} e @param {View} view
+   * @param {NamedSeat[]} seats @param {number | null} mySeat
+   */
   fold(round, e, view, seats, mySeat) {
     const f = `reeve:${round}:${e.seat}`;
-    let entry = this.entries.find((x) => x.f === f);
+    let entry = /** @type {ReeveEntry | undefined} */ (this.entries.find((x) => x.f === f));
     if (!entry) {
       entry = { r: round, k: "line", s: e.seat, t: "", f, got: 0, barge: 0, arranged: null };
       this.entries.push(entry);
@@ -136,16 +176,25 @@ export class GameLog {
    * (or a line the pointer is on) is not disturbed by a new line. */
   render() {
     this.list.dataset.filter = this.filter;
+    /** @param {LogEntry} x */
     const mine = (x) => this.mySeat !== null && x.s === this.mySeat;
-    const line = (x) => (this.onJump && x.step !== undefined
-      ? v("button", { type: "button", class: "log-jump", "aria-label": `${x.t} (go to step ${x.step})`,
-        onclick: () => this.onJump(x.step) }, x.t)
-      : x.t);
+    /** @param {LogEntry} x @returns {VNode | string} */
+    const line = (x) => {
+      const step = x.step;
+      return this.onJump && step !== undefined
+        ? v("button", { type: "button", class: "log-jump", "aria-label": `${x.t} (go to step ${step})`,
+          onclick: () => { if (this.onJump) this.onJump(step); } }, x.t)
+        : x.t;
+    };
+    /** @type {{r: number, picks: VNode[]}[]} */
     const rounds = [];
+    /** @type {number | null} */
     let round = null;
+    /** @type {VNode[] | null} */
     let picks = null;
+    /** @type {OpenPick | null} */
     let pick = null;
-    const closePick = () => { if (pick) picks.push(pick.done()); pick = null; };
+    const closePick = () => { if (pick && picks) picks.push(pick.done()); pick = null; };
     for (const x of this.entries) {
       if (x.r !== round || !picks) {
         closePick();
@@ -156,17 +205,19 @@ export class GameLog {
       if (x.k === "pick") {
         closePick();
         const head = v("p", { class: "log-head" }, line(x));
+        /** @type {VNode[]} */
         const lines = [];
         let has = mine(x);
-        pick = { lines, add: (y, li) => { lines.push(li); if (mine(y) || y.k === "note") has = true; },
+        pick = { add: (y, li) => { lines.push(li); if (mine(y) || y.k === "note") has = true; },
           done: () => v("li", { class: `log-pick${mine(x) ? " mine" : ""}${has ? " has-mine" : ""}`, "data-seat": x.s ?? "" },
             head, v("ul", { class: "log-lines" }, lines)) };
         continue;
       }
       if (!pick) { // lines before the round's first pick
+        /** @type {VNode[]} */
         const lines = [];
         let has = false;
-        pick = { lines, add: (y, li) => { lines.push(li); if (mine(y) || y.k === "note") has = true; },
+        pick = { add: (y, li) => { lines.push(li); if (mine(y) || y.k === "note") has = true; },
           done: () => v("li", { class: `log-pick log-start${has ? " has-mine" : ""}` }, v("ul", { class: "log-lines" }, lines)) };
       }
       pick.add(x, v("li", { class: `log-line${x.k === "note" ? " note" : ""}${mine(x) ? " mine" : ""}`, "data-seat": x.s ?? "" }, line(x)));

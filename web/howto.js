@@ -83,7 +83,7 @@ function fillPlaceholders(facts) {
 }
 
 /** The table's single-key shortcuts, from its own list (shortcuts.js).
- * @returns {Node[]} */
+ * @returns {(Node | string)[]} */
 function shortcutKeys() {
   return SHORTCUTS.flatMap(([, key, what], i) => [
     h("kbd", {}, key.toUpperCase()), ` ${what.toLowerCase()}`,

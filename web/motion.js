@@ -1,3 +1,4 @@
+// @ts-check
 // Motion that explains: goods flying from a player to a barge or the market hall, coins
 // from a role card or the hall to a player and onto role cards at the end of a round,
 // apprentices arriving from the barge. Decorative only: the table is already drawn in its
@@ -12,6 +13,14 @@
 import { h } from "./dom.js";
 import { LETTER } from "./text.js";
 
+/** @typedef {import("./text.js").GameEvent} GameEvent */
+/** @typedef {import("./table_model.js").View} View */
+/**
+ * One thing flying: from an element (none: a coin dropped onto a role card) to another.
+ * @typedef {{kind: "good" | "coin" | "apprentice", good?: string, from: Element | null,
+ *   to: Element | null, toKey: string}} Flight
+ */
+
 export const MOTION_MS = 400; // a flight's delay and duration together, at most
 const FLY_MS = 300;
 const MAX_FLIGHTS = 12;
@@ -21,19 +30,34 @@ export function reducedMotion() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
+/** @param {ParentNode} root @param {number} seat @param {number | null} mySeat */
 function seatPlace(root, seat, mySeat) {
   if (seat === mySeat && seat !== null) return root.querySelector("#mat .stats") || root.querySelector("#mat");
   return root.querySelector(`#others .other[data-seat="${seat}"] h3`);
 }
 
+/** @param {ParentNode} root @param {string} key */
 const place = (root, key) => root.querySelector(`[data-key="${CSS.escape(key)}"]`);
 
-/** What the events of one step (or update) show moving, as [{kind, good, from, to, toKey}]. */
+/**
+ * What the events of one step (or update) show moving, as [{kind, good, from, to, toKey}].
+ * @param {ParentNode} root
+ * @param {GameEvent[]} events
+ * @param {View | null} before
+ * @param {View | null} after
+ * @param {number | null} mySeat
+ */
 function flights(root, events, before, after, mySeat) {
+  /** @type {Flight[]} */
   const out = [];
+  /**
+   * @param {Flight["kind"]} kind @param {Element | null} from @param {Element | null} to
+   * @param {string} toKey @param {number} count @param {string} [good]
+   */
   const add = (kind, from, to, toKey, count, good) => {
     for (let i = 0; i < Math.min(PER_EVENT, Math.max(1, count)); i++) out.push({ kind, good, from, to, toKey });
   };
+  /** @param {number} s */
   const seat = (s) => seatPlace(root, s, mySeat);
   for (const e of events) {
     switch (e.type) {
@@ -69,18 +93,20 @@ function flights(root, events, before, after, mySeat) {
       }
     }
   }
-  return out.filter((f) => f.to && (f.from || f.kind === "coin"));
+  return out.filter(/** @returns {f is Flight & {to: Element}} */ (f) => !!(f.to && (f.from || f.kind === "coin")));
 }
 
+/** @param {Element} el */
 function centre(el) {
   const r = el.getBoundingClientRect();
   return r.width && r.height ? { x: r.left + r.width / 2, y: r.top + r.height / 2 } : null;
 }
 
+/** @param {Flight} f */
 function flyer(f) {
   const attrs = { class: `flyer flyer-${f.kind}`, "aria-hidden": "true", "data-motion": f.kind, "data-to": f.toKey };
   const el = f.kind === "good"
-    ? h("span", { ...attrs, class: `${attrs.class} good good-${f.good}` }, h("b", {}, LETTER[f.good] || ""))
+    ? h("span", { ...attrs, class: `${attrs.class} good good-${f.good}` }, h("b", {}, LETTER[f.good ?? ""] || ""))
     : h("span", attrs);
   return el;
 }
@@ -89,6 +115,12 @@ function flyer(f) {
  * Play the flights of one step: events of the update that led from `before` to `after`
  * (both views), drawn under `root` as `mySeat` sees it. Returns how many flights started
  * (0 under reduced motion).
+ * @param {Element} root
+ * @param {GameEvent[] | null | undefined} events
+ * @param {View | null} before
+ * @param {View | null} after
+ * @param {number | null} mySeat
+ * @returns {number}
  */
 export function playMotion(root, events, before, after, mySeat) {
   if (reducedMotion() || !events || !events.length || !root.isConnected) return 0;

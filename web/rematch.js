@@ -1,3 +1,4 @@
+// @ts-check
 // Rematch, on the end screen (the server's flow: quaymoor/actors/rematch.py). A player's
 // "Rematch" opens a new table with the same seats; the others see "Ada wants a rematch"
 // with a Join button and are never moved without it. A seat's chair there arrives as
@@ -10,8 +11,21 @@ import { setToken } from "./store.js";
 import { sendClientSeed, showFingerprint } from "./seen.js";
 
 /**
+ * `rematch_offer` (docs/protocol.md, 3): the new table, the seat that offered and its name,
+ * the seats that hold a chair there so far.
+ * @typedef {{type: "rematch_offer", table: string, rematch: string, by: number, name: string, accepted: number[]}} RematchOffer
+ */
+/**
+ * `rematch_seat`: our chair at the rematch table (its token, its fingerprint).
+ * @typedef {{type: "rematch_seat", table: string, rematch: string, seat: number, token: string, fingerprint: string}} RematchSeat
+ */
+
+/**
  * The end screen's rematch row. state: {offer (rematch_offer or null), asked (we sent
- * rematch), seat (ours, null: watching), seatName(i)}; ask() sends `rematch`.
+ * rematch), seat (ours, null: watching)}; ask() sends `rematch`.
+ * @param {{offer: RematchOffer | null, asked: boolean, seat: number | null | undefined}} state
+ * @param {() => void} ask
+ * @returns {import("./vdom.js").VNode | null}
  */
 export function rematchRow(state, ask) {
   const { offer, asked, seat } = state;
@@ -35,7 +49,8 @@ export function rematchRow(state, ask) {
     v("span", { class: "small", id: "rematch-what" }, waiting ? "" : "The same players at a new table; the others are asked to join."));
 }
 
-/** Take our chair at the rematch table (a `rematch_seat`); resolves to its table id. */
+/** Take our chair at the rematch table (a `rematch_seat`); resolves to its table id.
+ * @param {RematchSeat} msg */
 export async function takeRematchSeat(msg) {
   setToken(msg.rematch, msg.token);
   await showFingerprint(msg.rematch, msg.fingerprint); // before our seed goes out

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay on the board (the game page, /games/<id>): the finished game drawn step by
 // step on the live table's own rendering (TableScreen, read-only), from any seat's view or
 // the spectator's, with the log of what happened so far beside it.
@@ -17,6 +18,32 @@ import { TableScreen } from "./table.js";
 import { GameLog } from "./gamelog.js";
 import { actionLabel, eventText, seatName } from "./text.js";
 import { playMotion } from "./motion.js";
+import { errorText } from "./net.js";
+
+/** @typedef {import("./table_model.js").View} View */
+/** @typedef {import("./table_model.js").Action} Action */
+/** @typedef {import("./text.js").GameEvent} GameEvent */
+/** @typedef {import("./text.js").NamedSeat} NamedSeat */
+/** One step of GET /api/games/<id>/replay. @typedef {{step: number, seat: number, action: Action, at: number, events: GameEvent[]}} Step */
+/** GET /api/games/<id>/replay, the fields read here. @typedef {{actions: Step[], error: string | null}} ReplayAnswer */
+/**
+ * GET /api/games/<id>/views?seat=S: the view after the setup and a patch per action.
+ * @typedef {{seat: number | null, players: number, start: import("./patch.js").View, patches: unknown[]}} ViewsAnswer
+ */
+/**
+ * The bar's elements: bar, stage and status given, the others made by buildBar.
+ * @typedef {object} ReplayEls
+ * @property {HTMLElement} bar
+ * @property {HTMLElement} stage
+ * @property {HTMLElement} status
+ * @property {HTMLInputElement} range
+ * @property {HTMLElement} label
+ * @property {HTMLElement} round
+ * @property {HTMLElement} said
+ * @property {HTMLSelectElement} seat
+ * @property {HTMLButtonElement} play
+ * @property {HTMLSelectElement} speed
+ */
 
 /**
  * The game log of a replay: rebuilt for each step shown, drawn once per step. It is not a
@@ -24,6 +51,7 @@ import { playMotion } from "./motion.js";
  * line says what the step was.
  */
 class ReplayLog extends GameLog {
+  /** @param {ConstructorParameters<typeof GameLog>} args */
   constructor(...args) {
     super(...args);
     for (const el of [this.list, this.list.parentElement]) if (el) el.setAttribute("aria-live", "off");
@@ -39,6 +67,7 @@ class ReplayScreen extends TableScreen {
   newLog() { return new ReplayLog(`replay-${this.tableId}`, false, false); }
 }
 
+/** @param {string} url @returns {Promise<unknown>} the endpoint's JSON answer (docs/protocol.md) */
 async function getJson(url) {
   const res = await fetch(url, { headers: { Accept: "application/json" } });
   let data;
@@ -48,31 +77,39 @@ async function getJson(url) {
 }
 
 const SPECTATOR = "spectator";
-/** The autoplay's speeds: milliseconds a step. */
+/** The autoplay's speeds: milliseconds a step. @type {[number, string][]} */
 const SPEEDS = [[2000, "Slow (2 s a step)"], [1000, "Steady (1 s)"], [400, "Fast (0.4 s)"]];
 
 export class ReplayPlayer {
   /**
-   * @param {object} els  bar (the controls' container), stage (the table's), status
+   * @param {{bar: HTMLElement, stage: HTMLElement, status: HTMLElement}} els  bar (the
+   *   controls' container), stage (the table's), status
    * @param {string} gameId
-   * @param {object[]} seats  [{seat, name, bot}]
+   * @param {NamedSeat[]} seats  [{seat, name, bot}]
    */
   constructor(els, gameId, seats) {
-    this.els = els;
+    this.els = /** @type {ReplayEls} */ (els); // the rest comes with buildBar, below
     this.gameId = gameId;
     this.seats = seats.map((s) => ({ ...s, connected: true }));
-    this.steps = []; // per action: {step, seat, action, events}
-    this.views = []; // per step 0..n: the chosen seat's view
-    this.viewer = null; // a seat, or null for the spectator
+    /** @type {Step[]} per action */
+    this.steps = [];
+    /** @type {View[]} per step 0..n: the chosen seat's view */
+    this.views = [];
+    /** @type {number | null} a seat, or null for the spectator */
+    this.viewer = null;
+    /** @type {string | null} the first action the rules refuse, if any */
+    this.error = null;
     this.current = 0;
-    this.screen = new ReplayScreen(els.stage, gameId, {});
+    // read-only: it never leaves the table or plays again
+    this.screen = new ReplayScreen(els.stage, gameId, /** @type {import("./table.js").Exits} */ ({}));
     this.screen.el.decision.textContent = "Replaying the game…"; // not the live table's "Connecting"
     this.log = this.screen.log;
     this.log.onJump = (k) => { this.stop(); this.show(k); };
-    this.playing = null; // the autoplay's timer while it plays
+    /** @type {number | null} the autoplay's timer while it plays */
+    this.playing = null;
     this.logUpTo = 0; // the log holds the events of steps 1..logUpTo
     this.buildBar();
-    this.onKey = (ev) => this.key(ev);
+    this.onKey = (/** @type {KeyboardEvent} */ ev) => this.key(ev);
     document.addEventListener("keydown", this.onKey);
   }
 
@@ -82,7 +119,7 @@ export class ReplayPlayer {
    * named a step.
    */
   async load() {
-    const all = await getJson(`/api/games/${this.gameId}/replay`);
+    const all = /** @type {ReplayAnswer} */ (await getJson(`/api/games/${this.gameId}/replay`));
     this.steps = all.actions;
     this.error = all.error;
     this.els.range.max = String(this.steps.length);
@@ -97,12 +134,13 @@ export class ReplayPlayer {
     return step !== null;
   }
 
+  /** @param {number | null} seat */
   async loadViews(seat) {
     const q = seat === null ? "" : `?seat=${seat}`;
-    const data = await getJson(`/api/games/${this.gameId}/views${q}`);
+    const data = /** @type {ViewsAnswer} */ (await getJson(`/api/games/${this.gameId}/views${q}`));
     const views = [data.start];
     for (const p of data.patches) views.push(applyPatch(views[views.length - 1], p));
-    this.views = views.slice(0, this.steps.length + 1);
+    this.views = /** @type {View[]} */ (/** @type {unknown} */ (views.slice(0, this.steps.length + 1)));
     this.viewer = seat;
     this.log.mySeat = seat;
     this.logUpTo = -1; // rebuilt for the new viewer ("you" is that seat)
@@ -111,6 +149,7 @@ export class ReplayPlayer {
   get last() { return this.views.length - 1; }
 
   buildBar() {
+    /** @param {string} id @param {string} label @param {string} text @param {string} key @param {() => void} onclick */
     const b = (id, label, text, key, onclick) => h("button", {
       type: "button", id, class: "quiet", "aria-label": label, "aria-keyshortcuts": key, title: label,
       onclick: () => { this.stop(); onclick(); },
@@ -156,12 +195,13 @@ export class ReplayPlayer {
   }
 
   stop() {
-    clearInterval(this.playing);
+    clearInterval(this.playing ?? undefined);
     this.playing = null;
     this.els.play.textContent = "Play ▶";
     this.els.play.setAttribute("aria-pressed", "false");
   }
 
+  /** @param {string} value */
   async pickSeat(value) {
     const seat = value === SPECTATOR ? null : Number(value);
     this.els.seat.disabled = true;
@@ -169,13 +209,13 @@ export class ReplayPlayer {
       await this.loadViews(seat);
       this.show(this.current);
     } catch (err) {
-      this.els.status.textContent = `Could not load that view: ${err.message}`;
+      this.els.status.textContent = `Could not load that view: ${errorText(err)}`;
     } finally {
       this.els.seat.disabled = false;
     }
   }
 
-  /** The first step of round r (the step whose view is that round's start). */
+  /** The first step of round r (the step whose view is that round's start). @param {number} r */
   roundStart(r) {
     const k = this.views.findIndex((v) => v.board.round === r);
     return k < 0 ? 0 : k;
@@ -193,7 +233,7 @@ export class ReplayPlayer {
     return k < 0 ? this.last : k;
   }
 
-  /** Show the board after k steps; `animate`: a step on, with its motion. */
+  /** Show the board after k steps; `animate`: a step on, with its motion. @param {number} k */
   show(k, animate = false) {
     if (!this.views.length) return;
     k = Math.max(0, Math.min(this.last, k));
@@ -202,6 +242,7 @@ export class ReplayPlayer {
     this.current = k;
     this.rebuildLog(k);
     const view = this.views[k];
+    /** @type {HTMLElement} */
     const bar = this.els.bar.closest(".replay-bar") || this.els.bar;
     document.documentElement.style.setProperty("--replay-bar", `${bar.offsetHeight}px`);
     const note = this.note(k);
@@ -211,10 +252,12 @@ export class ReplayPlayer {
     els.label.textContent = `step ${k} of ${this.last}`;
     els.round.textContent = view.result ? `Round ${view.board.round}, the end` : `Round ${view.board.round}`;
     els.said.textContent = `. ${note}`;
-    els.bar.querySelector("#first").disabled = els.bar.querySelector("#prev").disabled = k === 0;
-    els.bar.querySelector("#prev-round").disabled = k === 0;
-    els.bar.querySelector("#next").disabled = els.bar.querySelector("#last").disabled = k === this.last;
-    els.bar.querySelector("#next-round").disabled = k === this.last;
+    /** @param {string} id */
+    const button = (id) => /** @type {HTMLButtonElement} */ (els.bar.querySelector(`#${id}`));
+    button("first").disabled = button("prev").disabled = k === 0;
+    button("prev-round").disabled = k === 0;
+    button("next").disabled = button("last").disabled = k === this.last;
+    button("next-round").disabled = k === this.last;
     const url = new URL(location.href);
     url.searchParams.set("step", String(k));
     if (this.viewer === null) url.searchParams.delete("seat");
@@ -223,7 +266,7 @@ export class ReplayPlayer {
     if (stepOn) playMotion(this.screen.app, this.steps[k - 1].events, before, view, this.viewer);
   }
 
-  /** What step k was, in words (the decision bar's line). */
+  /** What step k was, in words (the decision bar's line). @param {number} k */
   note(k) {
     if (k === 0) return "The setup, before anyone acts.";
     const s = this.steps[k - 1];
@@ -234,7 +277,7 @@ export class ReplayPlayer {
     return `Step ${k}: ${who} — ${did}.${lines.length ? ` ${lines[0]}${lines.length > 1 ? " …" : ""}` : ""}${stop}`;
   }
 
-  /** The log holds what happened in steps 1..k, as the live table's log would. */
+  /** The log holds what happened in steps 1..k, as the live table's log would. @param {number} k */
   rebuildLog(k) {
     if (k < this.logUpTo || this.logUpTo < 0) {
       this.log.entries = [];
@@ -249,10 +292,12 @@ export class ReplayPlayer {
     this.log.render();
   }
 
+  /** @param {KeyboardEvent} ev */
   key(ev) {
     const t = ev.target;
-    if (t && /INPUT|SELECT|TEXTAREA/.test(t.tagName)) return;
+    if (t instanceof Element && /INPUT|SELECT|TEXTAREA/.test(t.tagName)) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    /** @type {Record<string, () => number>} */
     const to = {
       ArrowLeft: () => (ev.shiftKey ? this.roundBack() : this.current - 1),
       ArrowRight: () => (ev.shiftKey ? this.roundOn() : this.current + 1),
@@ -260,10 +305,11 @@ export class ReplayPlayer {
       PageDown: () => this.roundOn(),
       Home: () => 0,
       End: () => this.last,
-    }[ev.key];
-    if (!to) return;
+    };
+    const step = to[ev.key];
+    if (!step) return;
     ev.preventDefault();
     this.stop();
-    this.show(to(), ev.key === "ArrowRight" && !ev.shiftKey);
+    this.show(step(), ev.key === "ArrowRight" && !ev.shiftKey);
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // What this browser itself saw of each game, kept in localStorage for the verify page: the
 // fingerprint shown before its seed went out, its own client seed and seat, the client seeds
 // listed per seat at the start, the first Warden, and every plot it saw turned up. The
@@ -16,12 +17,39 @@
 
 import { api } from "./net.js";
 
+/** @typedef {import("./text.js").GameEvent} GameEvent */
+/** @typedef {import("./table_model.js").View} View */
+/** @typedef {import("./table_model.js").Board} Board */
+/**
+ * Plots seen turned up between versions `from` and `to` (setup: 0 and 0).
+ * @typedef {{from: number, to: number, source: "setup" | "surveyor" | "farmstead", goods: string[]}} TurnUp
+ */
+/**
+ * What this browser saw of one table (`quaymoor.fair.<table>`).
+ * @typedef {object} SeenEntry
+ * @property {string} [fingerprint]  the table's, as shown before our seed went out
+ * @property {boolean} [shown]  the fingerprint was painted on the page
+ * @property {string} [client_seed]
+ * @property {number} [seat]  the seat our client seed is for
+ * @property {boolean} [seed_sent]
+ * @property {(string | null)[]} [start_seeds]
+ * @property {number | null} [first_warden]
+ * @property {number | null} [upto]  the version up to which the turn-ups are noted
+ * @property {TurnUp[]} [turned_up]
+ * @property {number} [at]  when it was last saved (ms)
+ */
+
 const PREFIX = "quaymoor.fair.";
 const INDEX = "quaymoor.fair.index";
 const KEEP = 50;
 
-function safe(fn, fallback = null) {
-  try { return fn(); } catch { return fallback; }
+/**
+ * @template T
+ * @param {() => T} fn
+ * @returns {T | null}  null when it threw (storage off, full, or unreadable)
+ */
+function safe(fn) {
+  try { return fn(); } catch { return null; }
 }
 
 /** A fresh random client seed: 16 bytes from crypto.getRandomValues, as 32 hex digits. */
@@ -31,21 +59,25 @@ export function newClientSeed() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** @param {string} table @returns {SeenEntry | null} */
 export function seenFor(table) {
   return safe(() => JSON.parse(localStorage.getItem(PREFIX + table) || "null"));
 }
 
+/** @param {string} table @param {SeenEntry} entry */
 function save(table, entry) {
   entry.at = Date.now();
   safe(() => {
     localStorage.setItem(PREFIX + table, JSON.stringify(entry));
-    const index = (JSON.parse(localStorage.getItem(INDEX) || "[]") || []).filter((t) => t !== table);
+    /** @type {string[]} */
+    const index = (JSON.parse(localStorage.getItem(INDEX) || "[]") || []).filter((/** @type {string} */ t) => t !== table);
     index.push(table);
-    while (index.length > KEEP) localStorage.removeItem(PREFIX + index.shift());
+    while (index.length > KEEP) localStorage.removeItem(PREFIX + /** @type {string} */ (index.shift()));
     localStorage.setItem(INDEX, JSON.stringify(index));
   });
 }
 
+/** @param {string} table @returns {SeenEntry} */
 function entryFor(table) {
   const e = seenFor(table);
   return e && typeof e === "object" ? e : { turned_up: [], upto: null };
@@ -55,6 +87,7 @@ function entryFor(table) {
  * The fingerprint in the top bar (empty: none), short: its first 8 and last 8 digits with
  * the middle folded away (still in the page's text, so it reads and copies whole), a button
  * that unfolds it and one that copies it.
+ * @param {string | null | undefined} fp
  */
 export function displayFingerprint(fp) {
   const el = document.getElementById("fingerprint");
@@ -65,12 +98,14 @@ export function displayFingerprint(fp) {
   el.classList.remove("whole");
   el.title = fp ? `SHA-256 of the secret seed: ${fp}` : "";
   if (!fp) return;
+  /** @param {string} cls @param {string} text */
   const span = (cls, text) => {
     const s = document.createElement("span");
     if (cls) s.className = cls;
     s.textContent = text;
     return s;
   };
+  /** @param {string} id @param {string} text @param {() => void} onclick */
   const button = (id, text, onclick) => {
     const b = document.createElement("button");
     b.type = "button";
@@ -99,7 +134,7 @@ export function displayFingerprint(fp) {
     } catch {
       const range = document.createRange(); // no clipboard here: select it for the player
       range.selectNodeContents(value);
-      const sel = getSelection();
+      const sel = /** @type {Selection} */ (getSelection()); // null only in a frame without a window
       sel.removeAllRanges();
       sel.addRange(range);
       copy.textContent = "Selected: copy it";
@@ -110,12 +145,15 @@ export function displayFingerprint(fp) {
   el.append(span("fp-label", "Seed fingerprint: "), value, whole, copy);
 }
 
-const painted = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+/** @returns {Promise<void>} */
+const painted = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())));
 
 /**
  * Show the table's fingerprint (from the answer that seated us) and keep it: once the page
  * has painted it, this browser may send its client seed. A fingerprint other than one this
  * browser saw for the table before is refused (throws).
+ * @param {string} table
+ * @param {string} fingerprint  checked here: 64 hex digits
  */
 export async function showFingerprint(table, fingerprint) {
   if (!/^[0-9a-f]{64}$/.test(String(fingerprint))) throw new Error("the server sent no fingerprint");
@@ -134,6 +172,9 @@ export async function showFingerprint(table, fingerprint) {
  * Send our client seed for `seat` (its `token`), a fresh random one kept here first.
  * Refuses (throws, sends nothing) unless `showFingerprint` has shown the table's
  * fingerprint: the seed must never reach the server before its commitment.
+ * @param {string} table
+ * @param {{token: string, seat: number}} chair
+ * @returns {Promise<string>} the client seed sent
  */
 export async function sendClientSeed(table, { token, seat }) {
   const e = entryFor(table);
@@ -154,6 +195,10 @@ export async function sendClientSeed(table, { token, seat }) {
  * The client seeds the server listed per seat at the start (game_started, or a welcome
  * once started). The first list seen is kept. Returns {mine, listed, ok}: our own seed and
  * what is listed at our seat; ok is null when we gave no seed here.
+ * @param {string} table
+ * @param {number | null | undefined} seat
+ * @param {unknown} clientSeeds  the list, or null before the start
+ * @returns {{mine: string | null, listed: string | null, ok: boolean | null, first: boolean}}
  */
 export function noteStart(table, seat, clientSeeds) {
   const e = entryFor(table);
@@ -168,7 +213,8 @@ export function noteStart(table, seat, clientSeeds) {
   return { mine, listed, ok: mine === null ? null : listed === mine, first };
 }
 
-/** The welcome: the fingerprint shown at the start (the first one seen is kept). */
+/** The welcome: the fingerprint shown at the start (the first one seen is kept).
+ * @param {string | null} table @param {{fingerprint?: string | null} | null} msg */
 export function noteWelcome(table, msg) {
   if (!table || !msg || !msg.fingerprint) return;
   const e = entryFor(table);
@@ -177,11 +223,16 @@ export function noteWelcome(table, msg) {
   save(table, e);
 }
 
-/** An update: the first Warden (round 1) and the plots turned up in it. */
+/**
+ * An update: the first Warden (round 1) and the plots turned up in it.
+ * @param {string | null} table
+ * @param {{version: number, since: number, view?: View | null, events?: GameEvent[]} | null} msg
+ */
 export function noteUpdate(table, msg) {
   if (!table || !msg || !msg.view) return;
   const e = entryFor(table);
   const list = Array.isArray(e.turned_up) ? e.turned_up : [];
+  /** @type {Partial<Board>} */
   const board = msg.view.board || {};
   let changed = false;
   if (board.round === 1 && (e.first_warden === undefined || e.first_warden === null)) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's single-key shortcuts (WCAG 2.1.4): on by default, and a player may turn them
 // off or give any of them another key, in a small "Keys" control by the sound button. The
 // choice is kept in localStorage for every table. D (Done) always asks to confirm first.
@@ -9,7 +10,10 @@ import { v } from "./vdom.js";
 
 const KEY = "quaymoor.keys";
 
-/** Each shortcut: its name, its default key, what it does (the settings' label). */
+/** @typedef {{on: boolean, keys: Record<string, string>}} Settings  the shortcuts' keys by name */
+
+/** Each shortcut: its name, its default key, what it does (the settings' label).
+ * @type {[name: string, key: string, label: string][]} */
 export const SHORTCUTS = [
   ["mat", "h", "Your mat"],
   ["board", "b", "Board"],
@@ -20,9 +24,11 @@ export const SHORTCUTS = [
   ["sound", "m", "Sound on/off"],
   ["help", "?", "What this decision is"],
 ];
+/** @type {Record<string, string>} */
 const DEFAULTS = Object.fromEntries(SHORTCUTS.map(([name, key]) => [name, key]));
 const ALLOWED = /^[a-z0-9?]$/;
 
+/** @returns {Settings} */
 function load() {
   try {
     const saved = JSON.parse(localStorage.getItem(KEY) || "null");
@@ -39,6 +45,7 @@ function load() {
 }
 
 let settings = load();
+/** @type {Set<() => void>} */
 const listeners = new Set();
 
 function save() {
@@ -46,21 +53,23 @@ function save() {
   for (const fn of listeners) fn();
 }
 
-/** Call fn whenever the settings change; returns the way to stop. */
+/** Call fn whenever the settings change; returns the way to stop. @param {() => void} fn */
 export function onKeysChange(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
 }
 
-/** The key of a shortcut now ("h"), or null while shortcuts are off. */
+/** The key of a shortcut now ("h"), or null while shortcuts are off.
+ * @param {string} name @returns {string | null} */
 export function keyOf(name) {
   return settings.on ? settings.keys[name] : null;
 }
 
-/** The shortcut a key press means, or null (off, a modifier held, typing in a field). */
+/** The shortcut a key press means, or null (off, a modifier held, typing in a field).
+ * @param {KeyboardEvent} ev @returns {string | null} */
 export function keyAction(ev) {
   if (!settings.on || ev.ctrlKey || ev.metaKey || ev.altKey) return null;
-  if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return null;
+  if (ev.target instanceof Element && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return null;
   if (ev.key.length !== 1) return null;
   const k = ev.key.toLowerCase();
   const found = SHORTCUTS.find(([name]) => settings.keys[name] === k);
@@ -70,10 +79,11 @@ export function keyAction(ev) {
 /**
  * Show the current keys on every element with data-shortcut="<name>" under root: its
  * aria-keyshortcuts and its <kbd> (both gone while shortcuts are off).
+ * @param {ParentNode} root
  */
 export function showKeys(root) {
   for (const el of root.querySelectorAll("[data-shortcut]")) {
-    const k = keyOf(el.dataset.shortcut);
+    const k = keyOf(el.getAttribute("data-shortcut") || "");
     if (k) el.setAttribute("aria-keyshortcuts", k.toUpperCase());
     else el.removeAttribute("aria-keyshortcuts");
     const kbd = el.querySelector("kbd");
@@ -82,7 +92,8 @@ export function showKeys(root) {
 }
 
 /** The "Keys" control: a disclosure with the on/off switch and a key for each shortcut;
- * `extra` (another setting of the table's) goes at its end. */
+ * `extra` (another setting of the table's) goes at its end.
+ * @param {Node | null} [extra] */
 export function keysControl(extra) {
   const box = h("details", { class: "keys", id: "keys" });
   const summary = h("summary", { class: "keys-summary" }, "Keys");
@@ -113,6 +124,7 @@ export function keysControl(extra) {
     if (extra) panel.append(extra);
   };
 
+  /** @param {string} name @param {HTMLInputElement} input */
   const remap = (name, input) => {
     const k = input.value.trim().toLowerCase();
     const taken = SHORTCUTS.find(([other]) => other !== name && settings.keys[other] === k);
@@ -123,7 +135,8 @@ export function keysControl(extra) {
     } else {
       settings = { ...settings, keys: { ...settings.keys, [name]: k } };
       save();
-      note.textContent = `${SHORTCUTS.find(([n]) => n === name)[2]}: ${k.toUpperCase()}.`;
+      const [, , label] = /** @type {[string, string, string]} */ (SHORTCUTS.find(([n]) => n === name));
+      note.textContent = `${label}: ${k.toUpperCase()}.`;
     }
     input.value = settings.keys[name].toUpperCase();
   };
@@ -132,7 +145,8 @@ export function keysControl(extra) {
   return box;
 }
 
-/** The question D asks before Done: yes plays Done, no puts it away. */
+/** The question D asks before Done: yes plays Done, no puts it away.
+ * @param {() => void} onYes @param {() => void} onNo */
 export function doneConfirm(onYes, onNo) {
   const k = keyOf("done");
   return v("div", { class: "done-confirm", id: "done-confirm", role: "alertdialog",

@@ -33,6 +33,7 @@ import { jumpToLit, onTableKey, revealTargets } from "./table_keys.js";
 import { CLIENT_MESSAGES, EVENTS, PHASES } from "./wire.js";
 
 /** @typedef {import("./table_model.js").Action} Action */
+/** @typedef {import("./text.js").GameEvent} GameEvent */
 /** @typedef {import("./layout.js").Section} Section */
 /** @typedef {{onLeave: () => void, onPlayAgain: (players: number) => void, onGoTo?: (table: string) => void}} Exits */
 
@@ -198,7 +199,7 @@ export class TableScreen {
     if (got.resync) this.send(got.since === null ? { type: CLIENT_MESSAGES.RESYNC } : { type: CLIENT_MESSAGES.RESYNC, since: got.since });
     if (!got.drawn || !m.view) return; // a delta that does not follow our view: the snapshot will
     const view = m.view;
-    noteUpdate(this.tableId, { ...update, view, seats: m.seats });
+    noteUpdate(this.tableId, { version: update.version, since: update.since, events: update.events, view });
     this.el.pre.hidden = true;
     if (this.layout.classList.contains("waiting") && this.chrome.chatOpened) this.chat.show(false);
     this.layout.classList.remove("waiting");
@@ -207,7 +208,7 @@ export class TableScreen {
     if (!view.result) this.sawLive = true;
     this.clocksAt = performance.now();
     if (this.token) setVersion(this.tableId, view.version);
-    /** @type {Record<string, any>[]} */
+    /** @type {GameEvent[]} */
     const events = update.events || [];
     this.log.mySeat = m.seat;
     this.log.addEvents(events, view, m.seats, m.seat);
@@ -229,7 +230,7 @@ export class TableScreen {
   }
 
   /** A timeout of ours: the bar says what the table played, and it is said aloud. */
-  onTimeouts(/** @type {Record<string, any>[]} */ events, /** @type {boolean} */ live) {
+  onTimeouts(/** @type {GameEvent[]} */ events, /** @type {boolean} */ live) {
     const m = this.model;
     for (const e of events) {
       if (e.type !== EVENTS.TIMED_OUT || e.seat !== m.seat || !live) continue;

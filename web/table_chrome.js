@@ -15,6 +15,8 @@ import { CLIENT_MESSAGES, CLOSE, CODES, SERVER_MESSAGES } from "./wire.js";
 
 /** @typedef {import("./table.js").TableScreen} TableScreen */
 /** @typedef {Record<string, any>} Msg */
+/** @typedef {import("./rematch.js").RematchOffer} RematchOffer */
+/** @typedef {import("./rematch.js").RematchSeat} RematchSeat */
 
 const READ_MOVES = "quaymoor.readMoves";
 
@@ -23,7 +25,7 @@ export class TableChrome {
   constructor(t) {
     this.t = t;
     this.chatOpened = false;
-    /** @type {Msg | null} the rematch_offer of this finished game */
+    /** @type {RematchOffer | null} the rematch_offer of this finished game */
     this.rematchOffer = null;
     this.rematchAsked = false;
     /** @type {string | null} the bots' pace at this table (people, steady, fast) */
@@ -105,10 +107,10 @@ export class TableChrome {
       case SERVER_MESSAGES.UPDATE: t.onUpdate(m); break;
       case SERVER_MESSAGES.GAME_ENDED: t.onEnded(m); break;
       case SERVER_MESSAGES.ERROR: this.onError(m); break;
-      case SERVER_MESSAGES.CHAT_LINE: t.chat.onLine(m); break;
+      case SERVER_MESSAGES.CHAT_LINE: t.chat.onLine(/** @type {import("./chat.js").ChatLine} */ (m)); break;
       case SERVER_MESSAGES.CHAT_RECENT: t.chat.onRecent(m.lines); break;
-      case SERVER_MESSAGES.REMATCH_OFFER: this.rematchOffer = m; t.draw(); break;
-      case SERVER_MESSAGES.REMATCH_SEAT: this.onRematchSeat(m); break;
+      case SERVER_MESSAGES.REMATCH_OFFER: this.rematchOffer = /** @type {RematchOffer} */ (m); t.draw(); break;
+      case SERVER_MESSAGES.REMATCH_SEAT: this.onRematchSeat(/** @type {RematchSeat} */ (m)); break;
       case SERVER_MESSAGES.PACE:
         this.pace = m.pace;
         if (model.view) t.draw(); else this.drawPre();
@@ -125,7 +127,7 @@ export class TableChrome {
   /** @param {Msg} m */
   onError(m) {
     const t = this.t;
-    if (t.chat.onError(m)) return; // shown in the chat, under its form
+    if (t.chat.onError(/** @type {import("./chat.js").ServerError} */ (m))) return; // shown in the chat, under its form
     if (this.rematchAsked && t.model.ended) { // after the end we send only chat and rematch
       this.rematchAsked = false;
       toast(`No rematch: ${m.message}`);
@@ -289,7 +291,7 @@ export class TableChrome {
     this.t.log.addNotes(this.seedLines(s), m.view ? m.view.board.round : 0);
   }
 
-  /** Our chair at the rematch table: take it (token, fingerprint, seed) and go there. @param {Msg} m */
+  /** Our chair at the rematch table: take it (token, fingerprint, seed) and go there. @param {RematchSeat} m */
   async onRematchSeat(m) {
     try {
       await takeRematchSeat(m);

@@ -98,7 +98,7 @@ export class TableModel {
     /** @type {Clock[]} */ this.clocks = [];
     /** @type {Set<string>} what the last update changed, by the keys that show it */
     this.changed = new Set();
-    /** @type {Record<string, any>[]} the last update's events */
+    /** @type {import("./text.js").GameEvent[]} the last update's events */
     this.lastEvents = [];
     this.keeper = new ViewKeeper();
     this.wasMine = false;

@@ -1,13 +1,84 @@
+// @ts-check
 // Words for things: names from the rules catalogue, action labels, the game log.
+
+/** @typedef {import("./table_model.js").View} View */
+/** @typedef {import("./table_model.js").Board} Board */
+/** @typedef {import("./table_model.js").Action} Action */
+/**
+ * A seat as far as its name goes: a `seats` entry (SeatInfo), or a game's seat from
+ * /api/games/<id> (no bot_playing there).
+ * @typedef {{seat: number, name: string | null, bot?: boolean, bot_playing?: boolean}} NamedSeat
+ */
+/**
+ * One event of an update (docs/protocol.md, 3 and 5): the rules' events and the table's
+ * own `timed_out`. `goods` of goods_made and goods_returned counts per good (GOODS' order).
+ * @typedef {{type: "role_picked", seat: number, role: string, coins: number}
+ *   | {type: "plot_taken", seat: number, kind: string, from_stack: boolean, with_apprentice: boolean}
+ *   | {type: "plots_turned_up", goods: string[], discarded: number, reshuffled: boolean}
+ *   | {type: "apprentices_arrived", seat: number, count: number, from_barge: boolean}
+ *   | {type: "apprentices_arranged", seat: number}
+ *   | {type: "apprentice_barge_refilled", count: number}
+ *   | {type: "built", seat: number, building: string, price: number, with_apprentice: boolean}
+ *   | {type: "goods_made", seat: number, goods: number[]}
+ *   | {type: "extra_good_taken", seat: number, good: string}
+ *   | {type: "manufactory_paid", seat: number, coins: number}
+ *   | {type: "sold", seat: number, good: string, coins: number}
+ *   | {type: "market_hall_emptied", goods: string[]}
+ *   | {type: "loaded", seat: number, good: string, count: number, barge: number}
+ *   | {type: "barge_emptied", barge: number, good: string, count: number}
+ *   | {type: "goods_returned", seat: number, goods: number[]}
+ *   | {type: "coin_taken", seat: number}
+ *   | {type: "passed", seat: number, role: string}
+ *   | {type: "end_triggered", reason: string}
+ *   | {type: "round_ended", round: number, next_warden: number}
+ *   | {type: "game_ended", reasons: string[], winners: number[]}
+ *   | {type: "timed_out", seat: number, actions: Action[]}} GameEvent
+ */
+/** @typedef {{key: string, name: string, text: string}} RoleInfo */
+/** @typedef {{key: string, price: number, text?: string}} GoodInfo */
+/** @typedef {{key: string, text: string}} PlotInfo */
+/**
+ * @typedef {object} BuildingInfo  a building of the catalogue
+ * @property {string} key
+ * @property {string} name
+ * @property {string} text
+ * @property {number} cost
+ * @property {number} points
+ * @property {number} slots
+ * @property {number} spaces
+ * @property {string} [category]
+ * @property {string | null} [good]
+ * @property {string | null} [role]
+ */
+/**
+ * A key not (yet) in the catalogue: a name made of it, and none of a listed one's facts.
+ * @typedef {{key: string, name: string, text: string, cost?: undefined, points?: undefined,
+ *   slots?: undefined, spaces?: undefined, category?: undefined, good?: undefined}} UnlistedBuilding
+ */
+/**
+ * The rules catalogue, GET /api/rules (docs/protocol.md, 1); empty lists until it loads.
+ * @typedef {object} Catalogue
+ * @property {RoleInfo[]} roles
+ * @property {BuildingInfo[]} buildings
+ * @property {GoodInfo[]} goods
+ * @property {PlotInfo[]} [plots]
+ * @property {Record<string, number>} [limits]
+ * @property {Record<string, number>} [amounts]
+ */
 
 export const GOODS = ["clay", "flax", "wool", "honey", "amber"];
 export const PLOT_KINDS = [...GOODS, "stone_pit"];
+/** @type {Record<string, string>} */
 export const LETTER = { clay: "C", flax: "F", wool: "W", honey: "H", amber: "A", stone_pit: "S" };
 
+/** @type {Catalogue} */
 let catalogue = { roles: [], buildings: [], goods: [] };
+/** @type {Map<string, RoleInfo>} */
 const roleByKey = new Map();
+/** @type {Map<string, BuildingInfo>} */
 const buildingByKey = new Map();
 
+/** @param {Catalogue} cat */
 export function setCatalogue(cat) {
   catalogue = cat;
   for (const r of cat.roles || []) roleByKey.set(r.key, r);
@@ -17,20 +88,32 @@ export function setCatalogue(cat) {
 export function getCatalogue() { return catalogue; }
 
 /** A limit of the rules from the catalogue ("holding_spaces", "high_street_spaces",
- * "market_hall_spaces", ...), or undefined before it has loaded. */
+ * "market_hall_spaces", ...), or undefined before it has loaded.
+ * @param {string} key @returns {number | undefined} */
 export const limit = (key) => (catalogue.limits || {})[key];
 
+/** @param {string} key */
 function titleCase(key) {
   return String(key).split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
 }
 
-export const roleName = (key) => (roleByKey.get(key) || {}).name || titleCase(key);
-export const roleText = (key) => (roleByKey.get(key) || {}).text || "";
+/** @param {string} key */
+export const roleName = (key) => roleByKey.get(key)?.name || titleCase(key);
+/** @param {string} key */
+export const roleText = (key) => roleByKey.get(key)?.text || "";
+/** @param {string} key @returns {BuildingInfo | UnlistedBuilding} */
 export const building = (key) => buildingByKey.get(key) || { key, name: titleCase(key), text: "" };
+/** @param {string} key */
 export const buildingName = (key) => building(key).name;
+/** @param {string} kind */
 export const kindName = (kind) => (kind === "stone_pit" ? "stone pit" : kind);
 
-/** A seat's display name: "You", "Ada", "Bede (bot)", "Cy (bot playing)". */
+/**
+ * A seat's display name: "You", "Ada", "Bede (bot)", "Cy (bot playing)".
+ * @param {NamedSeat[] | null | undefined} seats
+ * @param {number | null | undefined} seat
+ * @param {number | null | undefined} mySeat
+ */
 export function seatName(seats, seat, mySeat) {
   if (seat === null || seat === undefined) return "—";
   const s = (seats || []).find((x) => x.seat === seat);
@@ -41,7 +124,7 @@ export function seatName(seats, seat, mySeat) {
   return name;
 }
 
-/** The label of a legal action on its button. */
+/** The label of a legal action on its button. @param {Action} a @param {View | null} view */
 export function actionLabel(a, view) {
   const me = view && view.seat !== null ? view.mats[view.seat] : null;
   switch (a.type) {
@@ -81,7 +164,7 @@ export function actionLabel(a, view) {
   }
 }
 
-/** What is being decided, in words. */
+/** What is being decided, in words. @param {Board} board */
 export function phaseText(board) {
   switch (board.phase) {
     case "pick_role": return "picking a role";
@@ -97,24 +180,35 @@ export function phaseText(board) {
   }
 }
 
+/** @param {number[]} counts */
 function goodsList(counts) {
+  /** @type {string[]} */
   const parts = [];
   counts.forEach((n, i) => { if (n) parts.push(`${n} ${GOODS[i]}`); });
   return parts.length ? parts.join(", ") : "nothing";
 }
 
+/** @param {number} n @param {string} w */
 const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
 
+/** @type {Record<string, string>} */
 const END_REASONS = {
   seals: "the seals ran out",
   apprentices: "the apprentice barge could not be filled",
   high_street: "a high street is full",
 };
+/** @param {string} r */
 export const endReasonText = (r) => END_REASONS[r] || r;
 
-/** One game-log line for an event, or null to skip it. */
+/**
+ * One game-log line for an event, or null to skip it.
+ * @param {GameEvent} e
+ * @param {NamedSeat[] | null | undefined} seats
+ * @param {number | null | undefined} mySeat
+ * @returns {string | null}
+ */
 export function eventText(e, seats, mySeat) {
-  const who = e.seat !== undefined ? seatName(seats, e.seat, mySeat) : "";
+  const who = "seat" in e ? seatName(seats, e.seat, mySeat) : "";
   switch (e.type) {
     case "role_picked":
       return `${who} picked the ${roleName(e.role)}${e.coins ? ` and took ${plural(e.coins, "coin")}` : ""}`;
@@ -147,11 +241,12 @@ export function eventText(e, seats, mySeat) {
       const w = (e.winners || []).map((s) => seatName(seats, s, mySeat)).join(" and ");
       return `The game ended. Winner: ${w}`;
     }
-    default: return e.type.replace(/_/g, " ");
+    default: return /** @type {{type: string}} */ (e).type.replace(/_/g, " "); // a newer server's
   }
 }
 
-/** What a timeout played, in plain words ("no plot taken; nothing spent"). */
+/** What a timeout played, in plain words ("no plot taken; nothing spent").
+ * @param {Action[]} actions @param {boolean} yours */
 export function timeoutMoves(actions, yours) {
   const parts = actions.map((a) => {
     switch (a.type) {
@@ -169,6 +264,7 @@ export function timeoutMoves(actions, yours) {
  * What a plot (or stone pit) does, for its tooltip. The words come from the rules data the
  * server gives (/api/rules): its own text when it has one, else the price the market hall
  * pays and the workshops the catalogue lists for that good.
+ * @param {string} kind
  */
 export function plotText(kind) {
   const given = [...(catalogue.plots || []), ...(catalogue.goods || [])].find((x) => x.key === kind);
@@ -183,7 +279,8 @@ export function plotText(kind) {
   return works + pays;
 }
 
-/** A building's facts for its tooltip title: "Cellar — 3 coins, 1 building point, 1 slot". */
+/** A building's facts for its tooltip title: "Cellar — 3 coins, 1 building point, 1 slot".
+ * @param {string} key */
 export function buildingFacts(key) {
   const b = building(key);
   if (b.cost === undefined) return b.name;

@@ -1,3 +1,4 @@
+// @ts-check
 // Tooltips for anything with a data-tip attribute (role cards, plots, buildings): shown by
 // pointing with a mouse (a real move onto it, never a page that changed under a resting mouse), by keyboard focus, or by holding a finger on it (~500 ms) on a
 // touch screen. A long press only shows the text: it never chooses anything.
@@ -6,13 +7,20 @@ const HOVER_DELAY = 250;
 const LONG_PRESS = 500;
 const MOVE_SLOP = 10;
 
+/** @type {HTMLElement | null} */
 let tip = null;
+/** @type {HTMLElement | null} the element whose tip is shown */
 let anchor = null;
+/** @type {string | null} */
 let anchorKey = null;
-let hoverTimer = null;
-let press = null; // {el, x, y, timer, fired}
-let swallow = null; // the element whose long press just ended: its click is not a choice
+/** @type {number | undefined} */
+let hoverTimer;
+/** @type {{el: HTMLElement, x: number, y: number, timer: number, fired: boolean} | null} */
+let press = null;
+/** @type {HTMLElement | null} the element whose long press just ended: its click is not a choice */
+let swallow = null;
 
+/** @returns {HTMLElement} */
 function tipEl() {
   if (!tip) {
     tip = document.getElementById("tip");
@@ -27,8 +35,18 @@ function tipEl() {
   return tip;
 }
 
-const tipTarget = (node) => (node && node.closest ? node.closest("[data-tip]") : null);
+/** The element with a tip that an event's target is in, if any. @param {EventTarget | null} node */
+const tipTarget = (node) => {
+  const n = /** @type {Element | null} */ (node); // or a text node, which has no closest
+  return /** @type {HTMLElement | null} */ (n && n.closest ? n.closest("[data-tip]") : null);
+};
 
+/**
+ * Show el's tip; `how` says what showed it ("hover", "focus", "press"), which decides
+ * what takes it away.
+ * @param {HTMLElement} el
+ * @param {string | undefined} how
+ */
 export function showTip(el, how) {
   const text = el.getAttribute("data-tip");
   if (!text) return;
@@ -58,6 +76,7 @@ export function hideTip() {
   if (tip) tip.hidden = true;
 }
 
+/** @param {Element} el @param {HTMLElement} t */
 function place(el, t) {
   const r = el.getBoundingClientRect();
   const vw = document.documentElement.clientWidth;
@@ -76,10 +95,12 @@ function place(el, t) {
   t.style.top = `${Math.round(top)}px`;
 }
 
-/** After a re-render: follow the anchor to its new element (same data-key), or hide. */
+/** After a re-render: follow the anchor to its new element (same data-key), or hide.
+ * @param {ParentNode} root */
 export function refreshTip(root) {
   if (!anchor) return;
   if (anchor.isConnected) { place(anchor, tipEl()); return; }
+  /** @type {HTMLElement | null} */
   const again = anchorKey ? root.querySelector(`[data-key="${CSS.escape(anchorKey)}"][data-tip]`) : null;
   if (again) {
     const how = tipEl().dataset.how;
@@ -101,8 +122,11 @@ export function installTooltips() {
   // mouse: point at it. Only a real move counts: when the page changes under a resting
   // mouse (a re-render, the end screen, a scroll) the browser sends pointerover to whatever
   // is now under it, and that must not pop a tooltip.
+  /** @type {number | null} */
   let lastX = null;
+  /** @type {number | null} */
   let lastY = null;
+  /** @type {HTMLElement | null} */
   let hoverEl = null;
   document.addEventListener("pointermove", (ev) => {
     if (ev.pointerType !== "mouse") return;
@@ -121,7 +145,7 @@ export function installTooltips() {
     if (ev.pointerType !== "mouse") return;
     const el = tipTarget(ev.target);
     if (!el) return;
-    if (ev.relatedTarget && el.contains(ev.relatedTarget)) return;
+    if (ev.relatedTarget && el.contains(/** @type {Node} */ (ev.relatedTarget))) return;
     clearTimeout(hoverTimer);
     if (hoverEl === el) hoverEl = null;
     if (anchor === el && tip && tip.dataset.how === "hover") hideTip();
@@ -168,7 +192,7 @@ export function installTooltips() {
   }, { passive: false });
   document.addEventListener("touchcancel", cancelPress, { passive: true });
   document.addEventListener("click", (ev) => {
-    if (swallow && swallow.contains(ev.target)) {
+    if (swallow && swallow.contains(/** @type {Node | null} */ (ev.target))) {
       ev.stopPropagation();
       ev.preventDefault();
     }

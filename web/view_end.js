@@ -25,7 +25,7 @@ import { END_REASONS } from "./wire.js";
  * @typedef {object} EndParts
  * @property {EndActions} on
  * @property {string} tableId
- * @property {Record<string, any> | null} offer  the rematch offer of this game, if any
+ * @property {import("./rematch.js").RematchOffer | null} offer  the rematch offer of this game, if any
  * @property {boolean} asked  we asked for a rematch
  * @property {boolean} showingBoard  the final board is shown instead of the summary
  * @property {{text: string, ok: boolean | null}} seedCheck
