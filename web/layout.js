@@ -33,8 +33,8 @@ export function applyTabs(layout, tabs, tab, side) {
  * Desktop: a panel whose content would overflow (the players with five seats late in a
  * game; the board once your high street has grown) is drawn denser, a level at a time
  * (data-fit-others, data-fit-board: 0 to 3, style.css); at last the decision bar leaves
- * out its hint (data-fit-bar). Levels are only read and written when they change, so a
- * fit that holds costs two layouts.
+ * out its hint (data-fit-bar). Each fit starts again from level 0, so a panel that has
+ * room again is drawn roomy again; a level costs one layout.
  * @param {HTMLElement} layout
  * @param {HTMLElement} others
  * @param {HTMLElement} board

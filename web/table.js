@@ -248,25 +248,24 @@ export class TableScreen {
     if (m.pending || m.ended) return;
     const t = this.drawing.targets.get(key);
     if (!t || !t.action) {
-      if (this.drawing.wasLit.has(key)) {
-        this.notice = `That choice is gone: ${this.drawing.lastMoveText() || "the table moved on"}.`;
-        this.draw();
-      }
+      if (this.drawing.wasLit.has(key)) this.choiceGone();
       return;
     }
     if (t.lift) this.lift(t.lift.type, t.lift.key, t.action);
     else this.act(t.action);
   }
 
+  /** A press on what is no longer a choice: the bar says what changed. */
+  choiceGone() {
+    this.notice = `That choice is gone: ${this.model.lastMoves() || "the table moved on"}.`;
+    this.draw();
+  }
+
   /** Send a move, when it is still a choice now. @param {Action} action */
   act(action) {
     const m = this.model;
     if (m.pending || m.ended) return;
-    if (!m.legalKeys().has(actKey(action))) {
-      this.notice = `That choice is gone: ${this.drawing.lastMoveText() || "the table moved on"}.`;
-      this.draw();
-      return;
-    }
+    if (!m.legalKeys().has(actKey(action))) { this.choiceGone(); return; }
     if (this.send({ type: CLIENT_MESSAGES.ACT, action })) {
       m.sent();
       this.notice = null;
@@ -331,7 +330,7 @@ export class TableScreen {
     const m = this.model;
     this.layout.classList.toggle("pending", m.pending);
     this.layout.classList.toggle("ended", !!m.ended);
-    if (!m.view) { this.drawing.drawEndOnly(); return; }
+    if (!m.view) { this.drawing.drawEnd(); return; }
     this.drawing.drawAll();
     showKeys(this.el.decision); // the Jump button's key, as remapped
     setOutOfTabOrder(m.isMine());

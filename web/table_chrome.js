@@ -225,8 +225,6 @@ export class TableChrome {
     this.drawPre();
   }
 
-  defaultName() { return getName(); }
-
   // ------------------------------------------------------------------ in play and after
 
   /** The bots' pace, for everyone at the table. @param {string} pace */

@@ -12,7 +12,7 @@ import { announce } from "./announce.js";
 import { drawEnd, checkSeed } from "./view_end.js";
 import { drawPre, watchersText } from "./view_pre.js";
 import { endCharts } from "./charts.js";
-import { eventText } from "./text.js";
+import { getName } from "./store.js";
 import { sound } from "./sound.js";
 import { isDesk } from "./layout.js";
 import { howToPlayHref, phaseSection } from "./howto_link.js";
@@ -80,11 +80,8 @@ export class TableDrawing {
     if (pace && t.chrome.pace && pace.value !== t.chrome.pace) pace.value = t.chrome.pace;
     this.drawEnd();
     this.wasLit = new Set([...this.targets].filter(([, x]) => x.action).map(([k]) => k));
-    for (const [k, x] of d.targets) if (x.action) this.wasLit.add(k);
     this.targets = d.targets;
   }
-
-  drawEndOnly() { this.drawEnd(); }
 
   drawEnd() {
     const t = this.t;
@@ -104,7 +101,7 @@ export class TableDrawing {
     const t = this.t;
     const c = t.chrome;
     drawPre(this.context(), t.el.pre, {
-      tableId: t.tableId, seated: !!t.token, name: c.defaultName(), watchers: c.watchers, busy: c.busy,
+      tableId: t.tableId, seated: !!t.token, name: getName(), watchers: c.watchers, busy: c.busy,
       start: () => c.start(), join: (ev) => c.join(ev), copyInvite: () => c.copyInvite(), copied: c.copied,
     });
   }
@@ -156,12 +153,6 @@ export class TableDrawing {
     if (!e) return;
     this.seedCheck = await checkSeed(e.seed, e.fingerprint);
     this.t.draw();
-  }
-
-  /** The last update's moves in words, for "That choice is gone: …". */
-  lastMoveText() {
-    const m = this.t.model;
-    return m.lastEvents.map((e) => eventText(e, m.seats, m.seat)).filter(Boolean).slice(-2).join("; ");
   }
 
   // ------------------------------------------------------------------ the bar's extras

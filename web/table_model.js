@@ -10,8 +10,8 @@
 // (`changed`: the keys of the targets and panels that show it, marked until the next one).
 
 import { ViewKeeper } from "./patch.js";
-import { seatName } from "./text.js";
-import { ACTIONS } from "./wire.js";
+import { eventText, seatName } from "./text.js";
+import { ACTIONS, EVENTS } from "./wire.js";
 
 /** @typedef {Record<string, any>} Action  one legal action, as on the wire (docs/protocol.md, 4) */
 /** @typedef {{role: string, coins: number, picked_by: number | null}} RoleCard */
@@ -211,6 +211,16 @@ export class TableModel {
   refused() {
     this.pending = false;
     this.voted.clear();
+  }
+
+  /**
+   * The last update's moves in words, its last two ("Ada (bot) picked the Miller; …"), or
+   * "" when it had none to tell.
+   * @param {boolean} [withTimeouts]  also a timeout's line (the bar says a timeout apart)
+   */
+  lastMoves(withTimeouts = true) {
+    return this.lastEvents.filter((e) => withTimeouts || e.type !== EVENTS.TIMED_OUT)
+      .map((e) => eventText(e, this.seats, this.seat)).filter(Boolean).slice(-2).join("; ");
   }
 
   /** Who is deciding, as the decision bar says it. */

@@ -8,11 +8,11 @@ import { actKey } from "./table_model.js";
 import { target } from "./widgets.js";
 import {
   actionLabel, phaseText, seatName, roleName, roleText, building, buildingFacts, kindName, buildingName,
-  endReasonText, eventText, getCatalogue,
+  endReasonText, getCatalogue,
 } from "./text.js";
 import { botVotes } from "./botvote.js";
 import { doneConfirm } from "./shortcuts.js";
-import { ACTIONS, EVENTS, PHASES } from "./wire.js";
+import { ACTIONS, PHASES } from "./wire.js";
 
 /** @typedef {import("./widgets.js").Draw} Draw */
 /** @typedef {import("./table_model.js").Action} Action */
@@ -61,14 +61,6 @@ export function clockText(d, elapsed) {
   return { text: `${whose}${mm}:${ss} left`, urgent: c.left <= URGENT, left: c.left, mine: c.seat === m.seat };
 }
 
-/** The last update's moves in words (the bot's, say), for the bar. @param {Draw} d */
-function lastMove(d) {
-  const m = d.model;
-  const lines = m.lastEvents.filter((e) => e.type !== EVENTS.TIMED_OUT)
-    .map((e) => eventText(e, m.seats, m.seat)).filter((x) => x && !/^The apprentice barge was refilled with 0$/.test(x));
-  return lines.length ? lines.slice(-2).join("; ") : "";
-}
-
 /**
  * @param {Draw} d
  * @param {HTMLElement} el
@@ -106,7 +98,7 @@ export function drawDecision(d, el, parts) {
   if (mine) doing = yourChoices(d, parts.actions, parts.keep, last);
   else if (d.readOnly) doing = v("div", { class: "doing" }, last, v("p", { class: "hint prompt", id: "step-action" }, m.note || ""));
   else {
-    const moved = lastMove(d);
+    const moved = m.lastMoves(false);
     doing = v("div", { class: "doing" }, last,
       v("p", { class: "hint" }, m.seat === null ? "You are watching this table." : "Waiting for the others…"),
       moved ? v("p", { class: "hint last-move", id: "last-move" }, moved) : null);

@@ -152,3 +152,13 @@ test("who decides and the clock, as the bar says them", () => {
   assert.equal(spectator.isMine(), false);
   assert.equal(actKey(pick("miller")), '{"type":"pick_role","role":"miller"}');
 });
+
+test("the last moves in words, a timeout's line left out for the bar", () => {
+  const m = new TableModel(0);
+  m.takeUpdate({ version: 1, since: 0, view: view(1), seats: [{ seat: 1, name: "Bede", bot: true, bot_playing: false, connected: true }] });
+  m.takeUpdate({ version: 2, since: 1, patch: [["/version", 2]], events: [
+    { type: "timed_out", seat: 1, actions: [{ type: "pass" }] },
+    { type: "passed", seat: 1, role: "mason" }] });
+  assert.match(m.lastMoves(), /ran out of time/);
+  assert.equal(m.lastMoves(false), "Bede (bot) passed (Mason)");
+});
