@@ -176,7 +176,7 @@ def test_long_press_tooltips_open_while_the_bots_play(browser: Any, fast_server:
             cdp = context.new_cdp_session(page)
             cdp.send("Input.dispatchTouchEvent",
                      {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
-            page.wait_for_timeout(750)
+            page.wait_for_timeout(1200)  # the press is 500 ms; a loaded machine runs timers late
             shown = page.evaluate(TIP_BY_PRESS)
             cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
             cdp.detach()
