@@ -99,7 +99,7 @@ async def test_a_crash_while_handling_a_start_still_answers_it(
     async with trio.open_nursery() as nursery:
         await nursery.start(sup.run)
         table = await sup.create_table(2)
-        table._bot_factory = broken_bot  # the start seats a bot: the table raises
+        table.turns.bot_factory = broken_bot  # the start seats a bot: the table raises
         joined = await sup.join(table.id, "Ada")
         api = HttpApi(sup)
         with trio.fail_after(2):

@@ -9,11 +9,13 @@ import inspect
 import textwrap
 from typing import Any, get_args
 
+import attrs
 import pytest
 import trio
 
 from quaymoor.actors.connection import Connection
 from quaymoor.actors.inbox import (
+    FROM_CONNECTION,
     ActFrom,
     Attach,
     BotMove,
@@ -59,8 +61,17 @@ def _match_arms(function: Any) -> set[str]:
 
 def test_the_dispatch_has_one_arm_per_member_of_the_union() -> None:
     members = {cl.__name__ for cl in get_args(InboxMessage)}
-    assert _match_arms(Table._handle) == members
+    assert _match_arms(Table._dispatch) == members
     assert _match_arms(refuse) == members
+
+
+def test_every_message_a_connection_sends_passes_the_one_still_attached_guard() -> None:
+    """The table checks "is this connection still attached?" once, for the messages in
+    FROM_CONNECTION: every message that carries a connection, but the attach that adds it
+    and the detach that removes it."""
+    carrying = {cl for cl in get_args(InboxMessage)
+                if "connection" in attrs.fields_dict(cl)}
+    assert set(FROM_CONNECTION) == carrying - {Attach, Detach}
 
 
 async def test_a_message_outside_the_union_raises() -> None:
