@@ -67,11 +67,11 @@ class Host:
         self.away = True
         return True
 
-    def refusal(self, starter: Seat, seats: Seats) -> TableError | None:
-        """Why ``starter`` may not start the game, or None when they may."""
+    def may_start(self, starter: Seat, seats: Seats) -> None:
+        """Raises ``TableError`` (not_host) when ``starter`` may not start the game."""
         if self.seat is None or starter.index == self.seat or self.away:
-            return None
+            return
         name = seats[self.seat].display_name
-        return TableError(
+        raise TableError(
             Code.NOT_HOST, f"only the table's host, {name}, may start the game (anyone "
                            f"seated may once {name} has been away for {self._away_seconds:g} s)")

@@ -19,10 +19,12 @@ from quaymoor.actors.inbox import BotMove, TimedOut
 from quaymoor.actors.lobby import Seats
 from quaymoor.actors.turns import Turns, timeout_moves
 from quaymoor.ops.metrics import Metrics
-from quaymoor.protocol.messages import SeatTimedOut, WireEvent
+from quaymoor.protocol.messages import EndOfGame, SeatTimedOut, WireEvent
 from quaymoor.rules.actions import Action
 from quaymoor.rules.errors import RulesError
+from quaymoor.rules.fairness import seed_to_hex
 from quaymoor.rules.game import Game
+from quaymoor.rules.record import EndReason, GameRecord, SeatInfo
 
 log = logging.getLogger("quaymoor.table")
 
@@ -48,8 +50,6 @@ class Play:
         self.turns = turns
         self._takeover_after = takeover_after
         self._metrics = metrics
-        self.timeouts = 0  #: decisions the timer played
-        self.bot_moves = 0  #: moves bots made
 
     def act(self, seat: int, action: Action) -> Change:
         """A seat's player acts. Raises ``RulesError`` for a move the rules refuse (and
@@ -69,7 +69,7 @@ class Play:
             return None
         if msg.action in game.legal_actions(msg.seat) or msg.action in game.takeback_actions(
                 msg.seat):
-            self.bot_moves += 1
+            self.turns.bot_moves += 1
             since = game.version
             try:
                 events = game.apply(msg.seat, msg.action, at=time.time())
@@ -86,7 +86,7 @@ class Play:
         game = self.game
         if not self.turns.is_current(msg, game):
             return None
-        self.timeouts += 1
+        self.turns.timeouts += 1
         self._metrics.timed_out()
         since = game.version
         played, caused = timeout_moves(game, msg.seat)
@@ -131,3 +131,21 @@ class Play:
             self.turns.stop_all()
         else:
             self.turns.sync(self.game, self.seats, acted)
+
+    # ------------------------------------------------------------ the end
+
+    def ended(self, reason: EndReason | None) -> EndOfGame:
+        """The game's end as everyone is told it: why (None: it finished), the seed
+        revealed, the result if the game finished, and where its record is."""
+        game = self.game
+        result = game.view(None).result if game.is_over() else None
+        return EndOfGame(self.table_id, reason or EndReason.FINISHED, seed_to_hex(game.seed),
+                         game.fingerprint, self.seats.seat_seeds(), result,
+                         f"/games/{self.table_id}.json")
+
+    def record(self, reason: EndReason | None) -> GameRecord:
+        """The game's record (it holds the seed: for the end, or the server's archive)."""
+        seats = [SeatInfo(s.display_name, s.bot) for s in self.seats]
+        record = self.game.record(seats, game=self.table_id, end_reason=reason,
+                                  ended_at=time.time())
+        return attrs.evolve(record, seat_seeds=self.seats.seat_seeds())

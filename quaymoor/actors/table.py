@@ -1,23 +1,17 @@
 """The table actor: the sole owner of one game.
 
-How it works. Everything reaches a table through its inbox (a bounded memory channel of
-``InboxMessage``, see ``inbox``): lobby requests, connections attaching and leaving,
-actions, timeouts and bot moves. The actor handles one message at a time, applies actions
-through the rules, and fans the result out (``fanout``): each connection gets its own
-seat's view through its outbox; a connection whose outbox is full is dropped (it may
-reconnect), so the table never waits on a socket. The chairs, tokens and bots' names are
-the lobby's (``lobby``).
-
-Each seat has a ``SeatWorker`` (its own nursery) for the 90-second decision timer and,
-where a bot plays the seat, the bot. When a timer runs out the table plays the seat's
-safe move; a disconnected seat that times out twice in a row is played by a bot until its
-player comes back, and after its first timeout the connected players may vote to hand it to
-a bot at once (``handover``).
+Everything reaches a table through its inbox (a bounded memory channel of ``InboxMessage``,
+see ``inbox``): lobby requests, connections attaching and leaving, actions, timeouts and
+bot moves. The actor handles one message at a time and decides what it changes; its parts
+keep the rest: the chairs (``lobby``, each seat's presence in ``presence``), the host
+(``host``), the game in play (``play``), whose decision runs and who makes it (``turns``:
+timers and bots), and the room, who is connected and what each is told (``room``, over
+``fanout``: each connection gets its own seat's view; one whose outbox is full is dropped,
+so the table never waits on a socket).
 
 Events are versioned by the game's action count. A client that reconnects with the last
 version it saw gets every event since then and its current view (a snapshot); the updates
-after it are deltas, the patch of each audience's view, and a client that lost its chain
-asks for a snapshot (``ResyncFrom``).
+after it are deltas, and a client that lost its chain asks for a snapshot (``ResyncFrom``).
 """
 
 from __future__ import annotations
@@ -25,79 +19,38 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Never, NoReturn
+from typing import Any, Never, NoReturn, TypeVar
 
-import attrs
 import trio
 
-from quaymoor.actors import status
-from quaymoor.actors.chat import Chat, ChatError
+from quaymoor.actors import inbox, status
 from quaymoor.actors.connection import Connection, Receipt
-from quaymoor.actors.fanout import Fanout, History
+from quaymoor.actors.fanout import Fanout
 from quaymoor.actors.host import Host
-from quaymoor.actors.inbox import (
-    FROM_CONNECTION,
-    ActFrom,
-    Attach,
-    BotMove,
-    ChatFrom,
-    Detach,
-    ExplainFrom,
-    HostAway,
-    InboxMessage,
-    Join,
-    PaceFrom,
-    RematchFailed,
-    RematchFrom,
-    RematchReady,
-    ResyncFrom,
-    Seed,
-    Shutdown,
-    Start,
-    TableError,
-    TimedOut,
-    VoteFrom,
-    WatchersDue,
-    refuse,
-)
+from quaymoor.actors.inbox import InboxMessage, TableError
 from quaymoor.actors.lobby import Seats
 from quaymoor.actors.play import Change, Play
 from quaymoor.actors.presence import Came
 from quaymoor.actors.rematch import AskForTable, Rematch
+from quaymoor.actors.room import Room
 from quaymoor.actors.seat import Chooser
 from quaymoor.actors.turns import Turns
-from quaymoor.actors.watchers import WatchersNotice, watchers_of
 from quaymoor.config import TableConfig
 from quaymoor.ops.metrics import Metrics
 from quaymoor.protocol.codes import Close, Code, rules_code
-from quaymoor.protocol.messages import (
-    EndOfGame,
-    Error,
-    Explanation,
-    GameStarted,
-    Lobby,
-    PaceSet,
-    Welcome,
-    WireEvent,
-)
-from quaymoor.protocol.pace import (
-    DEFAULT_PACE,
-    Pace,
-    TableState,
-    pace_names,
-    parse_pace,
-)
-from quaymoor.protocol.view_json import UpdateEncoder, ViewEncoder
+from quaymoor.protocol.messages import GameStarted, Lobby, Welcome
+from quaymoor.protocol.pace import DEFAULT_PACE, Pace, TableState
 from quaymoor.rules.actions import Action
 from quaymoor.rules.errors import RulesError
-from quaymoor.rules.fairness import fingerprint, new_seed, seed_to_hex
+from quaymoor.rules.fairness import fingerprint, new_seed
 from quaymoor.rules.game import Game
-from quaymoor.rules.record import EndReason, GameRecord, SeatInfo
+from quaymoor.rules.record import EndReason, GameRecord
 
 #: ``TableState``'s home is ``protocol.pace`` (the wire names it); re-exported here.
 __all__ = ["Table", "TableState"]
 
 log = logging.getLogger("quaymoor.table")
+LobbyRequest = TypeVar("LobbyRequest", inbox.Join, inbox.Seed, inbox.Start)
 
 
 class Table:
@@ -130,14 +83,11 @@ class Table:
             self.seats.hold(index, name)
         self.rematch_of = rematch_of  #: the game this table is a rematch of
         self.play: Play | None = None  #: the game, once it has started
-        self._views: ViewEncoder | None = None
         self.created = time.time()
         self.end_reason: EndReason | None = None
         self.crash: str | None = None
         self.fanout = Fanout(table_id, on_gone=self._detach)
         self.status_texts = status.StatusTexts()  #: its summary's JSON, for the status lists
-        self.history = History()
-        self.chat = Chat(table_id)
         ask: AskForTable | None = None
         if on_rematch is not None:
             def ask(humans: dict[int, str], host: int) -> None:
@@ -148,54 +98,22 @@ class Table:
         self.turns = Turns(players, self.inbox, decision_seconds=config.decision_seconds,
                            pace=pace, bot_delay=config.bot_delay, bot_factory=bot_factory,
                            on_bot_decided=self.metrics.bot_decided)
-        self.workers = self.turns.workers  #: each seat's timer and bot (``seat``)
+        self.room = Room(table_id, self.fanout, self.seats, self.turns, self.inbox)
+        self.history, self.chat = self.room.history, self.room.chat
         #: The seat that opened the table and starts it (``host``): the first to join, or
         #: at a rematch the player who asked for it.
-        self._host = Host(self.inbox, host, config.host_away_seconds)
-        self._watchers = WatchersNotice(self.inbox)
+        self.host = Host(self.inbox, host, config.host_away_seconds)
         self._on_record = on_record
         #: Told after the start and after every change of the game (the shared store).
         self.on_change: Callable[[Table], None] | None = None
-        self._closing = False
-        #: The receipt of the action being handled, given to the frames of its broadcast.
-        self._receipt: Receipt | None = None
         #: The message being handled: if the table stops in the middle (a crash, a
         #: cancellation), ``refuse_pending`` answers it too.
         self._handling: InboxMessage | None = None
-        self._broadcasting = False  #: an update is going out to every connection now
-        self._snapshot_after = False  #: a seats-changed snapshot waits for that broadcast
 
     @property
     def game(self) -> Game | None:
         """The game, once it has started."""
         return self.play.game if self.play is not None else None
-
-    @property
-    def timeouts(self) -> int:
-        """Decisions the timer played."""
-        return self.play.timeouts if self.play is not None else 0
-
-    @property
-    def bot_moves(self) -> int:
-        return self.play.bot_moves if self.play is not None else 0
-
-    @property
-    def pace(self) -> Pace:
-        """How long the table's bots wait before each move (``protocol.pace``)."""
-        return self.turns.pace
-
-    def bot_delay(self) -> float:
-        return self.turns.bot_delay()
-
-    @property
-    def host(self) -> int | None:
-        """The host's seat; None until someone joins."""
-        return self._host.seat
-
-    @property
-    def host_away(self) -> bool:
-        """The host has been away long enough: anyone seated may start."""
-        return self._host.away
 
     # ------------------------------------------------------------ running
 
@@ -204,8 +122,8 @@ class Table:
         supervisor isolates it); cancellation passes through."""
         async with trio.open_nursery() as nursery:
             self.turns.attach(nursery)
-            self._host.attach(nursery)
-            self._watchers.attach(nursery)
+            self.host.attach(nursery)
+            self.room.watchers.attach(nursery)
             task_status.started()
             with trio.move_on_after(self.config.lobby_seconds) as lobby_scope:
                 while self.state is TableState.WAITING:
@@ -215,9 +133,9 @@ class Table:
             while self.state is TableState.PLAYING:
                 await self._handle(await self._inbox_recv.receive())
             with trio.move_on_after(self.config.linger_seconds):
-                while not self._closing:
+                while not self.room.closing:
                     await self._handle(await self._inbox_recv.receive())
-            self._close_all(Close.TABLE_CLOSED, "table closed")
+            self.room.close_all(Close.TABLE_CLOSED, "table closed")
             nursery.cancel_scope.cancel()
 
     def release(self) -> None:
@@ -227,153 +145,116 @@ class Table:
         self.fanout.forget_owner()
         self.rematch.forget_owner()
         self.turns.release()
-        self._host.release()
-        self._watchers.release()
+        self.host.release()
+        self.room.watchers.release()
 
     def refuse_pending(self) -> None:
         """After the table stops: close its inbox and answer every request still queued,
         so that nobody waits for a table that is gone. The message the table was handling
         when it stopped is answered too (unless it already was)."""
-        if self._handling is not None:
-            refuse(self._handling)
-            self._handling = None
-        while True:
-            try:
-                msg = self._inbox_recv.receive_nowait()
-            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
-                break
-            refuse(msg)
-        self._inbox_recv.close()
+        inbox.refuse_all(self._handling, self._inbox_recv)
+        self._handling = None
 
     async def _handle(self, msg: InboxMessage) -> None:
         self._handling = msg  # a raise leaves it set, for refuse_pending to answer
         # The one guard for a connection's message: one the table has let go (dropped,
         # detached) meanwhile has nobody to answer.
-        if not isinstance(msg, FROM_CONNECTION) or self._attached(msg.connection):
+        if not isinstance(msg, inbox.FROM_CONNECTION) or self.room.attached(msg.connection):
             self._dispatch(msg)
         self._handling = None
 
     def _dispatch(self, msg: InboxMessage) -> None:
         match msg:
-            case ActFrom(connection=conn, action=action, received=received):
+            case inbox.ActFrom(connection=conn, action=action, received=received):
                 if received:
-                    self._receipt = Receipt(received, self.metrics)
+                    self.room.receipt = Receipt(received, self.metrics)
                 try:
                     self._act(conn, action)
                 finally:
-                    if self._receipt is not None:
-                        self._receipt.release()
-                    self._receipt = None
-            case BotMove():
+                    if self.room.receipt is not None:
+                        self.room.receipt.release()
+                    self.room.receipt = None
+            case inbox.BotMove():
                 if self.play is not None and self.state is TableState.PLAYING:
                     self._publish(self.play.bot_move(msg))
-            case TimedOut():
+            case inbox.TimedOut():
                 if self.play is not None and self.state is TableState.PLAYING:
                     self._publish(self.play.timed_out(msg))
-            case Attach():
+            case inbox.Attach():
                 self._attach(msg)
-                if self._attached(msg.connection):  # not refused, nor dropped already
-                    self._after_attach(msg.connection)
-            case ChatFrom(connection=conn, text=text):
-                self._chat(conn, text)
-            case RematchFrom(connection=conn):
+                if self.room.attached(msg.connection):  # not refused, nor dropped already
+                    self.room.came(msg.connection)
+                    self.rematch.catch_up(msg.connection)
+            case inbox.ChatFrom(connection=conn, text=text):
+                self.room.chat_from(conn, text)
+            case inbox.RematchFrom(connection=conn):
                 self.rematch.request(conn, self.state is TableState.FINISHED)
-            case RematchReady():
+            case inbox.RematchReady():
                 self.rematch.opened(msg)
-            case RematchFailed():
+            case inbox.RematchFailed():
                 self.rematch.failed(msg)
-            case Detach(connection=conn):
+            case inbox.Detach(connection=conn):
                 self._detach(conn)
-            case ResyncFrom(connection=conn, since=since):
+            case inbox.ResyncFrom(connection=conn, since=since):
                 self._resync(conn, since)
-            case VoteFrom(connection=conn, seat=target):
+            case inbox.VoteFrom(connection=conn, seat=target):
                 self._vote(conn, target)
-            case PaceFrom(connection=conn, pace=pace):
-                self._set_pace(conn, pace)
-            case ExplainFrom(connection=conn):
-                self._explain(conn)
-            case HostAway():
-                if self.state is TableState.WAITING and self._host.alarm(self.seats):
+            case inbox.PaceFrom(connection=conn, pace=pace):
+                self.room.pace_from(conn, pace)
+            case inbox.ExplainFrom(connection=conn):
+                self.room.explain(conn)
+            case inbox.HostAway():
+                if self.state is TableState.WAITING and self.host.alarm(self.seats):
                     self._broadcast_lobby()
-            case WatchersDue():
-                watchers = self._watchers.due(self.fanout.connections.values())
-                if watchers is not None and not self._closing:
-                    self.fanout.broadcast(watchers)
-            case Join():
-                self._join(msg)
-            case Seed():
-                self._seed(msg)
-            case Start():
-                self._start(msg)
-            case Shutdown(reason=reason):
+            case inbox.WatchersDue():
+                self.room.watchers_due()
+            case inbox.Join():
+                _answer(msg, self._join)
+            case inbox.Seed():
+                _answer(msg, self._seed)
+            case inbox.Start():
+                _answer(msg, self._start)
+            case inbox.Shutdown(reason=reason):
                 self._end(reason, Close.SHUTDOWN)
             case _:
                 _unknown(self.id, msg)
-
-    def _attached(self, conn: Connection) -> bool:
-        return self.fanout.connections.get(conn.id) is conn
-
-    def _refuse(self, conn: Connection, code: Code, text: str) -> None:
-        """Tell ``conn`` alone why what it sent changed nothing."""
-        self.fanout.send(conn, Error(code, text))
-
-    def _spectator(self, conn: Connection, refusal: str) -> bool:
-        """``conn`` is a spectator's: refused with ``refusal``, what only players may do."""
-        if conn.seat is not None:
-            return False
-        self._refuse(conn, Code.SPECTATOR, refusal)
-        return True
 
     def _playing(self, conn: Connection) -> bool:
         """The game is being played; else ``conn`` is told it is not."""
         if self.game is not None and self.state is TableState.PLAYING:
             return True
-        self._refuse(conn, Code.NOT_PLAYING, "the game is not being played now")
+        self.room.refuse(conn, Code.NOT_PLAYING, "the game is not being played now")
         return False
 
     # ------------------------------------------------------------ lobby
 
-    def _join(self, msg: Join) -> None:
+    def _in_lobby(self, refusal: str) -> None:
+        """Raises ``TableError`` (already_started, ``refusal``) once the game has started."""
         if self.state is not TableState.WAITING:
-            msg.reply.fail(TableError(Code.ALREADY_STARTED, "the game has started: watch instead"))
-            return
-        try:
-            joined = self.seats.join(msg.name)
-        except TableError as exc:
-            msg.reply.fail(exc)
-            return
-        self._host.joined(joined.seat)
+            raise TableError(Code.ALREADY_STARTED, refusal)
+
+    def _join(self, msg: inbox.Join) -> None:
+        self._in_lobby("the game has started: watch instead")
+        joined = self.seats.join(msg.name)
+        self.host.joined(joined.seat)
         msg.reply.set(joined)
         self._broadcast_lobby()
 
-    def _seed(self, msg: Seed) -> None:
+    def _seed(self, msg: inbox.Seed) -> None:
         """A seat's client seed: after its join's answer showed the fingerprint, before
         the start, once."""
-        if self.state is not TableState.WAITING:
-            msg.reply.fail(TableError(Code.ALREADY_STARTED,
-                                      "the game has started: client seeds go in before it"))
-            return
-        try:
-            self.seats.give_seed(msg.token, msg.client_seed)
-        except TableError as exc:
-            msg.reply.fail(exc)
-            return
+        self._in_lobby("the game has started: client seeds go in before it")
+        self.seats.give_seed(msg.token, msg.client_seed)
         msg.reply.set(None)
         if self.rematch_of is not None and self.seats.all_seeded():
             self._begin()  # a rematch starts once every player has come and seeded
 
-    def _start(self, msg: Start) -> None:
-        if self.state is not TableState.WAITING:
-            msg.reply.fail(TableError(Code.ALREADY_STARTED, "the game has already started"))
-            return
+    def _start(self, msg: inbox.Start) -> None:
+        self._in_lobby("the game has already started")
         starter = self.seats.seat_for_token(msg.token)
         if starter is None:
-            msg.reply.fail(TableError(Code.BAD_TOKEN, "only a seated player may start the game"))
-            return
-        refusal = self._host.refusal(starter, self.seats)
-        if refusal is not None:
-            msg.reply.fail(refusal)
-            return
+            raise TableError(Code.BAD_TOKEN, "only a seated player may start the game")
+        self.host.may_start(starter, self.seats)
         starter.came()  # whoever starts a rematch has come
         self._begin()  # a raise here leaves the reply to refuse_pending: table_closed
         msg.reply.set(None)
@@ -386,9 +267,9 @@ class Table:
         game = Game(self.players, self.seed, self.seats.client_seeds())
         self.play = Play(self.id, game, self.seats, self.turns,
                          takeover_after=self.config.takeover_after, metrics=self.metrics)
-        self._views = ViewEncoder(game)
+        self.room.start(game)
         self.state = TableState.PLAYING
-        self._host.started()
+        self.host.started()
         log.info("table %s started: %d players, %d bots", self.id, self.players,
                  len(bots), extra={"event": "table_started", "table": self.id})
         self.fanout.broadcast(GameStarted(self.id, self.seats.seat_seeds()))
@@ -396,7 +277,7 @@ class Table:
 
     # ------------------------------------------------------------ connections
 
-    def _attach(self, msg: Attach) -> None:
+    def _attach(self, msg: inbox.Attach) -> None:
         """Attach a connection: its welcome, then its catch-up. Only a change of what the
         seats show (a seat's ``connected`` or ``bot_playing``) goes to the others, as one
         snapshot each: a spectator's attach changes nothing anyone sees, so it sends
@@ -414,7 +295,7 @@ class Table:
         msg.reply.set(conn.seat)
         came = Came.NOTHING
         if seat is not None:  # before the welcome, whose seats show this one connected
-            self._host.came(seat.index)
+            self.host.came(seat.index)
             came = seat.attach()
             if came is Came.BACK and self.play is not None:
                 self.play.back(seat.index)
@@ -422,70 +303,51 @@ class Table:
             self.id, conn.seat, self.players, self.fingerprint, self.game is not None,
             self.seats.public(), self.config.decision_seconds,
             client_seeds=self.seats.seat_seeds() if self.game is not None else None,
-            host=self.host, pace=self.pace,
+            host=self.host.seat, pace=self.turns.pace,
         ))
-        if self.game is None:
+        if self.play is None:
             if came is not Came.NOTHING:
                 self._broadcast_lobby()
             else:
                 self.fanout.send(conn, self._lobby())
             return
-        start, events = self.history.since(msg.since, self.game.version)
-        self.fanout.send_snapshot(conn, self._update(start, events))
+        self.room.snapshot(conn, msg.since)
         if self.state in (TableState.FINISHED, TableState.ENDED):
-            self.fanout.send(conn, self._ended_message())
+            self.fanout.send(conn, self.play.ended(self.end_reason))
         elif came is not Came.NOTHING:
-            self._broadcast_seats_changed(exclude=conn)
-
-    def _after_attach(self, conn: Connection) -> None:
-        """After an attach's catch-up: who watches, the chat's recent lines and a rematch
-        on offer. A spectator's coming is told to the others with the next ``watchers``."""
-        self.fanout.send(conn, watchers_of(self.fanout.connections.values()))
-        if conn.seat is None:
-            self._watchers_changed()
-        if self.chat.recent:
-            self.fanout.send(conn, self.chat.catch_up())
-        self.rematch.catch_up(conn)
+            self.room.seats_changed(exclude=conn)
 
     def _detach(self, conn: Connection) -> None:
-        if not self.fanout.remove(conn):
+        if not self.room.left(conn):
             return
-        if conn.seat is None:
-            self._watchers_changed()
-        elif self.seats[conn.seat].detach():  # the seat's last connection went
+        if conn.seat is not None and self.seats[conn.seat].detach():  # its last connection
             if self.state is TableState.WAITING:
-                self._host.gone(conn.seat)
+                self.host.gone(conn.seat)
             elif self.play is not None and self.state is TableState.PLAYING:
                 self.play.voter_left(conn.seat)
-                self._broadcast_seats_changed(exclude=None)
+                self.room.seats_changed()
         conn.outbox.close()
         conn.let_go()
 
-    def _watchers_changed(self) -> None:
-        if not self._closing:
-            self._watchers.changed()
-
     def _resync(self, conn: Connection, since: int | None) -> None:
-        """A snapshot of the connection's view now (its client lost its chain of
-        versions), with every event after ``since`` when the table has them (as on
-        reconnecting: the client's log misses nothing), else none; before the start, the
-        lobby."""
+        """The connection's client lost its chain of versions: a snapshot of its view
+        (``Room.snapshot``); before the start, the lobby."""
         if self.game is None:
             self.fanout.send(conn, self._lobby())
             return
-        start, events = self.history.since(since, self.game.version)
-        self.fanout.send_snapshot(conn, self._update(start, events))
+        self.room.snapshot(conn, since)
 
     # ------------------------------------------------------------ play
 
     def _act(self, conn: Connection, action: Action) -> None:
-        if not self._playing(conn) or self._spectator(conn, "spectators watch; they cannot act"):
+        refusal = "spectators watch; they cannot act"
+        if not self._playing(conn) or self.room.spectator(conn, refusal):
             return
         assert self.play is not None and conn.seat is not None
         try:
             change = self.play.act(conn.seat, action)
         except RulesError as exc:
-            self._refuse(conn, rules_code(exc), str(exc))
+            self.room.refuse(conn, rules_code(exc), str(exc))
             return
         self._publish(change)
 
@@ -493,16 +355,16 @@ class Table:
         """A vote to hand ``target`` to a bot (``handover``): refused with an error to the
         voter alone, changing nothing; counted, everyone's seats show it; carried, a bot
         plays the seat at once."""
-        if not self._playing(conn) or self._spectator(conn,
-                                                      "spectators watch; only players can vote"):
+        refusal = "spectators watch; only players can vote"
+        if not self._playing(conn) or self.room.spectator(conn, refusal):
             return
         assert self.play is not None and conn.seat is not None
         try:
             self.play.vote(conn.seat, target)
         except TableError as exc:
-            self._refuse(conn, exc.code, exc.message)
+            self.room.refuse(conn, exc.code, exc.message)
             return
-        self._broadcast_seats_changed(exclude=None)
+        self.room.seats_changed()
 
     def _publish(self, change: Change | None) -> None:
         """Out with a change of the game: kept in the history, told to the shared store,
@@ -516,56 +378,15 @@ class Table:
             self.on_change(self)
         self.play.changed(change.acted)
         if not game.is_over():
-            self._broadcast_update(change.since, change.events)
+            self.room.broadcast_update(change.since, change.events)
             return
         self.state = TableState.FINISHED
         self.end_reason = EndReason.FINISHED
-        self._broadcast_update(change.since, change.events)
-        self.fanout.broadcast(self._ended_message())
+        self.room.broadcast_update(change.since, change.events)
+        self.fanout.broadcast(self.play.ended(self.end_reason))
         self._keep_record()
         log.info("table %s finished after %d actions", self.id, game.version,
                  extra={"event": "table_finished", "table": self.id})
-
-    # ------------------------------------------------------------ what players say and ask
-
-    def _chat(self, conn: Connection, text: str) -> None:
-        """A chat line from a seat, to everyone attached; refused for a spectator."""
-        if self._spectator(
-                conn, "spectators read the chat; only the players write in it"):
-            return
-        assert conn.seat is not None
-        try:
-            line = self.chat.say(conn.seat, self.seats[conn.seat].display_name, text)
-        except ChatError as exc:
-            self._refuse(conn, exc.code, exc.message)
-            return
-        self.fanout.broadcast(line)
-
-    def _set_pace(self, conn: Connection, value: str) -> None:
-        """A seat sets the bots' pace: everyone attached is told; the next bot move waits
-        for the new pace (one already waiting keeps its pause). Refused, only the sender
-        hears of it and nothing changes."""
-        if self._spectator(
-                conn, "spectators watch; only the players set the bots' pace"):
-            return
-        assert conn.seat is not None
-        pace = parse_pace(value)
-        if pace is None:
-            self._refuse(conn, Code.BAD_PACE,
-                         f"the pace is {pace_names()}, not {value[:40]!r} @ $.pace")
-            return
-        self.turns.pace = pace
-        self.fanout.broadcast(PaceSet(pace, conn.seat))
-
-    def _explain(self, conn: Connection) -> None:
-        """What the decision now is, in plain words (``rules.explain.describe``): to a seat
-        whose decision it is, what it is choosing; to anyone else, whose it is."""
-        if self.game is None:
-            self._refuse(conn, Code.NOT_PLAYING, "the game has not started: there is no "
-                                                 "decision to explain yet")
-            return
-        told = self.game.describe(conn.seat, [s.display_name for s in self.seats])
-        self.fanout.send(conn, Explanation(self.game.version, told.title, list(told.text)))
 
     # ------------------------------------------------------------ ending
 
@@ -575,7 +396,7 @@ class Table:
         self._end(reason, code)
 
     def _end(self, reason: EndReason, code: Close) -> None:
-        if self.state in (TableState.FINISHED, TableState.ENDED) and self._closing:
+        if self.state in (TableState.FINISHED, TableState.ENDED) and self.room.closing:
             return
         if self.state is TableState.PLAYING or self.state is TableState.WAITING:
             self.state = TableState.ENDED
@@ -583,14 +404,10 @@ class Table:
             log.info("table %s ended: %s", self.id, reason,
                      extra={"event": "table_ended", "table": self.id, "reason": reason})
             self.turns.stop_all()
-            if self.game is not None:
-                self.fanout.broadcast(self._ended_message())
+            if self.play is not None:
+                self.fanout.broadcast(self.play.ended(reason))
                 self._keep_record()
-        self._close_all(code, f"table ended: {reason}")
-
-    def _close_all(self, code: Close, reason: str) -> None:
-        self._closing = True
-        self.fanout.close_all(code, reason)
+        self.room.close_all(code, f"table ended: {reason}")
 
     def _keep_record(self) -> None:
         if self._on_record is not None:
@@ -600,61 +417,13 @@ class Table:
                 log.exception("table %s: keeping the record failed", self.id)
 
     def record(self) -> GameRecord | None:
-        if self.game is None:
-            return None
-        seats = [SeatInfo(s.display_name, s.bot) for s in self.seats]
-        record = self.game.record(seats, game=self.id, end_reason=self.end_reason,
-                                  ended_at=time.time())
-        return attrs.evolve(record, seat_seeds=self.seats.seat_seeds())
-
-    def _ended_message(self) -> EndOfGame:
-        assert self.game is not None
-        over = self.game.is_over()
-        result = self.game.view(None).result if over else None
-        return EndOfGame(
-            self.id, self.end_reason or EndReason.FINISHED, seed_to_hex(self.seed),
-            self.fingerprint, self.seats.seat_seeds(), result, f"/games/{self.id}.json",
-        )
+        return self.play.record(self.end_reason) if self.play is not None else None
 
     # ------------------------------------------------------------ fan-out
 
-    def _update(self, since: int, events: list[WireEvent]) -> UpdateEncoder:
-        """The update at the game's current version, ready to encode for any seat."""
-        assert self.game is not None and self._views is not None
-        return UpdateEncoder(self._views, version=self.game.version, since=since,
-                             events=events, clocks=self.turns.clocks(),
-                             seats=self.seats.public())
-
-    def _broadcast_update(
-        self, since: int, events: list[WireEvent], *, exclude: Connection | None = None
-    ) -> None:
-        if not self.fanout.connections:
-            return
-        if self._broadcasting:
-            # A seat's connection dropped in the middle of this broadcast (the fan-out's
-            # on_gone, then _detach): the others get the snapshot after the broadcast's
-            # own frame, never before it (that would be a gap in their chain of versions).
-            self._snapshot_after = True
-            return
-        self._broadcasting = True
-        try:
-            self.fanout.broadcast_update(self._update(since, events), receipt=self._receipt,
-                                         exclude=exclude)
-        finally:
-            self._broadcasting = False
-        if self._snapshot_after:
-            self._snapshot_after = False
-            self._broadcast_seats_changed(exclude=None)
-
-    def _broadcast_seats_changed(self, exclude: Connection | None) -> None:
-        """What a seat shows changed (``connected``, ``bot_playing``): a snapshot update
-        (no events) to the others, the shape every client already handles."""
-        assert self.game is not None
-        self._broadcast_update(self.game.version, [], exclude=exclude)
-
     def _lobby(self) -> Lobby:
         return Lobby(self.id, self.players, self.seats.public(), self.rematch_of,
-                     host=self.host, host_away=self.host_away, pace=self.pace)
+                     host=self.host.seat, host_away=self.host.away, pace=self.turns.pace)
 
     def _broadcast_lobby(self) -> None:
         self.fanout.broadcast(self._lobby())
@@ -664,6 +433,15 @@ class Table:
     def summary(self) -> dict[str, Any]:
         """Public facts for the operators' status page: no hidden information."""
         return status.summary(self)
+
+
+def _answer(msg: LobbyRequest, handle: Callable[[LobbyRequest], None]) -> None:
+    """Handle a lobby request; one refused raises ``TableError`` before it changes
+    anything, and that is its answer."""
+    try:
+        handle(msg)
+    except TableError as exc:
+        msg.reply.fail(exc)
 
 
 def _unknown(table: str, msg: Never) -> NoReturn:

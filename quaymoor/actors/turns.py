@@ -62,6 +62,8 @@ class Turns:
         self._deciding: set[int] = set()  #: the seats deciding at the last ``sync``
         self._decision = [0] * players  #: per seat, the number of its running decision
         self._phase: Phase | None = None  #: the phase at the last ``sync``
+        self.timeouts = 0  #: decisions the timer played
+        self.bot_moves = 0  #: moves bots made
 
     def attach(self, nursery: trio.Nursery) -> None:
         for worker in self.workers:

@@ -215,7 +215,7 @@ async def test_players_who_vanish_mid_decision_lose_no_event() -> None:
                             assert ended is not None
                 seen[table] = {"watcher": watcher, "stayer": stayer, "first": first,
                                "second": second, "last": last, "ended": ended,
-                               "timeouts": actor.timeouts}
+                               "timeouts": actor.turns.timeouts}
 
             async with trio.open_nursery() as nursery:
                 for i, (info, stays, goes) in enumerate(games):

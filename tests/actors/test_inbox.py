@@ -54,8 +54,9 @@ def _match_arms(function: Any) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.match_case):
             for pattern in ast.walk(node.pattern):
-                if isinstance(pattern, ast.MatchClass) and isinstance(pattern.cls, ast.Name):
-                    arms.add(pattern.cls.id)
+                if isinstance(pattern, ast.MatchClass):
+                    cls = pattern.cls  # a name, or a module's (inbox.ActFrom)
+                    arms.add(cls.attr if isinstance(cls, ast.Attribute) else ast.unparse(cls))
     return arms
 
 
