@@ -75,7 +75,7 @@ class Rematch:
         self._waiting.append(conn)
         if first:
             self.by = conn.seat
-            self._ask({s.index: s.name or f"Seat {s.index + 1}" for s in self._seats
+            self._ask({s.index: s.display_name for s in self._seats
                        if not s.bot}, conn.seat)
 
     def opened(self, ready: RematchReady) -> None:
@@ -130,7 +130,7 @@ class Rematch:
     def _offer(self) -> RematchOffer | None:
         if self.ready is None or self.by is None:
             return None
-        name = self._seats[self.by].name or f"Seat {self.by + 1}"
+        name = self._seats[self.by].display_name
         return RematchOffer(self.table, self.ready.table, self.by, name, sorted(self.accepted))
 
     def _broadcast(self) -> None:
