@@ -55,6 +55,13 @@ class Room:
     def attached(self, conn: Connection) -> bool:
         return self.fanout.connections.get(conn.id) is conn
 
+    def add(self, conn: Connection) -> None:
+        self.fanout.add(conn)
+
+    def connections(self) -> list[Connection]:
+        """The connections attached now (a copy: sending may drop one)."""
+        return list(self.fanout.connections.values())
+
     def send(self, conn: Connection, message: ServerMessage) -> None:
         self.fanout.send(conn, message)
 

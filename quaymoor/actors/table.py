@@ -92,7 +92,6 @@ class Table:
         if on_rematch is not None:
             def ask(humans: dict[int, str], host: int) -> None:
                 on_rematch(self, humans, host)
-        self.rematch = Rematch(table_id, self.fanout, self.seats, ask)
         self.inbox, self._inbox_recv = trio.open_memory_channel[InboxMessage](config.inbox_size)
         self.metrics = metrics if metrics is not None else Metrics()
         self.turns = Turns(players, self.inbox, decision_seconds=config.decision_seconds,
@@ -100,6 +99,7 @@ class Table:
                            on_bot_decided=self.metrics.bot_decided)
         self.room = Room(table_id, self.fanout, self.seats, self.turns, self.inbox)
         self.history, self.chat = self.room.history, self.room.chat
+        self.rematch = Rematch(table_id, self.room, self.seats, ask)
         #: The seat that opened the table and starts it (``host``): the first to join, or
         #: at a rematch the player who asked for it.
         self.host = Host(self.inbox, host, config.host_away_seconds)
@@ -272,7 +272,7 @@ class Table:
         self.host.started()
         log.info("table %s started: %d players, %d bots", self.id, self.players,
                  len(bots), extra={"event": "table_started", "table": self.id})
-        self.fanout.broadcast(GameStarted(self.id, self.seats.seat_seeds()))
+        self.room.broadcast(GameStarted(self.id, self.seats.seat_seeds()))
         self._publish(Change(None, 0, []))
 
     # ------------------------------------------------------------ connections
@@ -291,7 +291,7 @@ class Table:
                 return
         conn.seat = seat.index if seat else None
         conn.name = msg.name if seat is None else None
-        self.fanout.add(conn)
+        self.room.add(conn)
         msg.reply.set(conn.seat)
         came = Came.NOTHING
         if seat is not None:  # before the welcome, whose seats show this one connected
@@ -299,7 +299,7 @@ class Table:
             came = seat.attach()
             if came is Came.BACK and self.play is not None:
                 self.play.back(seat.index)
-        self.fanout.send(conn, Welcome(
+        self.room.send(conn, Welcome(
             self.id, conn.seat, self.players, self.fingerprint, self.game is not None,
             self.seats.public(), self.config.decision_seconds,
             client_seeds=self.seats.seat_seeds() if self.game is not None else None,
@@ -309,11 +309,11 @@ class Table:
             if came is not Came.NOTHING:
                 self._broadcast_lobby()
             else:
-                self.fanout.send(conn, self._lobby())
+                self.room.send(conn, self._lobby())
             return
         self.room.snapshot(conn, msg.since)
         if self.state in (TableState.FINISHED, TableState.ENDED):
-            self.fanout.send(conn, self.play.ended(self.end_reason))
+            self.room.send(conn, self.play.ended(self.end_reason))
         elif came is not Came.NOTHING:
             self.room.seats_changed(exclude=conn)
 
@@ -333,7 +333,7 @@ class Table:
         """The connection's client lost its chain of versions: a snapshot of its view
         (``Room.snapshot``); before the start, the lobby."""
         if self.game is None:
-            self.fanout.send(conn, self._lobby())
+            self.room.send(conn, self._lobby())
             return
         self.room.snapshot(conn, since)
 
@@ -383,7 +383,7 @@ class Table:
         self.state = TableState.FINISHED
         self.end_reason = EndReason.FINISHED
         self.room.broadcast_update(change.since, change.events)
-        self.fanout.broadcast(self.play.ended(self.end_reason))
+        self.room.broadcast(self.play.ended(self.end_reason))
         self._keep_record()
         log.info("table %s finished after %d actions", self.id, game.version,
                  extra={"event": "table_finished", "table": self.id})
@@ -405,7 +405,7 @@ class Table:
                      extra={"event": "table_ended", "table": self.id, "reason": reason})
             self.turns.stop_all()
             if self.play is not None:
-                self.fanout.broadcast(self.play.ended(reason))
+                self.room.broadcast(self.play.ended(reason))
                 self._keep_record()
         self.room.close_all(code, f"table ended: {reason}")
 
@@ -426,7 +426,7 @@ class Table:
                      host=self.host.seat, host_away=self.host.away, pace=self.turns.pace)
 
     def _broadcast_lobby(self) -> None:
-        self.fanout.broadcast(self._lobby())
+        self.room.broadcast(self._lobby())
 
     # ------------------------------------------------------------ status
 
