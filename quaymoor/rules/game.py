@@ -13,7 +13,14 @@ from quaymoor.rules.data import Good
 from quaymoor.rules.events import Event, PlotsTurnedUp, PlotTaken
 from quaymoor.rules.explain import Told, describe
 from quaymoor.rules.fairness import derive_key, fingerprint, new_seed, seed_from_hex
-from quaymoor.rules.record import GameRecord, RecordedAction, SeatInfo, TurnedUp, result_of
+from quaymoor.rules.record import (
+    GameRecord,
+    RecordedAction,
+    SeatInfo,
+    TurnedUp,
+    result_of,
+    seat_label,
+)
 from quaymoor.rules.safe_move import safe_action
 from quaymoor.rules.scoring import Score, scores
 from quaymoor.rules.state import GameState, Phase
@@ -220,7 +227,7 @@ class Game:
         is for the end of the game (or for the server's own archive). ``game``, the reason
         it ended and when are for the server's records."""
         info = list(seats) if seats is not None else [
-            SeatInfo(f"Seat {i + 1}", bot=True) for i in range(self.players)
+            SeatInfo(seat_label(i), bot=True) for i in range(self.players)
         ]
         return GameRecord.create(
             players=self.players,
