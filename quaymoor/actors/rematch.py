@@ -30,7 +30,7 @@ from quaymoor.actors.fanout import Fanout
 from quaymoor.actors.inbox import RematchFailed, RematchReady
 from quaymoor.actors.lobby import Seats
 from quaymoor.protocol.codes import Code
-from quaymoor.protocol.messages import Error, RematchOffer, RematchSeat
+from quaymoor.protocol.messages import Error, RematchOffer, RematchSeat, ServerMessage
 
 #: Asks the supervisor for the rematch table: the humans' names by seat, and the seat that
 #: asked (the new table's host, who may start it before everyone has come).
@@ -57,70 +57,81 @@ class Rematch:
         ended: no rematch is made from here on."""
         self._ask = None
 
-    def request(self, conn: Connection, finished: bool) -> None:
-        """``conn`` sent ``rematch``: refuse it, or hold its seat a chair."""
+    def request(self, conn: Connection, finished: bool) -> list[Connection]:
+        """``conn`` sent ``rematch``: refuse it, or hold its seat a chair. Like the rest of
+        the rematch's methods, returns the connections its messages dropped (or found
+        gone), for the table to detach."""
         if conn.seat is None:
-            self._fanout.send(conn, Error(Code.SPECTATOR, "spectators watch; only the players "
-                                                          "are seated at a rematch"))
-            return
+            return self._send(conn, Error(Code.SPECTATOR, "spectators watch; only the "
+                                                          "players are seated at a rematch"))
         if not finished or self._ask is None:
-            self._fanout.send(conn, Error(Code.NOT_FINISHED,
+            return self._send(conn, Error(Code.NOT_FINISHED,
                                           "a rematch is offered once the game has finished"))
-            return
         if self.ready is not None:
-            if self._give(conn.seat, conn):
-                self._broadcast()
-            return
+            first, dropped = self._give(conn.seat, conn)
+            return dropped + self._broadcast() if first else dropped
         first = not self._waiting
         self._waiting.append(conn)
         if first:
             self.by = conn.seat
             self._ask({s.index: s.name or f"Seat {s.index + 1}" for s in self._seats
                        if not s.bot}, conn.seat)
+        return []
 
-    def opened(self, ready: RematchReady) -> None:
+    def opened(self, ready: RematchReady) -> list[Connection]:
         """The supervisor opened the table: every seat that asked gets its chair."""
         self.ready = ready
+        dropped: list[Connection] = []
         for conn in self._waiting:
             if conn.seat is not None:
-                self._give(conn.seat, conn)
+                dropped += self._give(conn.seat, conn)[1]
         self._waiting.clear()
-        self._broadcast()
+        return dropped + self._broadcast()
 
-    def failed(self, failed: RematchFailed) -> None:
+    def failed(self, failed: RematchFailed) -> list[Connection]:
         """No table could be opened: the seats that asked are told, and may ask again."""
+        dropped: list[Connection] = []
         for conn in self._waiting:
             if self._fanout.connections.get(conn.id) is conn:
-                self._fanout.send(conn, Error(failed.code, failed.message))
+                dropped += self._send(conn, Error(failed.code, failed.message))
         self._waiting.clear()
         self.by = None
+        return dropped
 
-    def catch_up(self, conn: Connection) -> None:
+    def catch_up(self, conn: Connection) -> list[Connection]:
         """A connection that attaches after the offer gets it (and, if its seat accepted
         already, its chair again)."""
         if self.ready is None:
-            return
+            return []
+        dropped: list[Connection] = []
         if conn.seat in self.accepted:
-            self._fanout.send(conn, self._seat_message(conn.seat))
+            dropped += self._send(conn, self._seat_message(conn.seat))
         offer = self._offer()
         if offer is not None:
-            self._fanout.send(conn, offer)
+            dropped += self._send(conn, offer)
+        return dropped
 
-    def _give(self, seat: int, asker: Connection) -> bool:
+    def _give(self, seat: int, asker: Connection) -> tuple[bool, list[Connection]]:
         """``seat``'s chair to ``asker``, and the first time to the seat's other
-        connections too; True when the seat had not accepted before."""
+        connections too: whether the seat had not accepted before, and the connections
+        dropped."""
         token = self.ready.tokens.get(seat) if self.ready is not None else None
         if token is None:  # a seat with no chair held (cannot happen: every human has one)
-            self._fanout.send(asker, Error(Code.NOT_FINISHED, "no chair is held for this seat"))
-            return False
+            return False, self._send(asker, Error(Code.NOT_FINISHED,
+                                                  "no chair is held for this seat"))
         first = seat not in self.accepted
         if first:
             self.accepted.append(seat)
         message = self._seat_message(seat)
+        dropped: list[Connection] = []
         for conn in list(self._fanout.connections.values()):
             if conn is asker or (first and conn.seat == seat):
-                self._fanout.send(conn, message)
-        return first
+                dropped += self._send(conn, message)
+        return first, dropped
+
+    def _send(self, conn: Connection, message: ServerMessage) -> list[Connection]:
+        """``message`` to ``conn``: ``[conn]`` when that dropped it, else ``[]``."""
+        return [] if self._fanout.send(conn, message) else [conn]
 
     def _seat_message(self, seat: int) -> RematchSeat:
         assert self.ready is not None
@@ -133,7 +144,6 @@ class Rematch:
         name = self._seats[self.by].name or f"Seat {self.by + 1}"
         return RematchOffer(self.table, self.ready.table, self.by, name, sorted(self.accepted))
 
-    def _broadcast(self) -> None:
+    def _broadcast(self) -> list[Connection]:
         offer = self._offer()
-        if offer is not None:
-            self._fanout.broadcast(offer)
+        return self._fanout.broadcast(offer) if offer is not None else []
