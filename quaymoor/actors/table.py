@@ -34,7 +34,7 @@ import trio
 from quaymoor.actors import handover, status
 from quaymoor.actors.alarm import Alarm
 from quaymoor.actors.chat import Chat, ChatError
-from quaymoor.actors.connection import Connection, Receipt
+from quaymoor.actors.connection import Connection
 from quaymoor.actors.fanout import Fanout, History
 from quaymoor.actors.inbox import (
     ActFrom,
@@ -61,6 +61,7 @@ from quaymoor.actors.inbox import (
     refuse,
 )
 from quaymoor.actors.lobby import Seats
+from quaymoor.actors.outlet import Receipt
 from quaymoor.actors.rematch import AskForTable, Rematch
 from quaymoor.actors.seat import Chooser, SeatWorker, clocks
 from quaymoor.bots.random_bot import RandomBot
@@ -77,6 +78,7 @@ from quaymoor.protocol.messages import (
     Lobby,
     PaceSet,
     SeatTimedOut,
+    ServerMessage,
     Watchers,
     Welcome,
     WireEvent,
@@ -152,7 +154,7 @@ class Table:
         self.created = time.time()
         self.end_reason: EndReason | None = None
         self.crash: str | None = None
-        self.fanout = Fanout(table_id, on_gone=self._detach)
+        self.fanout = Fanout(table_id)
         self.status_texts = status.StatusTexts()  #: its summary's JSON, for the status lists
         self.history = History()
         self.chat = Chat(table_id)
@@ -181,8 +183,6 @@ class Table:
         #: The message being handled: if the table stops in the middle (a crash, a
         #: cancellation), ``refuse_pending`` answers it too.
         self._handling: InboxMessage | None = None
-        self._broadcasting = False  #: an update is going out to every connection now
-        self._snapshot_after = False  #: a seats-changed snapshot waits for that broadcast
         self.timeouts = 0
         self.bot_moves = 0
         self._host_alarm = Alarm(self.inbox, HostAway())
@@ -218,10 +218,9 @@ class Table:
             nursery.cancel_scope.cancel()
 
     def release(self) -> None:
-        """After the table's end: break the cycles through it (its connections' callback
-        into it, the rematch's, its seats' hold on its nursery), so that reference counting frees it
-        and its history at once rather than the next full collection."""
-        self.fanout.forget_owner()
+        """After the table's end: break the cycles through it (the rematch's callback into
+        it, its seats' hold on its nursery), so that reference counting frees it and its
+        history at once rather than the next full collection."""
         self.rematch.forget_owner()
         for worker in self.workers:
             worker.release()
@@ -267,11 +266,12 @@ class Table:
                 self._chat(conn, text)
             case RematchFrom(connection=conn):
                 if self.fanout.connections.get(conn.id) is conn:
-                    self.rematch.request(conn, self.state is TableState.FINISHED)
+                    self._detach_all(
+                        self.rematch.request(conn, self.state is TableState.FINISHED))
             case RematchReady():
-                self.rematch.opened(msg)
+                self._detach_all(self.rematch.opened(msg))
             case RematchFailed():
-                self.rematch.failed(msg)
+                self._detach_all(self.rematch.failed(msg))
             case Detach(connection=conn):
                 self._detach(conn)
             case ResyncFrom(connection=conn, since=since):
@@ -361,7 +361,7 @@ class Table:
         self.host_away = False
         log.info("table %s started: %d players, %d bots", self.id, self.players,
                  len(self._bots), extra={"event": "table_started", "table": self.id})
-        self.fanout.broadcast(GameStarted(self.id, self.seats.seat_seeds()))
+        self._broadcast(GameStarted(self.id, self.seats.seat_seeds()))
         self._after_change(acted=None, since=0, events=[])
 
     # ------------------------------------------------------------ connections
@@ -401,7 +401,7 @@ class Table:
                 self.workers[seat.index].stop()
                 self._deciding.discard(seat.index)  # a fresh decision and timer for the player
                 self._sync_seats(acted=None)
-        self.fanout.send(conn, Welcome(
+        self._send(conn, Welcome(
             self.id, conn.seat, self.players, self.fingerprint, self.game is not None,
             self.seats.public(), self.config.decision_seconds,
             client_seeds=self.seats.seat_seeds() if self.game is not None else None,
@@ -411,12 +411,12 @@ class Table:
             if seats_changed:
                 self._broadcast_lobby()
             else:
-                self.fanout.send(conn, self._lobby())
+                self._send(conn, self._lobby())
             return
         start, events = self.history.since(msg.since, self.game.version)
-        self.fanout.send_snapshot(conn, self._update(start, events))
+        self._send_snapshot(conn, self._update(start, events))
         if self.state in (TableState.FINISHED, TableState.ENDED):
-            self.fanout.send(conn, self._ended_message())
+            self._send(conn, self._ended_message())
         elif seats_changed:
             self._broadcast_seats_changed(exclude=conn)
 
@@ -426,28 +426,28 @@ class Table:
         (``_watchers_changed``)."""
         if self.fanout.connections.get(conn.id) is not conn:
             return  # refused, or already dropped
-        self.fanout.send(conn, self._watchers())
+        self._send(conn, self._watchers())
         if conn.seat is None:
             self._watchers_changed()
         if self.chat.recent:
-            self.fanout.send(conn, self.chat.catch_up())
-        self.rematch.catch_up(conn)
+            self._send(conn, self.chat.catch_up())
+        self._detach_all(self.rematch.catch_up(conn))
 
     def _chat(self, conn: Connection, text: str) -> None:
         """A chat line from a seat, to everyone attached; refused for a spectator."""
         if self.fanout.connections.get(conn.id) is not conn:
             return
         if conn.seat is None:
-            self.fanout.send(conn, Error(Code.SPECTATOR,
-                                         "spectators read the chat; only the players write in it"))
+            self._send(conn, Error(Code.SPECTATOR,
+                                  "spectators read the chat; only the players write in it"))
             return
         seat = self.seats[conn.seat]
         try:
             line = self.chat.say(conn.seat, seat.name or f"Seat {conn.seat + 1}", text)
         except ChatError as exc:
-            self.fanout.send(conn, Error(exc.code, exc.message))
+            self._send(conn, Error(exc.code, exc.message))
             return
-        self.fanout.broadcast(line)
+        self._broadcast(line)
 
     def _resync(self, conn: Connection, since: int | None) -> None:
         """A snapshot of the connection's view now (its client lost its chain of
@@ -457,14 +457,28 @@ class Table:
         if self.fanout.connections.get(conn.id) is not conn:
             return
         if self.game is None:
-            self.fanout.send(conn, self._lobby())
+            self._send(conn, self._lobby())
             return
         start, events = self.history.since(since, self.game.version)
-        self.fanout.send_snapshot(conn, self._update(start, events))
+        self._send_snapshot(conn, self._update(start, events))
 
     def _detach(self, conn: Connection) -> None:
+        if self._forget(conn):
+            self._broadcast_seats_changed(exclude=None)
+
+    def _detach_all(self, dropped: list[Connection]) -> None:
+        """Detach the connections a fan-out dropped (after it went to all the others);
+        seats that lost their last connection are shown to the others in one snapshot."""
+        changed = [self._forget(conn) for conn in dropped]
+        if any(changed):
+            self._broadcast_seats_changed(exclude=None)
+
+    def _forget(self, conn: Connection) -> bool:
+        """Let ``conn`` go; True when what the seats show changed (a playing seat's last
+        connection went): the caller broadcasts it."""
         if not self.fanout.remove(conn):
-            return
+            return False
+        changed = False
         if conn.seat is None:
             self._watchers_changed()
         else:
@@ -476,9 +490,9 @@ class Table:
             if playing and not seat.connected:  # the seat's last connection went
                 for index in handover.forget_voter(self.seats.all, seat.index):
                     self._hand_to_bot(index)
-                self._broadcast_seats_changed(exclude=None)
-        conn.outbox.close()
-        conn.let_go()
+                changed = True
+        conn.outlet.let_go()
+        return changed
 
     # ------------------------------------------------------------ play
 
@@ -486,10 +500,10 @@ class Table:
         if self.fanout.connections.get(conn.id) is not conn:
             return  # a connection the table has let go (dropped, detached): nobody to answer
         if self.game is None or self.state is not TableState.PLAYING:
-            self.fanout.send(conn, Error(Code.NOT_PLAYING, "the game is not being played now"))
+            self._send(conn, Error(Code.NOT_PLAYING, "the game is not being played now"))
             return
         if conn.seat is None:
-            self.fanout.send(conn, Error(Code.SPECTATOR, "spectators watch; they cannot act"))
+            self._send(conn, Error(Code.SPECTATOR, "spectators watch; they cannot act"))
             return
         seat = self.seats[conn.seat]
         self._apply_and_publish(conn.seat, [action], conn)
@@ -506,7 +520,7 @@ class Table:
                 events.extend(self.game.apply(seat, action, at=time.time()))
             except RulesError as exc:
                 if conn is not None:
-                    self.fanout.send(conn, Error(rules_code(exc), str(exc)))
+                    self._send(conn, Error(rules_code(exc), str(exc)))
                 if not events:
                     return False
                 break
@@ -573,17 +587,17 @@ class Table:
         if self.fanout.connections.get(conn.id) is not conn:
             return
         if self.game is None or self.state is not TableState.PLAYING:
-            self.fanout.send(conn, Error(Code.NOT_PLAYING, "the game is not being played now"))
+            self._send(conn, Error(Code.NOT_PLAYING, "the game is not being played now"))
             return
         if conn.seat is None:
-            self.fanout.send(conn, Error(Code.SPECTATOR,
-                                         "spectators watch; only players can vote"))
+            self._send(conn, Error(Code.SPECTATOR,
+                                  "spectators watch; only players can vote"))
             return
         try:
             if handover.cast(self.seats.all, conn.seat, target):
                 self._hand_to_bot(target)
         except TableError as exc:
-            self.fanout.send(conn, Error(exc.code, exc.message))
+            self._send(conn, Error(exc.code, exc.message))
             return
         self._broadcast_seats_changed(exclude=None)
 
@@ -611,7 +625,7 @@ class Table:
             for w in self.workers:
                 w.stop()
             self._broadcast_update(since, events)
-            self.fanout.broadcast(self._ended_message())
+            self._broadcast(self._ended_message())
             self._keep_record()
             log.info("table %s finished after %d actions", self.id, self.game.version,
                      extra={"event": "table_finished", "table": self.id})
@@ -667,16 +681,16 @@ class Table:
         if self.fanout.connections.get(conn.id) is not conn:
             return
         if conn.seat is None:
-            self.fanout.send(conn, Error(Code.SPECTATOR,
-                                         "spectators watch; only the players set the bots' pace"))
+            self._send(conn, Error(Code.SPECTATOR,
+                                  "spectators watch; only the players set the bots' pace"))
             return
         pace = parse_pace(value)
         if pace is None:
-            self.fanout.send(conn, Error(
+            self._send(conn, Error(
                 Code.BAD_PACE, f"the pace is {pace_names()}, not {value[:40]!r} @ $.pace"))
             return
         self.pace = pace
-        self.fanout.broadcast(PaceSet(pace, conn.seat))
+        self._broadcast(PaceSet(pace, conn.seat))
 
     def _explain(self, conn: Connection) -> None:
         """What the decision now is, in plain words (``rules.explain.describe``): to a seat
@@ -684,12 +698,12 @@ class Table:
         if self.fanout.connections.get(conn.id) is not conn:
             return
         if self.game is None:
-            self.fanout.send(conn, Error(Code.NOT_PLAYING, "the game has not started: there "
-                                                           "is no decision to explain yet"))
+            self._send(conn, Error(Code.NOT_PLAYING, "the game has not started: there "
+                                                    "is no decision to explain yet"))
             return
         names = [s.name or f"Seat {s.index + 1}" for s in self.seats]
         told = self.game.describe(conn.seat, names)
-        self.fanout.send(conn, Explanation(self.game.version, told.title, list(told.text)))
+        self._send(conn, Explanation(self.game.version, told.title, list(told.text)))
 
     # ------------------------------------------------------------ the host
 
@@ -737,7 +751,7 @@ class Table:
             return  # they came and went: nothing to say
         self._watchers_sent = watchers
         self._watchers_at = trio.current_time()
-        self.fanout.broadcast(watchers)
+        self._broadcast(watchers)
 
     # ------------------------------------------------------------ ending
 
@@ -757,7 +771,7 @@ class Table:
             for w in self.workers:
                 w.stop()
             if self.game is not None:
-                self.fanout.broadcast(self._ended_message())
+                self._broadcast(self._ended_message())
                 self._keep_record()
         self._close_all(code, f"table ended: {reason}")
 
@@ -803,21 +817,11 @@ class Table:
     ) -> None:
         if not self.fanout.connections:
             return
-        if self._broadcasting:
-            # A seat's connection dropped in the middle of this broadcast (the fan-out's
-            # on_gone, then _detach): the others get the snapshot after the broadcast's
-            # own frame, never before it (that would be a gap in their chain of versions).
-            self._snapshot_after = True
-            return
-        self._broadcasting = True
-        try:
-            self.fanout.broadcast_update(self._update(since, events), receipt=self._receipt,
-                                         exclude=exclude)
-        finally:
-            self._broadcasting = False
-        if self._snapshot_after:
-            self._snapshot_after = False
-            self._broadcast_seats_changed(exclude=None)
+        # The connections it dropped are detached after it: a seats-changed snapshot that
+        # their leaving causes reaches the others after this update, never before it (that
+        # would be a gap in their chain of versions).
+        self._detach_all(self.fanout.broadcast_update(
+            self._update(since, events), receipt=self._receipt, exclude=exclude))
 
     def _broadcast_seats_changed(self, exclude: Connection | None) -> None:
         """What a seat shows changed (``connected``, ``bot_playing``): a snapshot update
@@ -825,12 +829,24 @@ class Table:
         assert self.game is not None
         self._broadcast_update(self.game.version, [], exclude=exclude)
 
+    def _send(self, conn: Connection, message: ServerMessage) -> None:
+        """``message`` to ``conn`` alone; a connection that it drops is detached at once."""
+        if not self.fanout.send(conn, message):
+            self._detach(conn)
+
+    def _send_snapshot(self, conn: Connection, update: UpdateEncoder) -> None:
+        if not self.fanout.send_snapshot(conn, update):
+            self._detach(conn)
+
+    def _broadcast(self, message: ServerMessage) -> None:
+        self._detach_all(self.fanout.broadcast(message))
+
     def _lobby(self) -> Lobby:
         return Lobby(self.id, self.players, self.seats.public(), self.rematch_of,
                      host=self.host, host_away=self.host_away, pace=self.pace)
 
     def _broadcast_lobby(self) -> None:
-        self.fanout.broadcast(self._lobby())
+        self._broadcast(self._lobby())
 
     # ------------------------------------------------------------ status
 
