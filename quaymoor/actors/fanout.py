@@ -1,11 +1,11 @@
 """A table's connections and what goes out to them: broadcasts, each seat's own update,
-the catch-up of a connection that comes back, and the drop policy.
+the catch-up of a connection that comes back, and the connections dropped on the way.
 
 Each message goes to a connection's outlet (``outlet``), never waiting: written to its
 socket at once when nothing is queued or being sent for it (at most fan-outs nearly every
 frame), else queued for the gateway's writer. A connection whose outbox is full is dropped
-(close 4003, ``dropped`` set so the gateway gives it only a short grace); one whose outbox
-is closed is gone already. Either way the fan-out tells its caller, the table, which
+by its outlet (close 4003, ``dropped`` set so the gateway gives it only a short grace; the
+fan-out logs it); one whose outbox is closed is gone already. Either way the fan-out tells its caller, the table, which
 detaches the connection: a broadcast returns the connections it dropped (after every
 other connection has had its frame, so that nothing the table does about a drop comes
 between them), a send says whether the connection is still attached. An update is encoded
