@@ -76,7 +76,7 @@ class Batch:
     frames: list[Frame]
     #: The first frame's bytes still to go, when a first part of it was written at once
     #: (``Outlet.offer``); empty otherwise.
-    rest: bytes = b""
+    rest: bytes
 
     def data(self) -> bytes:
         """The batch as one write: the rest of a frame written in part, then the frames."""
