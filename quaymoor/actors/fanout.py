@@ -5,10 +5,11 @@ Each message goes to a connection's outlet (``outlet``), never waiting: written 
 socket at once when nothing is queued or being sent for it (at most fan-outs nearly every
 frame), else queued for the gateway's writer. A connection whose outbox is full is dropped
 by its outlet (close 4003, ``dropped`` set so the gateway gives it only a short grace; the
-fan-out logs it); one whose outbox is closed is gone already. Either way the fan-out tells its caller, the table, which
-detaches the connection: a broadcast returns the connections it dropped (after every
-other connection has had its frame, so that nothing the table does about a drop comes
-between them), a send says whether the connection is still attached. An update is encoded
+fan-out logs it); one whose outbox is closed is gone already. Either way the fan-out
+tells its caller, the table, which detaches the connection: a broadcast returns the
+connections it dropped (after every other connection has had its frame, so that nothing
+the table does about a drop comes between them), a send says whether the connection is
+still attached. An update is encoded
 once per audience (each seat; spectators share one), not once per connection: a delta
 with the audience's patch (``view_json``), with ``seats`` only for the connections whose
 last update showed other seats, so at most two texts per audience, each made into one
