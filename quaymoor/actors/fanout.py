@@ -9,11 +9,11 @@ fan-out logs it); one whose outbox is closed is gone already. Either way the fan
 tells its caller, the table, which detaches the connection: a broadcast returns the
 connections it dropped (after every other connection has had its frame, so that nothing
 the table does about a drop comes between them), a send says whether the connection is
-still attached. An update is encoded
-once per audience (each seat; spectators share one), not once per connection: a delta
-with the audience's patch (``view_json``), with ``seats`` only for the connections whose
-last update showed other seats, so at most two texts per audience, each made into one
-websocket frame for all of its connections (``outlet.Frame``).
+still attached. An update is encoded once per audience (each seat; spectators share one),
+not once per connection: a delta with the audience's patch (``view_json``), with
+``seats`` only for the connections whose last update showed other seats, so at most two
+texts per audience, each made into one websocket frame for all of its connections
+(``outlet.Frame``).
 """
 
 from __future__ import annotations
