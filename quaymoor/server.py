@@ -15,6 +15,7 @@ import trio
 
 from quaymoor.actors.gateway import Gateway
 from quaymoor.actors.supervisor import Supervisor
+from quaymoor.actors.ws_socket import check_version as check_trio_websocket
 from quaymoor.cluster.heartbeat import Membership
 from quaymoor.cluster.member import join_cluster, open_store, safe_cluster_status
 from quaymoor.config import ServerConfig
@@ -98,7 +99,9 @@ async def _main(config: ServerConfig) -> None:
 
 def serve(config: ServerConfig) -> None:
     """Serve until a signal. Raises ``ArchiveError`` at once if the archive cannot be
-    opened."""
+    opened, ``UnknownTrioWebsocket`` if the installed trio-websocket is a release whose
+    internals the gateway's writes were not checked against."""
+    check_trio_websocket()
     if config.database_url is not None:
         check_database(config.database_url)
     elif config.archive_path is not None:

@@ -2,15 +2,15 @@
 
 A connection's first message is ``hello`` (which table, which seat token, the last version
 seen). The gateway then runs a reader (decode and validate each frame, rate-limit, pass
-actions to the table's inbox) and a writer (the connection's outbox to the socket). Bad
+actions to the table's inbox) and a writer (the connection's outlet to the socket). Bad
 frames get an ``error`` message with a stable code and where it was wrong, and change
-nothing. After the hello everything the connection receives goes through its outbox, the
-reader's own answers (pongs, errors) included: the client gets them in the order they were
-made, after its ``welcome``, and can match each error to what it sent. Close codes
-(``protocol.codes.Close``): 1008 for a flood or a missing hello, 1009 for an oversized
-frame (trio-websocket), 4004 and 4005 for a refused hello, 4006 for an address over its
-websocket limit, 4007 for a connection silent for ``ClientLimits.idle_seconds``, and the
-table's own (4000-4003) when its outbox closes.
+nothing. After the hello everything the connection receives goes through its outlet
+(``outlet``), the reader's own answers (pongs, errors) included: the client gets them in
+the order they were made, after its ``welcome``, and can match each error to what it sent.
+Close codes (``protocol.codes.Close``): 1008 for a flood or a missing hello, 1009 for an
+oversized frame (trio-websocket), 4004 and 4005 for a refused hello, 4006 for an address
+over its websocket limit, 4007 for a connection silent for ``ClientLimits.idle_seconds``,
+and the table's own (4000-4003) when its outlet closes.
 """
 
 from __future__ import annotations
@@ -24,8 +24,7 @@ from typing import Protocol
 import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
-from quaymoor.actors.connection import CONTINUE, Connection
-from quaymoor.actors.frame_writer import FrameWriter
+from quaymoor.actors.connection import Connection
 from quaymoor.actors.gone_tables import ended_elsewhere, live_elsewhere
 from quaymoor.actors.inbox import (
     ActFrom,
@@ -42,9 +41,10 @@ from quaymoor.actors.inbox import (
     VoteFrom,
 )
 from quaymoor.actors.lobby import clean_name
+from quaymoor.actors.outlet import TOO_SLOW_REASON, Frame, Offer, Outlet
 from quaymoor.actors.supervisor import Supervisor
+from quaymoor.actors.ws_socket import FrameSocket
 from quaymoor.config import ServerConfig
-from quaymoor.ops.channels import waiting
 from quaymoor.protocol.codec import ProtocolError, decode_action, decode_client, encode
 from quaymoor.protocol.codes import Close, Code
 from quaymoor.protocol.messages import (
@@ -138,7 +138,7 @@ class Gateway:
                 del self._open[client]
 
     async def _serve(self, ws: WebSocketConnection) -> None:
-        async def send(message: ServerMessage) -> None:  # before the outbox exists
+        async def send(message: ServerMessage) -> None:  # before the outlet exists
             await ws.send_message(encode(message))
 
         try:
@@ -159,8 +159,8 @@ class Gateway:
                 await send(Error(exc.code, exc.message))
                 await ws.aclose(Close.UNKNOWN_TABLE, exc.message)
                 return
-            outbox, inbox_of_conn = trio.open_memory_channel[str](self.config.table.outbox_size)
-            conn = Connection(next(_ids), outbox)
+            outlet = Outlet(self.config.table.outbox_size, self.supervisor.metrics)
+            conn = Connection(next(_ids), outlet)
             reply = Reply()
             try:
                 await self.supervisor.ask(
@@ -172,7 +172,7 @@ class Gateway:
             self.supervisor.connections += 1
             try:
                 async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._writer, ws, inbox_of_conn, conn, nursery)
+                    nursery.start_soon(self._writer, ws, conn, nursery)
                     await self._reader(ws, table.inbox, conn)
                     nursery.cancel_scope.cancel()
             finally:
@@ -273,63 +273,60 @@ class Gateway:
             except ProtocolError as exc:
                 answer = Error(exc.code, exc.message)
             if not self._answer(conn, answer):
-                await self._end(conn, Close.TOO_SLOW, "too slow to keep up: reconnect to continue")
+                await self._end(conn, Close.TOO_SLOW, TOO_SLOW_REASON)
                 return
 
     def _answer(self, conn: Connection, message: ServerMessage) -> bool:
-        """Queue the reader's answer behind everything queued for ``conn``; False when the
-        client does not read its outbox (or it is closed)."""
-        return conn.queue(encode(message))
+        """Send the reader's answer behind everything sent to ``conn`` before; False when
+        the client does not read (dropped as too slow) or its outbox is closed."""
+        done = conn.outlet.offer(Frame(encode(message)))
+        return done is Offer.SENT or done is Offer.QUEUED
 
     async def _end(self, conn: Connection, code: Close, reason: str) -> None:
         """End ``conn`` through its writer (what is queued, then the close) and wait for
         the writer to cancel the caller; return after the writer's grace at the latest."""
-        conn.end(code, reason)
+        conn.outlet.end(code, reason)
         await trio.sleep(self.config.drop_grace + _CLOSE_GRACE)
 
-    async def _writer(
-        self,
-        ws: WebSocketConnection,
-        outbox: trio.MemoryReceiveChannel[str],
-        conn: Connection,
-        nursery: trio.Nursery,
-    ) -> None:
-        """Send the outbox to the socket, in order. Bounded: one message that cannot be sent
-        within ``send_timeout`` (the client stopped reading; ``watch_sends`` ends it), or a
-        connection dropped by its table and not drained within ``drop_grace``, ends the
+    async def _writer(self, ws: WebSocketConnection, conn: Connection,
+                      nursery: trio.Nursery) -> None:
+        """Send the connection's outlet to the socket, in order. Bounded: one write that
+        cannot be done within ``send_timeout`` (the client stopped reading; ``watch_sends``
+        ends it), or a connection dropped and not drained within ``drop_grace``, ends the
         connection, so that no client can pin a socket and its queue for as long as it
-        likes. What waits in the outbox goes out together, in one write."""
+        likes. Where the socket takes frames (``FrameSocket``), what waits goes out
+        together, in one write, and the table may write to it at once while this runs;
+        otherwise each message goes through ``send_message``."""
+        outlet = conn.outlet
         sending = _Sending(conn.id)
-        writer = FrameWriter(ws)
+        frames = FrameSocket.of(ws)
 
         async def shorten_on_drop() -> None:
-            await conn.dropped.wait()
+            await outlet.dropped.wait()
             sending.scope.deadline = min(sending.scope.deadline,
                                          trio.current_time() + self.config.drop_grace)
 
         nursery.start_soon(shorten_on_drop)
         self._sending.add(sending)
-        metrics = self.supervisor.metrics
-        if writer.batches:  # the table may write through it at once (Connection.send_now)
-            conn.metrics = metrics
-            conn.direct = writer
+        if frames is not None:
+            outlet.write_through(frames)
         try:
             with sending.scope:
-                async for text in outbox:
-                    texts = [text, *waiting(outbox)] if writer.batches else [text]
-                    rest = texts[0] == CONTINUE  # a frame written in part: its rest first
+                while (batch := await outlet.next_batch(whole=frames is not None)) is not None:
                     sending.since = trio.current_time()
-                    await writer.send(texts[1:] if rest else texts,
-                                      first=conn.take_unsent() if rest else b"")
+                    if frames is not None:
+                        await frames.write(batch.data())
+                    else:
+                        for frame in batch.frames:
+                            await ws.send_message(frame.text)
                     sending.since = None
-                    conn.frame_written(len(texts))
-                    metrics.message_out(len(texts))
-                await ws.aclose(conn.close_code, conn.close_reason)
+                    outlet.sent(batch)
+                await ws.aclose(outlet.close_code, outlet.close_reason)
         except ConnectionClosed:
             pass
         finally:
             self._sending.discard(sending)
-            conn.let_go()
+            outlet.let_go()
         nursery.cancel_scope.cancel()
 
     async def watch_sends(self, period: float = 1.0) -> None:

@@ -268,18 +268,18 @@ def refuse_all(handling: InboxMessage | None,
 def refuse(msg: InboxMessage) -> None:
     """Answer a message left in the inbox of a table that has stopped, or the one it was
     handling when it stopped: a request not yet answered is refused with ``table_closed``,
-    a connection's outbox is closed, a report is dropped."""
+    a connection's outlet is let go (closed), a report is dropped."""
     match msg:
         case Join(reply=reply) | Seed(reply=reply) | Start(reply=reply):
             reply.fail(table_closed())
         case Attach(connection=conn, reply=reply):
             reply.fail(table_closed())
-            conn.outbox.close()
+            conn.outlet.let_go()
         case (Detach(connection=conn) | ActFrom(connection=conn) | ResyncFrom(connection=conn)
               | VoteFrom(connection=conn) | ChatFrom(connection=conn)
               | RematchFrom(connection=conn) | PaceFrom(connection=conn)
               | ExplainFrom(connection=conn)):
-            conn.outbox.close()
+            conn.outlet.let_go()
         case (Shutdown() | TimedOut() | BotMove() | RematchReady() | RematchFailed()
               | HostAway() | WatchersDue()):
             pass

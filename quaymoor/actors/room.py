@@ -4,16 +4,21 @@ updates, each connection's own seat's view (encoded once per audience: ``view_js
 
 The table decides what happens; the room says it. It answers one connection (``send``,
 ``refuse``), everyone (``broadcast``, ``broadcast_update``, ``seats_changed``), or a
-connection that comes back or lost its chain of versions (``snapshot``).
+connection that comes back or lost its chain of versions (``snapshot``). A connection the
+fan-out drops on the way (too slow, or gone) is kept aside, no longer ``attached``, until
+the table takes it (``take_dropped``) once the message it was handling has had every
+frame out: the table's detach (and the seats-changed snapshot it may send) comes after
+them, never between them (that would be a gap in the others' chain of versions).
 """
 
 from __future__ import annotations
 
 from quaymoor.actors.chat import Chat, ChatError
-from quaymoor.actors.connection import Connection, Receipt
+from quaymoor.actors.connection import Connection
 from quaymoor.actors.fanout import Fanout, History
 from quaymoor.actors.inbox import Inbox
 from quaymoor.actors.lobby import Seats
+from quaymoor.actors.outlet import Receipt
 from quaymoor.actors.turns import Turns
 from quaymoor.actors.watchers import WatchersNotice, watchers_of
 from quaymoor.protocol.codes import Close, Code
@@ -26,9 +31,8 @@ from quaymoor.rules.game import Game
 class Room:
     """The connections of table ``table_id`` and what goes out to them."""
 
-    def __init__(self, table_id: str, fanout: Fanout, seats: Seats, turns: Turns,
-                 inbox: Inbox) -> None:
-        self.fanout = fanout
+    def __init__(self, table_id: str, seats: Seats, turns: Turns, inbox: Inbox) -> None:
+        self.fanout = Fanout(table_id)
         self.history = History()
         self.chat = Chat(table_id)
         self.watchers = WatchersNotice(inbox)
@@ -39,8 +43,7 @@ class Room:
         #: The receipt of the action being handled, given to the frames of its broadcast.
         self.receipt: Receipt | None = None
         self.closing = False  #: the table is closing its connections: nothing more goes out
-        self._broadcasting = False  #: an update is going out to every connection now
-        self._snapshot_after = False  #: a seats-changed snapshot waits for that broadcast
+        self._dropped: dict[int, Connection] = {}  #: dropped, for the table to detach
 
     def start(self, game: Game) -> None:
         self._game = game
@@ -53,7 +56,17 @@ class Room:
     # ------------------------------------------------------------ one connection
 
     def attached(self, conn: Connection) -> bool:
-        return self.fanout.connections.get(conn.id) is conn
+        return self.fanout.connections.get(conn.id) is conn and conn.id not in self._dropped
+
+    def take_dropped(self) -> list[Connection]:
+        """The connections dropped since the last call, for the table to detach."""
+        dropped = list(self._dropped.values())
+        self._dropped.clear()
+        return dropped
+
+    def _lost(self, dropped: list[Connection]) -> None:
+        for conn in dropped:
+            self._dropped[conn.id] = conn
 
     def add(self, conn: Connection) -> None:
         self.fanout.add(conn)
@@ -63,11 +76,12 @@ class Room:
         return list(self.fanout.connections.values())
 
     def send(self, conn: Connection, message: ServerMessage) -> None:
-        self.fanout.send(conn, message)
+        if not self.fanout.send(conn, message):
+            self._lost([conn])
 
     def refuse(self, conn: Connection, code: Code, text: str) -> None:
         """Tell ``conn`` alone why what it sent changed nothing."""
-        self.fanout.send(conn, Error(code, text))
+        self.send(conn, Error(code, text))
 
     def spectator(self, conn: Connection, refusal: str) -> bool:
         """``conn`` is a spectator's: refused with ``refusal``, what only players may do."""
@@ -81,16 +95,17 @@ class Room:
         (a reconnect, a resync: the client's log misses nothing), else none."""
         game, _ = self._started()
         start, events = self.history.since(since, game.version)
-        self.fanout.send_snapshot(conn, self.update(start, events))
+        if not self.fanout.send_snapshot(conn, self.update(start, events)):
+            self._lost([conn])
 
     def came(self, conn: Connection) -> None:
         """After an attach's catch-up: who watches and the chat's recent lines. A
         spectator's coming is told to the others with the next ``watchers``."""
-        self.fanout.send(conn, watchers_of(self.fanout.connections.values()))
+        self.send(conn, watchers_of(self.fanout.connections.values()))
         if conn.seat is None:
             self.watchers_changed()
         if self.chat.recent:
-            self.fanout.send(conn, self.chat.catch_up())
+            self.send(conn, self.chat.catch_up())
 
     def left(self, conn: Connection) -> bool:
         """``conn`` is gone (its socket, or dropped): False if it was not attached."""
@@ -114,7 +129,7 @@ class Room:
         except ChatError as exc:
             self.refuse(conn, exc.code, exc.message)
             return
-        self.fanout.broadcast(line)
+        self.broadcast(line)
 
     def pace_from(self, conn: Connection, value: str) -> None:
         """A seat sets the bots' pace: everyone attached is told; the next bot move waits
@@ -130,7 +145,7 @@ class Room:
                         f"the pace is {pace_names()}, not {value[:40]!r} @ $.pace")
             return
         self._turns.pace = pace
-        self.fanout.broadcast(PaceSet(pace, conn.seat))
+        self.broadcast(PaceSet(pace, conn.seat))
 
     def explain(self, conn: Connection) -> None:
         """What the decision now is, in plain words (``rules.explain.describe``): to a seat
@@ -140,18 +155,18 @@ class Room:
                                                 "decision to explain yet")
             return
         told = self._game.describe(conn.seat, [s.display_name for s in self._seats])
-        self.fanout.send(conn, Explanation(self._game.version, told.title, list(told.text)))
+        self.send(conn, Explanation(self._game.version, told.title, list(told.text)))
 
     # ------------------------------------------------------------ everyone
 
     def broadcast(self, message: ServerMessage) -> None:
-        self.fanout.broadcast(message)
+        self._lost(self.fanout.broadcast(message))
 
     def watchers_due(self) -> None:
         """The watchers' alarm: a ``watchers`` to everyone, if it says something new."""
         watchers = self.watchers.due(self.fanout.connections.values())
         if watchers is not None and not self.closing:
-            self.fanout.broadcast(watchers)
+            self.broadcast(watchers)
 
     def close_all(self, code: Close, reason: str) -> None:
         self.closing = True
@@ -167,23 +182,9 @@ class Room:
     def broadcast_update(
         self, since: int, events: list[WireEvent], *, exclude: Connection | None = None
     ) -> None:
-        if not self.fanout.connections:
-            return
-        if self._broadcasting:
-            # A seat's connection dropped in the middle of this broadcast (the fan-out's
-            # on_gone, then _detach): the others get the snapshot after the broadcast's
-            # own frame, never before it (that would be a gap in their chain of versions).
-            self._snapshot_after = True
-            return
-        self._broadcasting = True
-        try:
-            self.fanout.broadcast_update(self.update(since, events), receipt=self.receipt,
-                                         exclude=exclude)
-        finally:
-            self._broadcasting = False
-        if self._snapshot_after:
-            self._snapshot_after = False
-            self.seats_changed()
+        if self.fanout.connections:
+            self._lost(self.fanout.broadcast_update(self.update(since, events),
+                                                    receipt=self.receipt, exclude=exclude))
 
     def seats_changed(self, exclude: Connection | None = None) -> None:
         """What a seat shows changed (``connected``, ``bot_playing``): a snapshot update

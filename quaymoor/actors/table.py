@@ -19,19 +19,20 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Never, NoReturn, TypeVar
 
 import trio
 
 from quaymoor.actors import inbox, status
-from quaymoor.actors.connection import Connection, Receipt
-from quaymoor.actors.fanout import Fanout
+from quaymoor.actors.connection import Connection
 from quaymoor.actors.host import Host
 from quaymoor.actors.inbox import InboxMessage, TableError
 from quaymoor.actors.lobby import Seats
+from quaymoor.actors.outlet import Receipt
 from quaymoor.actors.play import Change, Play
 from quaymoor.actors.presence import Came
-from quaymoor.actors.rematch import AskForTable, Rematch
+from quaymoor.actors.rematch import Rematch
 from quaymoor.actors.room import Room
 from quaymoor.actors.seat import Chooser
 from quaymoor.actors.turns import Turns
@@ -86,25 +87,19 @@ class Table:
         self.created = time.time()
         self.end_reason: EndReason | None = None
         self.crash: str | None = None
-        self.fanout = Fanout(table_id, on_gone=self._detach)
         self.status_texts = status.StatusTexts()  #: its summary's JSON, for the status lists
-        ask: AskForTable | None = None
-        if on_rematch is not None:
-            def ask(humans: dict[int, str], host: int) -> None:
-                on_rematch(self, humans, host)
         self.inbox, self._inbox_recv = trio.open_memory_channel[InboxMessage](config.inbox_size)
         self.metrics = metrics if metrics is not None else Metrics()
         self.turns = Turns(players, self.inbox, decision_seconds=config.decision_seconds,
                            pace=pace, bot_delay=config.bot_delay, bot_factory=bot_factory,
                            on_bot_decided=self.metrics.bot_decided)
-        self.room = Room(table_id, self.fanout, self.seats, self.turns, self.inbox)
-        self.history, self.chat = self.room.history, self.room.chat
-        self.rematch = Rematch(table_id, self.room, self.seats, ask)
-        #: The seat that opened the table and starts it (``host``): the first to join, or
-        #: at a rematch the player who asked for it.
-        self.host = Host(self.inbox, host, config.host_away_seconds)
+        self.room = Room(table_id, self.seats, self.turns, self.inbox)
+        self.fanout, self.history, self.chat = self.room.fanout, self.room.history, self.room.chat
+        self.rematch = Rematch(table_id, self.room, self.seats,
+                               partial(on_rematch, self) if on_rematch is not None else None)
+        self.host = Host(self.inbox, host, config.host_away_seconds)  #: who starts the game
         self._on_record = on_record
-        #: Told after the start and after every change of the game (the shared store).
+        #: Told after the start and after every change of the game (the table directory).
         self.on_change: Callable[[Table], None] | None = None
         #: The message being handled: if the table stops in the middle (a crash, a
         #: cancellation), ``refuse_pending`` answers it too.
@@ -139,10 +134,9 @@ class Table:
             nursery.cancel_scope.cancel()
 
     def release(self) -> None:
-        """After the table's end: break the cycles through it (its connections' callback
-        into it, the rematch's, its seats' hold on its nursery), so that reference counting
-        frees it and its history at once rather than the next full collection."""
-        self.fanout.forget_owner()
+        """After the table's end: break the cycles through it (the rematch's callback into
+        it, its seats' hold on its nursery), so that reference counting frees it and its
+        history at once rather than the next full collection."""
         self.rematch.forget_owner()
         self.turns.release()
         self.host.release()
@@ -161,6 +155,8 @@ class Table:
         # detached) meanwhile has nobody to answer.
         if not isinstance(msg, inbox.FROM_CONNECTION) or self.room.attached(msg.connection):
             self._dispatch(msg)
+        while dropped := self.room.take_dropped():  # after every frame of the message
+            self._detach(*dropped)
         self._handling = None
 
     def _dispatch(self, msg: InboxMessage) -> None:
@@ -196,7 +192,10 @@ class Table:
             case inbox.Detach(connection=conn):
                 self._detach(conn)
             case inbox.ResyncFrom(connection=conn, since=since):
-                self._resync(conn, since)
+                if self.play is None:  # a lost chain of versions: the lobby, or a snapshot
+                    self.room.send(conn, self._lobby())
+                else:
+                    self.room.snapshot(conn, since)
             case inbox.VoteFrom(connection=conn, seat=target):
                 self._vote(conn, target)
             case inbox.PaceFrom(connection=conn, pace=pace):
@@ -317,25 +316,25 @@ class Table:
         elif came is not Came.NOTHING:
             self.room.seats_changed(exclude=conn)
 
-    def _detach(self, conn: Connection) -> None:
-        if not self.room.left(conn):
-            return
-        if conn.seat is not None and self.seats[conn.seat].detach():  # its last connection
-            if self.state is TableState.WAITING:
-                self.host.gone(conn.seat)
-            elif self.play is not None and self.state is TableState.PLAYING:
-                self.play.voter_left(conn.seat)
-                self.room.seats_changed()
-        conn.outbox.close()
-        conn.let_go()
+    def _detach(self, *gone: Connection) -> None:
+        """Let go of connections that left or were dropped; if that leaves a seat in play
+        with nobody attached, one snapshot after them shows it to the others."""
+        if any([self._forget(conn) for conn in gone]):
+            self.room.seats_changed()
 
-    def _resync(self, conn: Connection, since: int | None) -> None:
-        """The connection's client lost its chain of versions: a snapshot of its view
-        (``Room.snapshot``); before the start, the lobby."""
-        if self.game is None:
-            self.room.send(conn, self._lobby())
-            return
-        self.room.snapshot(conn, since)
+    def _forget(self, conn: Connection) -> bool:
+        """Let ``conn`` go; True when its seat, in play, has nobody attached now."""
+        if not self.room.left(conn):
+            return False
+        conn.outlet.let_go()
+        if conn.seat is None or not self.seats[conn.seat].detach():  # not its last
+            return False
+        if self.state is TableState.WAITING:
+            self.host.gone(conn.seat)
+        elif self.play is not None and self.state is TableState.PLAYING:
+            self.play.voter_left(conn.seat)
+            return True
+        return False
 
     # ------------------------------------------------------------ play
 

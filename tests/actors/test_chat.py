@@ -31,13 +31,7 @@ async def supervisor() -> AsyncIterator[Supervisor]:
 async def frames_until_quiet(client: Client) -> list[dict[str, Any]]:
     """Every frame queued for ``client`` now (the table has handled what was sent)."""
     await trio.sleep(0.1)  # autojump: the table runs until everyone waits
-    got: list[dict[str, Any]] = []
-    while True:
-        try:
-            text = client.recv.receive_nowait()
-        except trio.WouldBlock:
-            return got
-        got.append(json.loads(text))
+    return [json.loads(text) for text in client.waiting_texts()]
 
 
 async def say(client: Client, text: Any) -> None:

@@ -196,8 +196,11 @@ class Client:
         changed yet (acting on those would only draw errors, and use up the rate limit).
         """
         done = 0
+        # The last update read before (a resync's snapshot, say) may offer a decision
+        # nobody has acted on yet: it comes first (acted_at keeps it to one action).
+        held = [f for f in self.frames[-1:] if f["type"] == "update"]
         while True:
-            frame = await self.next()
+            frame = held.pop() if held else await self.next()
             assert frame is not None, f"closed ({self.close_code}) before the game ended"
             if frame["type"] == "game_ended":
                 return frame

@@ -11,8 +11,10 @@ from trio_websocket import WebSocketConnection
 
 from quaymoor.actors.connection import Connection
 from quaymoor.actors.gateway import Gateway
+from quaymoor.actors.outlet import Frame, Offer, Outlet
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import ServerConfig, TableConfig
+from quaymoor.protocol.codes import Close
 
 SEND_TIMEOUT = 30.0
 
@@ -36,30 +38,28 @@ class StuckSocket:
 
 
 async def run_writer(socket: StuckSocket, frames: int) -> tuple[float, Connection]:
-    """Feed ``frames`` messages to a writer on ``socket`` and close the outbox; returns how
+    """Feed ``frames`` messages to a writer on ``socket`` and close the outlet; returns how
     long the writer ran, and its connection."""
     config = ServerConfig(table=TableConfig(), send_timeout=SEND_TIMEOUT)
     gateway = Gateway(Supervisor(config.table), config)
-    send, receive = trio.open_memory_channel[str](frames)
-    conn = Connection(1, send)
+    conn = Connection(1, Outlet(frames))
     for i in range(frames):
-        send.send_nowait(f"frame {i}")
-    send.close()
+        assert conn.outlet.offer(Frame(f"frame {i}")) is Offer.QUEUED
+    conn.outlet.close(Close.TABLE_CLOSED, "table closed")
     start = trio.current_time()
     with trio.fail_after(SEND_TIMEOUT * 10):
-        took = await _writer_until_done(gateway, socket, receive, conn)
+        took = await _writer_until_done(gateway, socket, conn)
     assert not gateway._sending, "the writer is still watched after it ended"
     return took - start, conn
 
 
-async def _writer_until_done(gateway: Gateway, socket: StuckSocket,
-                             receive: trio.MemoryReceiveChannel[str], conn: Connection
+async def _writer_until_done(gateway: Gateway, socket: StuckSocket, conn: Connection
                              ) -> float:
     async with trio.open_nursery() as outer:
         outer.start_soon(gateway.watch_sends)
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(gateway._writer, cast(WebSocketConnection, socket), receive,
-                               conn, nursery)
+            nursery.start_soon(gateway._writer, cast(WebSocketConnection, socket), conn,
+                               nursery)
         ended = trio.current_time()
         outer.cancel_scope.cancel()
     return ended
@@ -79,5 +79,5 @@ async def test_a_slow_socket_that_keeps_up_is_not_cut(
     took, conn = await run_writer(socket, frames=3)
     assert socket.sent == ["frame 0", "frame 1", "frame 2"]
     assert socket.closed  # the outbox ended: closed with the table's code
-    assert conn.written == 3
+    assert conn.outlet.written == 3
     assert took >= 3 * SEND_TIMEOUT * 0.9

@@ -4,7 +4,6 @@ refusals (which change nothing), the majority, a voter leaving, the player retur
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -78,16 +77,10 @@ async def drain(client: Client) -> dict[str, Any]:
     """Every frame queued for ``client`` now; returns the last update that showed seats."""
     last: dict[str, Any] = {}
     await trio.sleep(0.01)
-    while True:
-        try:
-            text = client.recv.receive_nowait()
-        except trio.WouldBlock:
-            return last
-        client.conn.frame_written()
-        frame = client.views.feed(json.loads(text))
-        client.frames.append(frame)
+    for frame in client.read_waiting():
         if frame["type"] == "update" and "seats" in frame:
             last = frame
+    return last
 
 
 async def test_a_majority_of_the_connected_players_hands_an_away_seat_to_a_bot(

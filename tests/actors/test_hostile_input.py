@@ -5,6 +5,7 @@ was handling; a timeout answers only the decision that ran out."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -14,6 +15,7 @@ import trio
 
 from quaymoor.actors.connection import Connection
 from quaymoor.actors.inbox import ActFrom, Attach, Detach, InboxMessage, Reply, TableError
+from quaymoor.actors.outlet import Outlet
 from quaymoor.actors.seat import SeatWorker
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import TableState
@@ -254,23 +256,61 @@ async def test_a_drop_in_the_middle_of_a_broadcast_leaves_no_gap_for_the_others(
     snapshot its leaving causes reaches the others after that update, not before it."""
     table, joined = await supervisor.play_now(2, "Ada")
     await supervisor.start(table.id, joined.token)
-    send, _unread = trio.open_memory_channel[str](3)
-    slow = Connection(999_001, send)  # first in the table's connections
+    slow = Connection(999_001, Outlet(3))  # first in the table's connections, never read
     reply = Reply()
     await supervisor.ask(table, Attach(slow, joined.token, None, reply), reply)
     watcher = Client(table, None)
     await watcher.attach()
     await trio.sleep(200)  # the bot and the timer move: the slow one is dropped
-    assert slow.close_code == Close.TOO_SLOW
+    assert slow.outlet.close_code == Close.TOO_SLOW
     previous = None
-    while watcher.recv.statistics().current_buffer_used:
-        frame = await watcher.next()
-        assert frame is not None
+    for frame in watcher.read_waiting():
         if frame["type"] == "update":
             if previous is not None:
                 assert frame["since"] == previous, (frame["since"], frame["version"], previous)
             previous = frame["version"]
     assert previous is not None and previous >= 2
+
+
+async def test_slow_seats_dropped_in_one_broadcast_leave_every_other_chain_whole(
+    supervisor: Supervisor, autojump_clock: trio.testing.MockClock
+) -> None:
+    """Two seats' only connections never read, and fill up at the same update: each is
+    dropped in the middle of a broadcast (others before and after them in the table's
+    connections). Every other connection, a seat's and the spectators', reads one chain of
+    versions without a gap, shows both seats away in the end, and is never dropped."""
+    table = await supervisor.create_table(3)
+    joined = [await supervisor.join(table.id, name) for name in ("Ada", "Bede", "Cy")]
+    await supervisor.start(table.id, joined[0].token)
+    readers = [Client(table, None)]  # before the slow ones in the table's connections
+    await readers[0].attach()
+    # Sizes that fill both at the same update (Ada's had more to take before: Bede came)
+    slow = [Connection(999_100, Outlet(13)), Connection(999_101, Outlet(11))]
+    for conn, seat in zip(slow, joined[:2], strict=True):
+        reply = Reply()
+        await supervisor.ask(table, Attach(conn, seat.token, None, reply), reply)
+    readers += [Client(table, joined[2].token), Client(table, None)]  # and after them
+    for reader in readers[1:]:
+        await reader.attach()
+    got: list[list[dict[str, Any]]] = [[] for _ in readers]
+    for _ in range(400):  # Cy acts, the timers play Ada's and Bede's seats
+        await trio.sleep(1)
+        for frames, reader in zip(got, readers, strict=True):
+            frames += reader.read_waiting()
+        cy = [f for f in got[1] if f["type"] == "update"][-1]
+        if cy["view"]["legal"] and cy["version"] == cy["view"]["version"]:
+            await readers[1].act(cy["view"]["legal"][0])
+        if all(conn.outlet.dropped.is_set() for conn in slow):
+            break
+    assert [conn.outlet.close_code for conn in slow] == [Close.TOO_SLOW] * 2
+    for frames, reader in zip(got, readers, strict=True):
+        await trio.sleep(1)
+        frames += reader.read_waiting()
+        updates = [f for f in frames if f["type"] == "update"]
+        for before, after in itertools.pairwise(updates):
+            assert after["since"] == before["version"], (before["version"], after["since"])
+        assert [s["connected"] for s in updates[-1]["seats"]] == [False, False, True]
+        assert not reader.conn.outlet.dropped.is_set()
 
 
 async def test_an_act_from_a_connection_the_table_let_go_changes_nothing(

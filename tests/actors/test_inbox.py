@@ -11,7 +11,6 @@ from typing import Any, get_args
 
 import attrs
 import pytest
-import trio
 
 from quaymoor.actors.connection import Connection
 from quaymoor.actors.inbox import (
@@ -41,6 +40,7 @@ from quaymoor.actors.inbox import (
     refuse,
 )
 from quaymoor.actors.lobby import Seats
+from quaymoor.actors.outlet import Outlet
 from quaymoor.actors.table import Table
 from quaymoor.config import TableConfig
 from quaymoor.protocol.codes import Code
@@ -81,9 +81,9 @@ async def test_a_message_outside_the_union_raises() -> None:
         await table._handle(object())  # type: ignore[arg-type]
 
 
-def _connection() -> tuple[Connection, trio.MemoryReceiveChannel[str]]:
-    send, recv = trio.open_memory_channel[str](1)
-    return Connection(1, send), recv
+def _connection() -> tuple[Connection, Outlet]:
+    outlet = Outlet(1)
+    return Connection(1, outlet), outlet
 
 
 async def test_refuse_answers_every_request_and_closes_every_connection() -> None:
@@ -117,9 +117,8 @@ async def test_refuse_answers_every_request_and_closes_every_connection() -> Non
         with pytest.raises(TableError) as refused:
             await reply.wait()
         assert refused.value.code is Code.TABLE_CLOSED
-    for _, recv in conns:
-        with pytest.raises(trio.EndOfChannel):
-            await recv.receive()
+    for _, outlet in conns:
+        assert await outlet.next_batch() is None  # closed: the writer closes the websocket
 
 
 @pytest.mark.parametrize(("given", "why"), [

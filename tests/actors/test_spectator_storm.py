@@ -14,6 +14,7 @@ import trio
 
 from quaymoor.actors.connection import Connection
 from quaymoor.actors.inbox import Attach, Detach, Reply
+from quaymoor.actors.outlet import Outlet
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import Table
 from quaymoor.config import TableConfig
@@ -26,9 +27,9 @@ _ids = itertools.count(5000)
 STILL = TableConfig(bot_delay=600.0, decision_seconds=600.0)
 
 
-def new_connection() -> tuple[Connection, trio.MemoryReceiveChannel[str]]:
-    send, recv = trio.open_memory_channel[str](STILL.outbox_size)
-    return Connection(next(_ids), send), recv
+def new_connection() -> tuple[Connection, Outlet]:
+    outlet = Outlet(STILL.outbox_size)
+    return Connection(next(_ids), outlet), outlet
 
 
 async def attach(table: Table, conn: Connection, token: str | None) -> None:
@@ -43,23 +44,21 @@ async def round_trip(table: Table) -> None:
     await attach(table, conn, None)
 
 
-#: every ``watchers`` message each connection's ``waiting`` set aside, by receive channel
+#: every ``watchers`` message each connection's ``waiting`` set aside, by outlet
 WATCHERS: dict[int, list[dict[str, Any]]] = {}
 
 
-def waiting(recv: trio.MemoryReceiveChannel[str]) -> list[dict[str, Any]]:
+def waiting(outlet: Outlet) -> list[dict[str, Any]]:
     """What waits for a connection, but its ``watchers`` messages (set aside in
     ``WATCHERS``: they are coalesced, at most one per ``WATCHERS_EVERY``)."""
+    batch = outlet.take()
     frames: list[dict[str, Any]] = []
-    while True:
-        try:
-            frame = json.loads(recv.receive_nowait())
-        except (trio.WouldBlock, trio.EndOfChannel):
-            return frames
+    for frame in map(json.loads, [f.text for f in batch.frames] if batch else []):
         if frame["type"] == "watchers":
-            WATCHERS.setdefault(id(recv), []).append(frame)
+            WATCHERS.setdefault(id(outlet), []).append(frame)
         else:
             frames.append(frame)
+    return frames
 
 
 async def test_a_spectator_storm_sends_the_seated_player_nothing() -> None:
@@ -81,7 +80,7 @@ async def test_a_spectator_storm_sends_the_seated_player_nothing() -> None:
                 await attach(table, conn, None)
                 spectators.append((conn, recv))
             # The player read nothing meanwhile, yet is still attached and was sent nothing.
-            assert not player.dropped.is_set()
+            assert not player.outlet.dropped.is_set()
             assert player.id in table.fanout.connections
             assert waiting(inbox) == []
             for _, recv in spectators:  # each got its welcome and its own snapshot

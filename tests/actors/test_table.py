@@ -21,6 +21,7 @@ from quaymoor.actors.inbox import (
     ResyncFrom,
     TableError,
 )
+from quaymoor.actors.outlet import Outlet
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import Table
 from quaymoor.config import TableConfig
@@ -59,8 +60,7 @@ class Client:
     def __init__(self, table: Table, token: str | None) -> None:
         self.table = table
         self.token = token
-        send, self.recv = trio.open_memory_channel[str](10_000)
-        self.conn = Connection(next(_ids), send)
+        self.conn = Connection(next(_ids), Outlet(10_000))
         self.frames: list[dict[str, Any]] = []
         self.views = Views()  #: deltas applied: each update has its whole view
         self.update_sizes: list[int] = []  #: each update frame's length in UTF-8 bytes
@@ -71,11 +71,30 @@ class Client:
         await reply.wait()
 
     async def next(self) -> dict[str, Any] | None:
-        try:
-            text = await self.recv.receive()
-        except trio.EndOfChannel:
+        """The next frame sent to this connection (None once its outlet is closed), taken
+        as the gateway's writer takes it, one at a time."""
+        outlet = self.conn.outlet
+        batch = await outlet.next_batch(whole=False)
+        if batch is None:
             return None
-        self.conn.frame_written()  # as the gateway's writer does once the socket has it
+        outlet.sent(batch)  # as the gateway's writer does once the socket has it
+        return self._read(batch.frames[0].text)
+
+    def waiting_texts(self) -> list[str]:
+        """Every text waiting for this connection now, taken (and counted as written) as
+        the gateway's writer would, without waiting."""
+        outlet = self.conn.outlet
+        batch = outlet.take()
+        if batch is None:
+            return []
+        outlet.sent(batch)
+        return [frame.text for frame in batch.frames]
+
+    def read_waiting(self) -> list[dict[str, Any]]:
+        """``waiting_texts``, read as ``next`` reads each."""
+        return [self._read(text) for text in self.waiting_texts()]
+
+    def _read(self, text: str) -> dict[str, Any]:
         frame: dict[str, Any] = self.views.feed(json.loads(text))
         if frame["type"] == "update":
             self.update_sizes.append(len(text.encode()))
@@ -221,7 +240,7 @@ async def test_a_crashing_table_ends_alone(
         frames.append(frame)
     ended = [f for f in frames if f["type"] == "game_ended"]
     assert ended and ended[0]["reason"] == "crashed" and ended[0]["seed"]
-    assert victim.conn.close_code == Close.TABLE_CRASHED
+    assert victim.conn.outlet.close_code == Close.TABLE_CRASHED
     assert supervisor.crash_count == 1 and doomed.id in supervisor.records
     assert doomed.id not in supervisor.tables
     result = await player.play_to_end()
@@ -305,8 +324,7 @@ async def test_action_latency_ends_when_the_last_connection_has_the_update(
         await client.attach()
     await trio.sleep(1)
     for client in (ada, bede, watcher):  # welcome and the snapshots as others came
-        while client.recv.statistics().current_buffer_used:
-            await client.next()
+        client.read_waiting()
     assert table.game is not None
     mover = ada if 0 in table.game.deciding() else bede
     view = [f for f in mover.frames if f["type"] == "update"][-1]["view"]

@@ -41,6 +41,7 @@ from quaymoor.actors import table as table_module
 from quaymoor.actors.bot_pool import AsyncChooser, BotPool
 from quaymoor.actors.connection import Connection
 from quaymoor.actors.inbox import ActFrom, Attach, Detach, Reply, Shutdown, TableError
+from quaymoor.actors.outlet import Outlet
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import Table
 from quaymoor.bots import make_bot
@@ -104,23 +105,22 @@ class Watcher:
     """One connection attached (or tried) as the gateway would, its frames kept."""
 
     conn: Connection = attrs.field(repr=lambda c: f"#{c.id} seat {c.seat}")
-    recv: trio.MemoryReceiveChannel[str] = attrs.field(repr=False)
     reading: bool
     texts: list[str] = attrs.field(factory=list, repr=False)
     attached: bool = False
 
     async def drain(self) -> None:
-        async for text in self.recv:
-            self.texts.append(text)
-            self.conn.frame_written()
+        """Read every frame, one at a time, as the gateway's writer takes them."""
+        outlet = self.conn.outlet
+        while (batch := await outlet.next_batch(whole=False)) is not None:
+            self.texts.append(batch.frames[0].text)
+            outlet.sent(batch)
 
     def take_queued(self) -> None:
         """A never-reading connection's frames, once the table is done with it."""
-        while True:
-            try:
-                self.texts.append(self.recv.receive_nowait())
-            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
-                return
+        batch = self.conn.outlet.take()
+        if batch is not None:
+            self.texts += [frame.text for frame in batch.frames]
 
     def frames(self) -> list[dict[str, Any]]:
         views = Views()
@@ -185,8 +185,7 @@ class Run:
             await self.ask(lambda: sup.start(table.id, token if token is not None else ""))
         elif kind == "attach":
             reading = draw(st.booleans())
-            send, recv = trio.open_memory_channel[str](64 if reading else 4)
-            watcher = Watcher(Connection(next(_ids), send), recv, reading)
+            watcher = Watcher(Connection(next(_ids), Outlet(64 if reading else 4)), reading)
             self.watchers.append(watcher)
             if reading:
                 self.nursery.start_soon(watcher.drain)
