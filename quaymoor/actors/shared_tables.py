@@ -1,4 +1,4 @@
-"""What this process tells the shared store (``PgStore``) about its tables, as it happens:
+"""What this process tells the shared store (``PgArchive``) about its tables, as it happens:
 opened (and by which client address), its lobby changed, started (with its seeds, which
 only operators may read), every new action, closed. Each call snapshots the table on the
 actor's own task (cheap: the public summary and the new actions) and queues one write;
@@ -16,15 +16,16 @@ from typing import TYPE_CHECKING, Any
 
 from quaymoor.actors.status import LOBBY_FIELDS
 from quaymoor.rules.fairness import seed_to_hex
-from quaymoor.store.pg_store import (
+from quaymoor.store.pg_archive import PgArchive
+from quaymoor.store.pg_lobby import (
     Acted,
     Changed,
     Closed,
     CreatedBy,
     Opened,
-    PgStore,
     Started,
     action_rows,
+    open_tables_elsewhere,
 )
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def lobby_row(table: Table) -> dict[str, Any]:
 class SharedTables:
     """The tables of this process, as the store shows them to every process."""
 
-    def __init__(self, store: PgStore) -> None:
+    def __init__(self, store: PgArchive) -> None:
         self.store = store
         self._logged: dict[str, int] = {}  #: table id -> actions written (or queued)
 
@@ -55,7 +56,7 @@ class SharedTables:
     async def open_elsewhere(self, address: str) -> int:
         """Open tables (waiting or playing) that ``address`` holds on the other processes.
         Raises ``ArchiveError`` when the database cannot be read."""
-        return await self.store.open_tables_elsewhere(address)
+        return await open_tables_elsewhere(self.store, address)
 
     def changed(self, table: Table) -> None:
         """Seats or state changed (a join, the game's end)."""

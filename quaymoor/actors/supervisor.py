@@ -55,7 +55,7 @@ STATUS_SLICE = 64
 
 if TYPE_CHECKING:
     from quaymoor.actors.shared_tables import SharedTables
-    from quaymoor.store.pg_store import PgStore
+    from quaymoor.store.pg_archive import PgArchive
 
 log = logging.getLogger("quaymoor.supervisor")
 
@@ -78,7 +78,7 @@ class Supervisor:
         config: TableConfig,
         *,
         max_tables: int = 5000,
-        archive: Archive | PgStore | None = None,
+        archive: Archive | PgArchive | None = None,
         metrics: Metrics | None = None,
         bot_pool: BotPool | None = None,
     ) -> None:

@@ -49,6 +49,7 @@ from quaymoor.protocol.pace import DEFAULT_PACE
 from quaymoor.rules.converter import describe_error, make_rules_converter
 from quaymoor.rules.data import rules_catalogue
 from quaymoor.store.archive import ArchiveError
+from quaymoor.store.pg_lobby import lobby
 
 if TYPE_CHECKING:
     from quaymoor.actors.shared_tables import SharedTables
@@ -204,7 +205,7 @@ class HttpApi:
         if path == "/api/tables" and method in _READ:
             if sup.shared is not None:  # a cluster: every process's tables, from PostgreSQL
                 return json_response({"tables": [
-                    {k: t.get(k) for k in LOBBY_FIELDS} for t in await sup.shared.store.lobby()
+                    {k: t.get(k) for k in LOBBY_FIELDS} for t in await lobby(sup.shared.store)
                 ]})
             return HttpResponse(200, await sup.lobby_json(), "application/json")
         if path == "/api/tables" and method == "POST":

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from quaymoor.cluster.local_pg import LocalPostgres
-from quaymoor.store.pg_store import check_database
+from quaymoor.store.pg_db import check_database
 from tests.cluster.running import needs_cluster_tools
 
 
