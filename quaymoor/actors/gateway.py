@@ -184,9 +184,10 @@ class Gateway:
             pass
 
     async def _gone(self, ws: WebSocketConnection, table_id: str) -> bool:
-        """A table of another process that stopped (in a cluster: ``directory``): its
-        ``game_ended`` (then close 4000), or close 4002 while a survivor archives it (the
-        client comes back)."""
+        """A table this process does not hold, as the supervisor's ``directory`` knows it
+        (in a cluster, one whose process stopped): its ``game_ended`` (then close 4000), or
+        close 4002 while a survivor archives it (the client comes back); False when it is
+        no table of anyone's."""
         directory = self.supervisor.directory
         ended = await directory.ended_elsewhere(table_id)
         if ended is not None:

@@ -299,8 +299,9 @@ class _TableQuota:
         directory: TableDirectory,
     ) -> Table | HttpResponse:
         """``create()``'s table, or a 429 refusal that changes nothing. A creation that
-        fails (a refused body, a full server) gives its token back. ``directory``: where
-        the other processes' open tables are counted (in a cluster they count too)."""
+        fails (a refused body, a full server) gives its token back. ``directory`` counts
+        the address's open tables on the other processes (in a cluster) and is told of
+        the new table."""
         limits = self.limits
         if limits is None:
             return await create()
