@@ -3,14 +3,15 @@
 #
 #   make run          the server on http://127.0.0.1:8000
 #   make test         everything CI runs: lint-python lint-js types test-all
-#   make check        the inner loop (under a minute): lint-python lint-js types test-fast
+#   make check        the inner loop (under 40 s): lint-python lint-js types test-fast
 #   make lint-python  ruff on quaymoor/ and tests/
 #   make lint-js      node --check on every web/*.js, then ESLint (eslint.config.js), then
 #                     TypeScript's tsc on the JSDoc types of each module marked // @ts-check
 #                     (tsconfig.json; nothing is emitted, there is still no build step)
 #   make types        mypy --strict on quaymoor/ and tests/ (pyproject.toml)
-#   make test-fast    the pure tests: tests/rules and tests/protocol
-#   make test-all     every test, browser tests included (needs chromium)
+#   make test-fast    the pure tests: tests/rules and tests/protocol (the rules' docstring
+#                     examples too), but not those marked slow (pyproject.toml's markers)
+#   make test-all     every test, slow and browser tests included (needs chromium)
 #   make chromium     installs Debian's chromium for the browser tests when it is missing
 #   make cluster      HAProxy, one table process per core and PostgreSQL on :8000
 #                     (docs/deploy.md; installs Debian's haproxy when it is missing)
@@ -57,7 +58,7 @@ types: $(STAMP)
 	$(VENV)/bin/mypy
 
 test-fast: $(STAMP)
-	$(VENV)/bin/pytest tests/rules tests/protocol
+	$(VENV)/bin/pytest tests/rules tests/protocol -m "not slow"
 
 # node_modules: axe-core, which the browser tests inject into Chromium (tests/web/axe.py);
 # haproxy: the cluster tests route through it (tests/cluster).

@@ -5,6 +5,7 @@
 // for everyone else (those who voted, spectators, the other players).
 
 import { v as h } from "./vdom.js";
+import { nameOrSeat } from "./text.js";
 
 /** @typedef {import("./table_model.js").SeatInfo} SeatInfo */
 /** @typedef {NonNullable<SeatInfo["bot_vote"]>} BotVote  a seat's open vote (docs/protocol.md, welcome) */
@@ -27,7 +28,7 @@ export function botVotes(seats, mySeat, send, sent) {
   return h("div", { class: "bot-votes", id: "bot-votes", role: "group", "aria-label": "Away players" },
     open.map((s) => {
       const v = s.bot_vote;
-      const name = s.name || `Seat ${s.seat + 1}`;
+      const name = nameOrSeat(s.name, s.seat);
       const count = voteCount(v);
       const mayVote = mySeat !== null && v.voters.includes(mySeat) && !v.votes.includes(mySeat);
       if (mayVote) {

@@ -4,7 +4,7 @@
 // board (web/replay.js; the server replays the record through the rules).
 
 import { h, clear } from "./dom.js";
-import { setCatalogue, seatName, buildingName, endReasonText } from "./text.js";
+import { setCatalogue, seatName, nameOrSeat, buildingName, endReasonText } from "./text.js";
 import { drawCharts } from "./charts.js";
 import { ReplayPlayer } from "./replay.js";
 import { installTooltips } from "./tooltip.js";
@@ -85,7 +85,7 @@ function renderResult() {
   fair.append(h("dt", {}, "Fingerprint (shown at the start)"), h("dd", { class: "mono", id: "fingerprint" }, info.fingerprint),
     h("dt", {}, "Seed (revealed)"), h("dd", { class: "mono", id: "seed" }, info.seed),
     h("dt", {}, "Client seeds"), h("dd", { class: "mono", id: "client-seeds" }, Array.isArray(info.seat_seeds)
-      ? info.seat_seeds.map((s, i) => `${(info.seats[i] && info.seats[i].name) || `Seat ${i + 1}`}: ${s === null ? "none" : JSON.stringify(s)}`).join(", ")
+      ? info.seat_seeds.map((s, i) => `${nameOrSeat(info.seats[i] && info.seats[i].name, i)}: ${s === null ? "none" : JSON.stringify(s)}`).join(", ")
       : JSON.stringify(info.client_seeds)),
     h("dt", {}, "Algorithm"), h("dd", { class: "mono" }, info.algorithm));
   clear($("links")).append(

@@ -109,6 +109,13 @@ export const buildingName = (key) => building(key).name;
 export const kindName = (kind) => (kind === "stone_pit" ? "stone pit" : kind);
 
 /**
+ * A seat's own name, or "Seat N" when it has none: the one home of that default in the
+ * client (the server's is ``rules.record.seat_label``).
+ * @param {string | null | undefined} name @param {number} index the seat, from 0
+ */
+export const nameOrSeat = (name, index) => name || `Seat ${index + 1}`;
+
+/**
  * A seat's display name: "You", "Ada", "Bede (bot)", "Cy (bot playing)".
  * @param {NamedSeat[] | null | undefined} seats
  * @param {number | null | undefined} seat
@@ -117,7 +124,7 @@ export const kindName = (kind) => (kind === "stone_pit" ? "stone pit" : kind);
 export function seatName(seats, seat, mySeat) {
   if (seat === null || seat === undefined) return "—";
   const s = (seats || []).find((x) => x.seat === seat);
-  let name = (s && s.name) || `Seat ${seat + 1}`;
+  let name = nameOrSeat(s && s.name, seat);
   if (s && s.bot && !/\(bot\)/.test(name)) name += " (bot)";
   if (s && s.bot_playing && !s.bot) name += " (bot playing)";
   if (seat === mySeat) return `You (${name})`;

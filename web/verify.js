@@ -8,6 +8,7 @@ import { h, clear } from "./dom.js";
 import { verifyRecord } from "./verifier.js";
 import { seenFor } from "./seen.js";
 import { errorOf, errorText } from "./net.js";
+import { nameOrSeat } from "./text.js";
 
 /** @typedef {import("./verify_record.js").GameRecord} GameRecord */
 /** @typedef {import("./verify_record.js").Check} Check */
@@ -60,12 +61,12 @@ function render(record, checks, { id, source }) {
       h("a", { href: `/games/${id}.json` }, "record")));
   }
   fact(dl, "From", source);
-  fact(dl, "Players", (record.seats || []).map((s, i) => `${s.name || `Seat ${i + 1}`}${s.bot && !/\(bot\)/.test(s.name || "") ? " (bot)" : ""}`).join(", "));
+  fact(dl, "Players", (record.seats || []).map((s, i) => `${nameOrSeat(s.name, i)}${s.bot && !/\(bot\)/.test(s.name || "") ? " (bot)" : ""}`).join(", "));
   fact(dl, "Seed", String(record.seed), "v-seed");
   fact(dl, "Fingerprint", String(record.fingerprint), "v-fingerprint");
   fact(dl, "Client seeds", JSON.stringify(record.client_seeds || []), "v-client-seeds");
   if (Array.isArray(record.seat_seeds)) {
-    fact(dl, "Seeds by seat", record.seat_seeds.map((s, i) => `${(record.seats && record.seats[i] && record.seats[i].name) || `Seat ${i + 1}`}: ${s === null ? "none" : JSON.stringify(s)}`).join(", "), "v-seat-seeds");
+    fact(dl, "Seeds by seat", record.seat_seeds.map((s, i) => `${nameOrSeat(record.seats && record.seats[i] && record.seats[i].name, i)}: ${s === null ? "none" : JSON.stringify(s)}`).join(", "), "v-seat-seeds");
   }
   if (record.end_reason) fact(dl, "Ended", record.end_reason);
 

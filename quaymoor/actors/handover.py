@@ -15,26 +15,22 @@ must refuse, and then nothing has changed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from quaymoor.actors.inbox import TableError
+from quaymoor.actors.presence import Presence, Seat
 from quaymoor.protocol.codes import Code
 from quaymoor.protocol.messages import BotVote
-
-if TYPE_CHECKING:
-    from quaymoor.actors.lobby import Seat
 
 
 def open_to_vote(seat: Seat) -> bool:
     """The seat's player is away and has let a decision time out: it may be voted over."""
-    return (not seat.bot and not seat.bot_playing and seat.connections == 0
-            and seat.missed_timeouts >= 1)
+    return seat.away and seat.missed_timeouts >= 1
 
 
 def voters(seats: Sequence[Seat], away: int) -> list[int]:
     """The seats that may vote on handing ``away`` to a bot: the others a person is
     connected to."""
-    return [s.index for s in seats if s.index != away and not s.bot and s.connections > 0]
+    return [s.index for s in seats if s.index != away and s.presence is Presence.SEATED]
 
 
 def needed(voter_count: int) -> int:
@@ -66,14 +62,14 @@ def cast(seats: Sequence[Seat], voter: int, target: int) -> bool:
         raise TableError(Code.BAD_SEAT, f"there is no seat {target} at this table "
                                         f"(seats 0 to {len(seats) - 1}) @ $.seat")
     seat = seats[target]
-    name = seat.name or f"Seat {target + 1}"
+    name = seat.display_name
     if target == voter:
         raise TableError(Code.NOT_AWAY, "you cannot vote on your own seat @ $.seat")
     if seat.bot:
         raise TableError(Code.NOT_AWAY, f"{name} is a bot's seat @ $.seat")
     if seat.bot_playing:
         raise TableError(Code.NOT_AWAY, f"a bot already plays {name}'s seat @ $.seat")
-    if seat.connections > 0:
+    if seat.presence is Presence.SEATED:
         raise TableError(Code.NOT_AWAY, f"{name} is connected: only an away player's seat "
                                         "can be handed to a bot @ $.seat")
     if seat.missed_timeouts < 1:
@@ -83,7 +79,7 @@ def cast(seats: Sequence[Seat], voter: int, target: int) -> bool:
     if voter in seat.votes:
         raise TableError(Code.ALREADY_VOTED, f"you have already voted to hand {name}'s "
                                              "seat to a bot @ $.seat")
-    seat.votes.add(voter)
+    seat.voted_by(voter)
     return carried(seats, seat)
 
 
@@ -91,5 +87,5 @@ def forget_voter(seats: Sequence[Seat], voter: int) -> list[int]:
     """``voter``'s seat has lost its last connection: its votes go. Returns the seats
     whose vote now carries among the voters left."""
     for seat in seats:
-        seat.votes.discard(voter)
+        seat.forget_vote(voter)
     return [s.index for s in seats if carried(seats, s)]

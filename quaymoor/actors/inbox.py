@@ -245,6 +245,26 @@ InboxMessage = (Join | Seed | Start | Attach | Detach | ActFrom | ResyncFrom | V
 Inbox: TypeAlias = trio.MemorySendChannel[InboxMessage]
 
 
+#: The messages a connection sends once attached: the table handles one only while that
+#: connection is still attached (one dropped or detached meanwhile has nobody to answer).
+FROM_CONNECTION = (ActFrom, ResyncFrom, VoteFrom, ChatFrom, PaceFrom, ExplainFrom, RematchFrom)
+
+
+def refuse_all(handling: InboxMessage | None,
+               messages: trio.MemoryReceiveChannel[InboxMessage]) -> None:
+    """A table has stopped: ``handling``, the message it was handling (if it had not
+    answered it), and every message still queued are refused; the inbox is closed."""
+    if handling is not None:
+        refuse(handling)
+    while True:
+        try:
+            msg = messages.receive_nowait()
+        except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
+            break
+        refuse(msg)
+    messages.close()
+
+
 def refuse(msg: InboxMessage) -> None:
     """Answer a message left in the inbox of a table that has stopped, or the one it was
     handling when it stopped: a request not yet answered is refused with ``table_closed``,

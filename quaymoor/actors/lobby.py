@@ -9,52 +9,18 @@ when they do.
 from __future__ import annotations
 
 import hmac
-import secrets
 import unicodedata
 from collections.abc import Iterator
 
-import attrs
-
 from quaymoor.actors.handover import vote_of
 from quaymoor.actors.inbox import JoinResult, TableError
+from quaymoor.actors.presence import Presence, Seat
 from quaymoor.protocol.codes import Code
-from quaymoor.protocol.messages import BotVote, SeatPublic
+from quaymoor.protocol.messages import SeatPublic
 from quaymoor.rules.fairness import ClientSeedError, check_client_seed
 
 BOT_NAMES = ("Ada", "Bede", "Cuthbert", "Dunstan", "Edith", "Frideswide", "Godric", "Hilda")
 MAX_NAME = 24
-
-
-@attrs.define
-class Seat:
-    """One chair: empty until someone joins (or a bot sits down at the start)."""
-
-    index: int
-    name: str | None = None
-    token: str | None = None
-    bot: bool = False
-    client_seed: str | None = None
-    connections: int = 0
-    missed_timeouts: int = 0  #: timeouts in a row while nobody was connected
-    bot_playing: bool = False  #: a bot plays for the absent player
-    #: the seats that voted to hand this one to a bot while its player is away (``handover``)
-    votes: set[int] = attrs.field(factory=set)
-    #: A rematch's chair kept for a player of the last game who has not come yet (no
-    #: attach, no seed): a bot takes it if the game starts without them.
-    held: bool = False
-
-    @property
-    def bot_controlled(self) -> bool:
-        return self.bot or self.bot_playing
-
-    @property
-    def connected(self) -> bool:
-        """Someone is attached to the seat; a bot always is."""
-        return self.bot or self.connections > 0
-
-    def public(self, bot_vote: BotVote | None = None) -> SeatPublic:
-        return SeatPublic(self.index, self.name, self.bot, self.bot_playing, self.connected,
-                          bot_vote)
 
 
 def clean_name(name: str) -> str:
@@ -92,10 +58,8 @@ class Seats:
         if not name:
             raise TableError(Code.BAD_NAME, "a name is needed @ $.name")
         for seat in self.all:
-            if seat.name is None:
-                seat.name = name
-                seat.token = secrets.token_urlsafe(24)
-                return JoinResult(seat.index, seat.token)
+            if seat.presence is Presence.EMPTY:
+                return JoinResult(seat.index, seat.take(name))
         raise TableError(Code.TABLE_FULL, "every seat is taken: watch instead")
 
     def give_seed(self, token: str, client_seed: object) -> Seat:
@@ -109,10 +73,9 @@ class Seats:
         if seat.client_seed is not None:
             raise TableError(Code.ALREADY_SEEDED, "this seat has given its client seed already")
         try:
-            seat.client_seed = check_client_seed(client_seed)
+            seat.give_seed(check_client_seed(client_seed))
         except ClientSeedError as exc:
             raise TableError(Code.BAD_CLIENT_SEED, f"{exc} @ $.client_seed") from None
-        seat.held = False
         return seat
 
     def seat_for_token(self, token: str) -> Seat | None:
@@ -131,9 +94,7 @@ class Seats:
         """Keep chair ``index`` for ``name`` (a player of the game this one is a rematch
         of), with a token of its own for them, before anyone can join."""
         seat = self.all[index]
-        seat.name = clean_name(name) or f"Seat {index + 1}"
-        seat.token = secrets.token_urlsafe(24)
-        seat.held = True
+        seat.hold(clean_name(name) or seat.display_name)
         return seat
 
     def all_seeded(self) -> bool:
@@ -144,16 +105,13 @@ class Seats:
         """Seat a named bot in every empty chair, and in every chair still held for a
         player who has not come; returns their seats."""
         for seat in self.all:
-            if seat.held:
-                seat.name = seat.token = None
-                seat.held = False
+            seat.let_go_of_hold()
         taken = {s.name for s in self.all if s.name}
         names = iter(n for n in BOT_NAMES if n not in taken)
         filled = []
         for seat in self.all:
-            if seat.name is None:
-                seat.name = f"{next(names)} (bot)"
-                seat.bot = True
+            if seat.presence is Presence.EMPTY:
+                seat.sit_bot(f"{next(names)} (bot)")
                 filled.append(seat.index)
         return filled
 

@@ -26,9 +26,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from quaymoor.actors.connection import Connection
-from quaymoor.actors.fanout import Fanout
 from quaymoor.actors.inbox import RematchFailed, RematchReady
 from quaymoor.actors.lobby import Seats
+from quaymoor.actors.room import Room
 from quaymoor.protocol.codes import Code
 from quaymoor.protocol.messages import Error, RematchOffer, RematchSeat
 
@@ -40,10 +40,10 @@ AskForTable = Callable[[dict[int, str], int], None]
 class Rematch:
     """One finished table's rematch offer, as the table actor drives it."""
 
-    def __init__(self, table: str, fanout: Fanout, seats: Seats,
+    def __init__(self, table: str, room: Room, seats: Seats,
                  ask: AskForTable | None) -> None:
         self.table = table
-        self._fanout = fanout
+        self._room = room
         self._seats = seats
         self._ask = ask
         self.by: int | None = None  #: the seat that offered first
@@ -60,11 +60,11 @@ class Rematch:
     def request(self, conn: Connection, finished: bool) -> None:
         """``conn`` sent ``rematch``: refuse it, or hold its seat a chair."""
         if conn.seat is None:
-            self._fanout.send(conn, Error(Code.SPECTATOR, "spectators watch; only the players "
+            self._room.send(conn, Error(Code.SPECTATOR, "spectators watch; only the players "
                                                           "are seated at a rematch"))
             return
         if not finished or self._ask is None:
-            self._fanout.send(conn, Error(Code.NOT_FINISHED,
+            self._room.send(conn, Error(Code.NOT_FINISHED,
                                           "a rematch is offered once the game has finished"))
             return
         if self.ready is not None:
@@ -75,7 +75,7 @@ class Rematch:
         self._waiting.append(conn)
         if first:
             self.by = conn.seat
-            self._ask({s.index: s.name or f"Seat {s.index + 1}" for s in self._seats
+            self._ask({s.index: s.display_name for s in self._seats
                        if not s.bot}, conn.seat)
 
     def opened(self, ready: RematchReady) -> None:
@@ -90,8 +90,8 @@ class Rematch:
     def failed(self, failed: RematchFailed) -> None:
         """No table could be opened: the seats that asked are told, and may ask again."""
         for conn in self._waiting:
-            if self._fanout.connections.get(conn.id) is conn:
-                self._fanout.send(conn, Error(failed.code, failed.message))
+            if self._room.attached(conn):
+                self._room.send(conn, Error(failed.code, failed.message))
         self._waiting.clear()
         self.by = None
 
@@ -101,25 +101,25 @@ class Rematch:
         if self.ready is None:
             return
         if conn.seat in self.accepted:
-            self._fanout.send(conn, self._seat_message(conn.seat))
+            self._room.send(conn, self._seat_message(conn.seat))
         offer = self._offer()
         if offer is not None:
-            self._fanout.send(conn, offer)
+            self._room.send(conn, offer)
 
     def _give(self, seat: int, asker: Connection) -> bool:
         """``seat``'s chair to ``asker``, and the first time to the seat's other
         connections too; True when the seat had not accepted before."""
         token = self.ready.tokens.get(seat) if self.ready is not None else None
         if token is None:  # a seat with no chair held (cannot happen: every human has one)
-            self._fanout.send(asker, Error(Code.NOT_FINISHED, "no chair is held for this seat"))
+            self._room.send(asker, Error(Code.NOT_FINISHED, "no chair is held for this seat"))
             return False
         first = seat not in self.accepted
         if first:
             self.accepted.append(seat)
         message = self._seat_message(seat)
-        for conn in list(self._fanout.connections.values()):
+        for conn in self._room.connections():
             if conn is asker or (first and conn.seat == seat):
-                self._fanout.send(conn, message)
+                self._room.send(conn, message)
         return first
 
     def _seat_message(self, seat: int) -> RematchSeat:
@@ -130,10 +130,10 @@ class Rematch:
     def _offer(self) -> RematchOffer | None:
         if self.ready is None or self.by is None:
             return None
-        name = self._seats[self.by].name or f"Seat {self.by + 1}"
+        name = self._seats[self.by].display_name
         return RematchOffer(self.table, self.ready.table, self.by, name, sorted(self.accepted))
 
     def _broadcast(self) -> None:
         offer = self._offer()
         if offer is not None:
-            self._fanout.broadcast(offer)
+            self._room.broadcast(offer)

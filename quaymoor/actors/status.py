@@ -32,7 +32,7 @@ def time_left(table: Table, deciding: list[int]) -> float | None:
     now = trio.current_time()
     left = [
         round(deadline - now, 1)
-        for i in deciding if (deadline := table.workers[i].deadline) is not None
+        for i in deciding if (deadline := table.turns.workers[i].deadline) is not None
     ]
     return min(left) if left else None
 
@@ -63,7 +63,7 @@ class StatusTexts:
     def _refresh(self, table: Table) -> None:
         game = table.game
         key = (table.state, game.version if game is not None else -1, table.players,
-               table.bot_level, table.pace, len(table.fanout.connections),
+               table.bot_level, table.turns.pace, len(table.fanout.connections),
                tuple((s.name, s.bot, s.bot_playing, s.connections > 0) for s in table.seats))
         if key == self.key:
             return
@@ -83,7 +83,7 @@ def _fixed(table: Table, deciding: list[int]) -> dict[str, Any]:
         "id": table.id,
         "players": table.players,
         "bots": table.bot_level,
-        "pace": table.pace.value,
+        "pace": table.turns.pace.value,
         "state": table.state.value,
         "seats": [
             {"seat": s.index, "name": s.name, "bot": s.bot, "bot_playing": s.bot_playing,

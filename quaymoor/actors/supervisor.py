@@ -200,7 +200,7 @@ class Supervisor:
         answer: InboxMessage
         try:
             new = await self.create_table(old.players, old.bot_level, held=humans,
-                                          rematch_of=old.id, host=host, pace=old.pace)
+                                          rematch_of=old.id, host=host, pace=old.turns.pace)
         except TableError as exc:
             answer = RematchFailed(exc.code, f"no rematch table could be opened: {exc.message}")
         else:

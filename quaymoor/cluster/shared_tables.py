@@ -87,7 +87,7 @@ class SharedTables(TableDirectory):
             self.store.put(Started(
                 table.id, seed_to_hex(game.seed), list(game.client_seeds),
                 table.seats.seat_seeds(),
-                [{"name": s.name or f"Seat {s.index + 1}", "bot": s.bot} for s in table.seats],
+                [{"name": s.display_name, "bot": s.bot} for s in table.seats],
             ))
             done = 0
         new = game.history[done:]

@@ -63,7 +63,21 @@ _PHASE_MODULES: dict[Phase, ModuleType] = {
 
 def new_game(players: int, key: bytes) -> GameState:
     """A game for ``players`` seats, every random draw taken from ``key`` (see
-    ``fairness.derive_key``): the first Warden, then the plot stack."""
+    ``fairness.derive_key``): the first Warden, then the plot stack.
+
+    The bare state, for the bots and the tools that play many games fast; the server
+    holds a ``game.Game``, which keeps the seed, the history and the events besides.
+
+    >>> from quaymoor.rules import engine
+    >>> from quaymoor.rules.fairness import derive_key
+    >>> s = engine.new_game(4, derive_key(bytes(32)))
+    >>> s.n, s.round, s.phase.name, s.warden, engine.deciding(s)
+    (4, 1, 'PICK_ROLE', 2, (2,))
+    >>> engine.new_game(6, derive_key(bytes(32)))
+    Traceback (most recent call last):
+      ...
+    quaymoor.rules.errors.BadSetup: a game needs 2 to 5 players, not 6
+    """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise BadSetup(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
     setup = SETUPS[players]
@@ -130,7 +144,16 @@ def new_game(players: int, key: bytes) -> GameState:
 
 def legal_actions(s: GameState, seat: int) -> list[Action]:
     """What ``seat`` may do now; empty when nothing waits for it. The list is shared with
-    the engine's cache: do not change it."""
+    the engine's cache: do not change it.
+
+    >>> from quaymoor.rules import engine
+    >>> from quaymoor.rules.fairness import derive_key
+    >>> s = engine.new_game(4, derive_key(bytes(32)))
+    >>> engine.legal_actions(s, 2)[:2]
+    [PickRole(role=<Role.SURVEYOR: 0>), PickRole(role=<Role.REEVE: 1>)]
+    >>> engine.legal_actions(s, 0), engine.legal_actions(s, 9)  # not seat 0's turn; no seat 9
+    ([], [])
+    """
     if not 0 <= seat < s.n:
         # Checked before the cache: version * 8 + seat is unique only for real seats.
         return []
@@ -164,6 +187,26 @@ def apply(s: GameState, seat: int, action: Action) -> None:
 
     Raises ``GameOver``, ``NotYourDecision`` or ``IllegalAction`` (with the reason) and
     leaves the state untouched when the action is not legal now.
+
+    It changes ``s`` in place and returns nothing (``Game.apply`` returns the events).
+    Here the Reeve is picked, and every seat arranges its apprentices at once:
+
+    >>> from quaymoor.rules import engine
+    >>> from quaymoor.rules.actions import PickRole
+    >>> from quaymoor.rules.data import Role
+    >>> from quaymoor.rules.errors import IllegalAction
+    >>> from quaymoor.rules.fairness import derive_key
+    >>> s = engine.new_game(4, derive_key(bytes(32)))
+    >>> engine.apply(s, 2, PickRole(Role.REEVE))
+    >>> s.version, s.phase.name, engine.deciding(s)
+    (1, 'REEVE', (0, 1, 2, 3))
+    >>> try:
+    ...     engine.apply(s, 2, PickRole(Role.REEVE))
+    ... except IllegalAction as refused:
+    ...     print(refused)
+    PickRole is not a choice now: it is time to arrange apprentices (Reeve)
+    >>> s.version
+    1
     """
     if s.phase is Phase.GAME_OVER:
         raise GameOver("the game is over")

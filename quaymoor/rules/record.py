@@ -44,6 +44,12 @@ class EndReason(StrEnum):
     ABANDONED = "abandoned"  #: nobody started the table in time (no game, no record)
 
 
+def seat_label(index: int) -> str:
+    """The name of seat ``index`` (from 0) when it has none of its own: "Seat 1" for the
+    first. The one home of that default, on the server; ``web/text.js`` has the client's."""
+    return f"Seat {index + 1}"
+
+
 @attrs.frozen
 class SeatInfo:
     name: str

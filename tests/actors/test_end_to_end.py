@@ -432,7 +432,7 @@ async def test_a_human_who_never_acts_is_timed_out_and_the_game_moves_on() -> No
                     assert trio.current_time() - asked_at >= seconds / 2
                     assert any(e.get("seat") == 0 for e in update["events"])  # our safe move
                     passed += 1
-                assert table.timeouts >= 6
+                assert table.turns.timeouts >= 6
                 assert not idle.of_type("error") and idle.acts == 0
                 assert table.seats[0].bot_playing is False  # connected: no bot takes over
                 check_chain(idle.of_type("update"))

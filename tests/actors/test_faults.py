@@ -215,7 +215,7 @@ async def test_players_who_vanish_mid_decision_lose_no_event() -> None:
                             assert ended is not None
                 seen[table] = {"watcher": watcher, "stayer": stayer, "first": first,
                                "second": second, "last": last, "ended": ended,
-                               "timeouts": actor.timeouts}
+                               "timeouts": actor.turns.timeouts}
 
             async with trio.open_nursery() as nursery:
                 for i, (info, stays, goes) in enumerate(games):
@@ -470,8 +470,8 @@ async def test_tables_that_raise_under_load_end_alone() -> None:
                     await trio.sleep(0.01)
                 handler, bots, rules = (actors[g["table"]] for g in games[:3])
                 await handler.inbox.send(object())  # type: ignore[arg-type]  # not an inbox message: the table raises
-                for seat in list(bots._bots):
-                    bots._bots[seat] = boom
+                for seat in list(bots.turns.bots):
+                    bots.turns.bots[seat] = boom
                 assert rules.game is not None
                 rules.game.apply = boom  # type: ignore[method-assign]
 

@@ -128,16 +128,16 @@ async def test_a_majority_of_the_connected_players_hands_an_away_seat_to_a_bot(
     assert not table.seats[1].bot_playing
 
     # Cy votes: the majority; a bot plays Bede's seat at once.
-    before = table.bot_moves
+    before = table.turns.bot_moves
     await vote(cy, 1)
     entry = seat_entry(await answer(cy), 1)
     assert entry["bot_playing"] is True and entry["bot_vote"] is None
     assert table.seats[1].bot is False  # a bot standing in, not a bot's chair
     assert (await refused(ada, 1))["code"] == "not_away"
     # The bot plays Bede's decisions from now on.
-    while table.bot_moves == before:
+    while table.turns.bot_moves == before:
         await trio.sleep(1)
-    assert table.bot_moves > before
+    assert table.turns.bot_moves > before
 
     # Bede comes back: his seat is his again, with no vote open.
     bede = Client(table, b.token)

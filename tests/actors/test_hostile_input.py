@@ -99,7 +99,7 @@ async def test_a_crash_while_handling_a_start_still_answers_it(
     async with trio.open_nursery() as nursery:
         await nursery.start(sup.run)
         table = await sup.create_table(2)
-        table._bot_factory = broken_bot  # the start seats a bot: the table raises
+        table.turns.bot_factory = broken_bot  # the start seats a bot: the table raises
         joined = await sup.join(table.id, "Ada")
         api = HttpApi(sup)
         with trio.fail_after(2):
@@ -219,11 +219,11 @@ async def test_a_timeout_answers_only_the_decision_that_ran_out(
     apply = game.apply
 
     def recording_apply(seat: int, action: Action, at: float | None = None) -> list[Event]:
-        played.append((table.timeouts, seat, game.phase, trio.current_time()))
+        played.append((table.turns.timeouts, seat, game.phase, trio.current_time()))
         return apply(seat, action, at=at)
 
     game.apply = recording_apply  # type: ignore[method-assign]  # record each timer move
-    while table.timeouts < 40 and not game.is_over():
+    while table.turns.timeouts < 40 and not game.is_over():
         await trio.sleep(1)
     by_timeout: dict[int, list[tuple[int, Phase, float]]] = {}
     for timeout, seat, phase, when in played:

@@ -9,11 +9,13 @@ import inspect
 import textwrap
 from typing import Any, get_args
 
+import attrs
 import pytest
 import trio
 
 from quaymoor.actors.connection import Connection
 from quaymoor.actors.inbox import (
+    FROM_CONNECTION,
     ActFrom,
     Attach,
     BotMove,
@@ -52,15 +54,25 @@ def _match_arms(function: Any) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.match_case):
             for pattern in ast.walk(node.pattern):
-                if isinstance(pattern, ast.MatchClass) and isinstance(pattern.cls, ast.Name):
-                    arms.add(pattern.cls.id)
+                if isinstance(pattern, ast.MatchClass):
+                    cls = pattern.cls  # a name, or a module's (inbox.ActFrom)
+                    arms.add(cls.attr if isinstance(cls, ast.Attribute) else ast.unparse(cls))
     return arms
 
 
 def test_the_dispatch_has_one_arm_per_member_of_the_union() -> None:
     members = {cl.__name__ for cl in get_args(InboxMessage)}
-    assert _match_arms(Table._handle) == members
+    assert _match_arms(Table._dispatch) == members
     assert _match_arms(refuse) == members
+
+
+def test_every_message_a_connection_sends_passes_the_one_still_attached_guard() -> None:
+    """The table checks "is this connection still attached?" once, for the messages in
+    FROM_CONNECTION: every message that carries a connection, but the attach that adds it
+    and the detach that removes it."""
+    carrying = {cl for cl in get_args(InboxMessage)
+                if "connection" in attrs.fields_dict(cl)}
+    assert set(FROM_CONNECTION) == carrying - {Attach, Detach}
 
 
 async def test_a_message_outside_the_union_raises() -> None:

@@ -157,7 +157,7 @@ async def test_timeout_plays_the_safe_move_and_a_bot_takes_over_an_absent_seat(
     game = table.game
     start = trio.current_time()
     # Nobody acts: each decision times out after 90 s and gets its safe move.
-    while table.timeouts < 1:
+    while table.turns.timeouts < 1:
         await trio.sleep(1)
     assert 90 <= trio.current_time() - start < 92
     assert game.version >= 1

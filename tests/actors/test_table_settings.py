@@ -53,10 +53,10 @@ async def test_only_the_host_starts_until_the_host_has_been_away_30_s(
     supervisor: Supervisor, autojump_clock: trio.testing.MockClock
 ) -> None:
     table = await supervisor.create_table(3)
-    assert table.host is None
+    assert table.host.seat is None
     ada = await supervisor.join(table.id, "Ada")
     bede = await supervisor.join(table.id, "Bede")
-    assert table.host == 0
+    assert table.host.seat == 0
     host, other = Client(table, ada.token), Client(table, bede.token)
     await host.attach()
     await other.attach()
@@ -75,10 +75,10 @@ async def test_only_the_host_starts_until_the_host_has_been_away_30_s(
     await trio.sleep(29)
     with pytest.raises(TableError):
         await supervisor.start(table.id, bede.token)
-    assert not table.host_away
+    assert not table.host.away
     assert all(not f["host_away"] for f in of_type(await frames_until_quiet(other), "lobby"))
     await trio.sleep(2)
-    assert table.host_away
+    assert table.host.away
     assert of_type(await frames_until_quiet(other), "lobby")[-1]["host_away"] is True
 
     back = Client(table, ada.token)  # the host comes back: the start is theirs again
@@ -107,7 +107,7 @@ async def test_play_now_makes_its_caller_the_host(
     supervisor: Supervisor, autojump_clock: trio.testing.MockClock
 ) -> None:
     table, joined = await supervisor.play_now(3, "Ada", pace="fast")
-    assert (table.host, joined.seat, table.pace) == (0, 0, Pace.FAST)
+    assert (table.host.seat, joined.seat, table.turns.pace) == (0, 0, Pace.FAST)
     client = Client(table, joined.token)
     await client.attach()
     welcome = (await frames_until_quiet(client))[0]
@@ -132,7 +132,7 @@ async def test_any_seat_sets_the_pace_and_the_next_bot_move_waits_for_it(
     sup = Supervisor(PACED)
     async with running(sup):
         table, joined = await sup.play_now(2, "Ada")
-        assert table.bot_delay() == PACE_SECONDS[Pace.PEOPLE] == 1.6
+        assert table.turns.bot_delay() == PACE_SECONDS[Pace.PEOPLE] == 1.6
         ada, watcher = Client(table, joined.token), Client(table, None)
         await ada.attach()
         await watcher.attach()
@@ -142,15 +142,15 @@ async def test_any_seat_sets_the_pace_and_the_next_bot_move_waits_for_it(
         await table.inbox.send(PaceFrom(ada.conn, "warp"))
         (error,) = of_type(await frames_until_quiet(ada), "error")
         assert error["code"] == "bad_pace" and "'warp'" in error["message"]
-        assert table.pace is Pace.PEOPLE
+        assert table.turns.pace is Pace.PEOPLE
         await table.inbox.send(PaceFrom(ada.conn, "fast"))
         for client in (ada, watcher):
             (told,) = of_type(await frames_until_quiet(client), "pace")
             assert told == {"type": "pace", "pace": "fast", "by": 0}
-        assert table.bot_delay() == PACE_SECONDS[Pace.FAST]
+        assert table.turns.bot_delay() == PACE_SECONDS[Pace.FAST]
 
         delays: list[float] = []
-        worker = table.workers[1]  # the bot's seat
+        worker = table.turns.workers[1]  # the bot's seat
         start_bot = worker.start_bot
 
         def record(view: Any, choose: Any, delay: float) -> None:
@@ -172,8 +172,8 @@ async def test_any_seat_sets_the_pace_and_the_next_bot_move_waits_for_it(
 
 async def test_the_servers_bot_delay_overrides_every_pace() -> None:
     table = Table("t", 2, TableConfig(bot_delay=0.0), pace=Pace.PEOPLE)
-    assert table.bot_delay() == 0.0
-    assert Table("u", 2, TableConfig(), pace=Pace.STEADY).bot_delay() == 0.8
+    assert table.turns.bot_delay() == 0.0
+    assert Table("u", 2, TableConfig(), pace=Pace.STEADY).turns.bot_delay() == 0.8
 
 
 # ---------------------------------------------------------------- timeouts

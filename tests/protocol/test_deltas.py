@@ -72,9 +72,12 @@ def _name(seat: int | None) -> str:
 
 @pytest.fixture(scope="module")
 def played() -> list[dict[str, Any]]:
+    """``GAMES`` played to their ends, with every audience's updates and true views: some
+    twenty seconds, so every test that reads it is marked ``slow``."""
     return [_play(players, seed) for players, seed in GAMES]
 
 
+@pytest.mark.slow
 def test_deltas_rebuild_every_seats_and_the_spectators_view(
         played: list[dict[str, Any]]) -> None:
     deltas = 0
@@ -89,6 +92,7 @@ def test_deltas_rebuild_every_seats_and_the_spectators_view(
     assert deltas > 30_000
 
 
+@pytest.mark.slow
 def test_a_delta_never_shows_another_seats_secrets(played: list[dict[str, Any]]) -> None:
     """Other seats' seals and scores are null in every patch value until the end."""
     for game in played:
@@ -166,6 +170,7 @@ process.stdout.write(JSON.stringify(out));
 """
 
 
+@pytest.mark.slow
 def test_web_patch_js_rebuilds_the_same_views(
         played: list[dict[str, Any]], tmp_path: Path) -> None:
     node = shutil.which("node")

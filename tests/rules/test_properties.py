@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -50,8 +51,9 @@ CLIENT_SEEDS = st.lists(st.text(max_size=12), max_size=3)
 
 
 def games(examples: int) -> settings:
-    """One whole game per example (a few hundred decisions); the budgets keep the file
-    under half a minute on two cores."""
+    """One whole game per example (a few hundred decisions); the budgets keep each test
+    under half a minute on two cores, and those of several seconds are marked ``slow``
+    (``make test-all`` runs them, ``make test-fast`` leaves them out)."""
     return settings(
         max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow]
     )
@@ -229,6 +231,7 @@ def play_out(
 # --------------------------------------------------------------------------- tests
 
 
+@pytest.mark.slow
 @games(60)
 @given(players=PLAYERS, seed=SEEDS, chooser=CHOOSERS)
 def test_every_game_ends_and_every_listed_action_applies(
@@ -287,6 +290,7 @@ def refuse(game: Game, seat: int, action: a.Action, expected: tuple[type, ...]) 
     assert len(game.history) == history
 
 
+@pytest.mark.slow
 @games(80)
 @given(players=PLAYERS, seed=SEEDS, chooser=CHOOSERS)
 def test_illegal_actions_are_refused_and_change_nothing(
@@ -428,6 +432,7 @@ def _options(s: GameState, viewer: int | None) -> tuple[list[a.Action], list[a.A
     return list(engine.legal_actions(s, viewer)), engine.takeback_actions(s, viewer)
 
 
+@pytest.mark.slow
 @games(20)
 @given(players=PLAYERS, seed=SEEDS, chooser=CHOOSERS)
 def test_views_never_show_secrets(players: int, seed: bytes, chooser: int) -> None:

@@ -4,6 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { TableModel, changedKeys, actKey } from "../../web/table_model.js";
+import { nameOrSeat, seatName } from "../../web/text.js";
 
 const ROLES = ["surveyor", "reeve", "mason", "miller", "chandler", "bargemaster", "pedlar"];
 
@@ -161,4 +162,14 @@ test("the last moves in words, a timeout's line left out for the bar", () => {
     { type: "passed", seat: 1, role: "mason" }] });
   assert.match(m.lastMoves(), /ran out of time/);
   assert.equal(m.lastMoves(false), "Bede (bot) passed (Mason)");
+});
+
+test("a seat's name: its own, else Seat N; marked as a bot, a bot playing, or you", () => {
+  assert.equal(nameOrSeat("Ada", 0), "Ada");
+  assert.equal(nameOrSeat(null, 2), "Seat 3");
+  assert.equal(nameOrSeat("", 0), "Seat 1");
+  const seats = [{ seat: 0, name: null }, { seat: 1, name: "Bede (bot)", bot: true },
+    { seat: 2, name: "Cy", bot_playing: true }];
+  assert.deepEqual([0, 1, 2].map((s) => seatName(seats, s, 0)),
+    ["You (Seat 1)", "Bede (bot)", "Cy (bot playing)"]);
 });

@@ -13,7 +13,7 @@ import trio
 from quaymoor.store.archive import Archive
 from tests.actors.test_end_to_end import http, play_now
 from tests.fairness.conftest import game_record
-from tests.fairness.test_games_http import WAITING, raw_get, serving
+from tests.http.test_games_http import WAITING, raw_get, serving
 from tests.patching import apply_patch
 
 LIMIT = 30

@@ -20,7 +20,7 @@ from quaymoor.config import TableConfig
 from quaymoor.http.api import HttpApi
 from quaymoor.http.frontdoor import HttpRequest, same_origin
 from tests.actors.running import running
-from tests.actors.test_frontdoor import Client, start
+from tests.http.test_frontdoor import Client, start
 
 
 def masked_text_frame(text: str) -> bytes:
