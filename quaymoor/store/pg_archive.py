@@ -84,9 +84,10 @@ class Archived:
 Op: TypeAlias = LobbyOp | Archived
 
 
-def _gathers(op: Op) -> bool:
-    """Whether ``op`` may wait for its batch to fill: actions and summaries do."""
-    return isinstance(op, Acted | Changed)
+def _urgent(op: Op) -> bool:
+    """Whether ``op``'s batch goes without gathering: everything but actions and lobby
+    summaries (``GATHER_SECONDS``)."""
+    return not isinstance(op, Acted | Changed)
 
 
 class PgArchive(RecordReads):
@@ -103,7 +104,7 @@ class PgArchive(RecordReads):
         self._writer = Writer[Op](
             self._write, self._written, label="postgresql", log=log,
             queue_size=QUEUE_SIZE, batch=BATCH, gather_seconds=GATHER_SECONDS,
-            urgent=lambda op: not _gathers(op),
+            urgent=_urgent,
             transient=(psycopg.OperationalError, ArchiveError), refused=(psycopg.Error,),
             retry_seconds=RETRY_SECONDS,
             describe=lambda op: f"{type(op).__name__} of table {op.table_id}")
