@@ -26,7 +26,7 @@ from quaymoor.ops.logs import configure_json_logs
 from quaymoor.ops.open_files import raise_open_files
 from quaymoor.ops.stall_watch import StallWatch
 from quaymoor.store.archive import check_archive
-from quaymoor.store.pg_store import check_database
+from quaymoor.store.pg_db import check_database
 
 log = logging.getLogger("quaymoor.server")
 

@@ -25,7 +25,6 @@ import trio
 from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from quaymoor.actors.connection import Connection
-from quaymoor.actors.gone_tables import ended_elsewhere, live_elsewhere
 from quaymoor.actors.inbox import (
     ActFrom,
     Attach,
@@ -185,14 +184,17 @@ class Gateway:
             pass
 
     async def _gone(self, ws: WebSocketConnection, table_id: str) -> bool:
-        """In a cluster, a table of a process that stopped: its ``game_ended`` (then close
-        4000), or close 4002 while a survivor archives it (the client comes back)."""
-        ended = await ended_elsewhere(self.supervisor, table_id)
+        """A table this process does not hold, as the supervisor's ``directory`` knows it
+        (in a cluster, one whose process stopped): its ``game_ended`` (then close 4000), or
+        close 4002 while a survivor archives it (the client comes back); False when it is
+        no table of anyone's."""
+        directory = self.supervisor.directory
+        ended = await directory.ended_elsewhere(table_id)
         if ended is not None:
             await ws.send_message(encode(ended))
             await ws.aclose(Close.TABLE_CLOSED, "the game ended when its server stopped")
             return True
-        if await live_elsewhere(self.supervisor, table_id):
+        if await directory.live_elsewhere(table_id):
             await ws.aclose(Close.SHUTDOWN, "its server stopped: its record is being kept")
             return True
         return False

@@ -26,6 +26,7 @@ import attrs
 import trio
 
 from quaymoor.actors.bot_pool import BotPool
+from quaymoor.actors.directory import LocalDirectory, TableDirectory
 from quaymoor.actors.inbox import (
     InboxMessage,
     Join,
@@ -54,8 +55,7 @@ STATUS_SLICE = 64
 #: What the lobby's list says of each table.
 
 if TYPE_CHECKING:
-    from quaymoor.actors.shared_tables import SharedTables
-    from quaymoor.store.pg_store import PgStore
+    from quaymoor.store.pg_archive import PgArchive
 
 log = logging.getLogger("quaymoor.supervisor")
 
@@ -78,7 +78,7 @@ class Supervisor:
         config: TableConfig,
         *,
         max_tables: int = 5000,
-        archive: Archive | PgStore | None = None,
+        archive: Archive | PgArchive | None = None,
         metrics: Metrics | None = None,
         bot_pool: BotPool | None = None,
     ) -> None:
@@ -99,7 +99,9 @@ class Supervisor:
         #: In a cluster: two hex digits that begin every table id of this process, so
         #: that HAProxy sends every request about a table to its process (docs/deploy.md).
         self.table_prefix = ""
-        self.shared: SharedTables | None = None  #: the lobby in PostgreSQL, in a cluster
+        #: which table lives where: this process alone, or every process of a cluster
+        #: (``cluster.member.join_cluster`` puts the shared one here)
+        self.directory: TableDirectory = LocalDirectory(self.lobby_json)
         self.draining = False  #: no new tables: the games play out, then the process exits
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
@@ -144,9 +146,8 @@ class Supervisor:
                       host=host, pace=chosen)
         table.bot_level = bots
         self.tables[table_id] = table
-        if self.shared is not None:
-            table.on_change = self.shared.progressed
-            self.shared.opened(table)
+        table.on_change = self.directory.progressed
+        self.directory.opened(table)
         await self._nursery.start(self._run_table, table)
         return table
 
@@ -174,8 +175,7 @@ class Supervisor:
             self.tables.pop(table.id, None)
             table.refuse_pending()
             table.release()
-            if self.shared is not None:
-                self.shared.closed(table)
+            self.directory.closed(table)
 
     def _keep_record(self, table: Table) -> None:
         record = table.record()
@@ -233,8 +233,7 @@ class Supervisor:
         table = self.get(table_id)
         result = await self.ask(table, Join(name, reply), reply)
         assert isinstance(result, JoinResult)
-        if self.shared is not None:
-            self.shared.changed(table)
+        self.directory.changed(table)
         return result
 
     async def seed(self, table_id: str, token: str, client_seed: object) -> None:
@@ -282,7 +281,8 @@ class Supervisor:
         return ('{"tables": ' + tables + ", " + json.dumps(rest)[1:]).encode()
 
     async def lobby_json(self) -> bytes:
-        """The lobby's list of tables (``GET /api/tables``) as JSON."""
+        """This process's tables as the lobby lists them (``GET /api/tables`` answers
+        ``directory.lobby_json``: in a cluster, every process's), as JSON."""
         tables = await self._tables_json(lambda table: table.status_texts.lobby_entry(table))
         return ('{"tables": ' + tables + "}").encode()
 

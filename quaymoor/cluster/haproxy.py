@@ -8,7 +8,7 @@ of them websockets: the least-loaded process gets Play now and create), and a
 ...``, ``/ws?table=<id>``, ``/?table=<id>``) to that table's process, whatever its load.
 A ``use-server`` rule holds for a server in ``drain`` (it takes no new tables but keeps
 its own) and is skipped for one that is down: a request about a dead process's table
-then reaches a survivor, which answers that the game ended (``gone_tables``).
+then reaches a survivor, which answers that the game ended (``shared_tables``).
 
 Spare slots are servers in maintenance at port 1; a process joins without a reload by
 ``set server tables/wNN addr ... port ...`` and ``state ready`` (``enable``).

@@ -31,7 +31,8 @@ from quaymoor.actors.table import TableState
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import EndReason, GameRecord, SeatInfo
 from quaymoor.store.archive import ArchiveError
-from quaymoor.store.pg_store import Closed, PgStore, actions_from_rows
+from quaymoor.store.pg_archive import PgArchive
+from quaymoor.store.pg_lobby import Closed, actions_from_rows
 
 log = logging.getLogger("quaymoor.cluster")
 
@@ -60,7 +61,7 @@ def process_figures(supervisor: Supervisor) -> dict[str, Any]:
 class Membership:
     """This process (``name``, a new ``instance`` id per start) in ``processes``."""
 
-    def __init__(self, store: PgStore, name: str, supervisor: Supervisor) -> None:
+    def __init__(self, store: PgArchive, name: str, supervisor: Supervisor) -> None:
         self.store = store
         self.name = name
         self.instance = store.instance

@@ -8,31 +8,32 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from quaymoor.actors.shared_tables import SharedTables
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.cluster.haproxy import HaproxyError, servers_view, slot_name, slot_prefix
 from quaymoor.cluster.heartbeat import STALE_SECONDS, Membership
+from quaymoor.cluster.shared_tables import SharedTables
 from quaymoor.config import ServerConfig
 from quaymoor.store.archive import Archive, ArchiveError
-from quaymoor.store.pg_store import PgStore
+from quaymoor.store.pg_archive import PgArchive
 
 
-def open_store(config: ServerConfig) -> Archive | PgStore | None:
+def open_store(config: ServerConfig) -> Archive | PgArchive | None:
     """The store ``config`` names: PostgreSQL in a cluster, else SQLite (or none)."""
     if config.database_url is not None:
-        return PgStore(config.database_url, instance=secrets.token_hex(8))
+        return PgArchive(config.database_url, instance=secrets.token_hex(8))
     return Archive(config.archive_path) if config.archive_path is not None else None
 
 
 def join_cluster(
-    config: ServerConfig, supervisor: Supervisor, store: Archive | PgStore | None
+    config: ServerConfig, supervisor: Supervisor, store: Archive | PgArchive | None
 ) -> Membership | None:
-    """In a cluster, make ``supervisor`` share its tables and return its membership."""
-    if not isinstance(store, PgStore):
+    """In a cluster, make ``supervisor`` share its tables (its directory: the shared
+    one) and return its membership; otherwise the supervisor keeps its local directory."""
+    if not isinstance(store, PgArchive):
         return None
     slot = config.slot if config.slot is not None else 0
     supervisor.table_prefix = slot_prefix(slot)
-    supervisor.shared = SharedTables(store)
+    supervisor.directory = SharedTables(store)
     return Membership(store, slot_name(slot), supervisor)
 
 

@@ -41,7 +41,7 @@ from quaymoor.cluster.listening import wait_listening
 from quaymoor.cluster.local_pg import LocalPostgres, free_port
 from quaymoor.ops.logs import configure_json_logs
 from quaymoor.ops.open_files import hard_open_files, raise_open_files
-from quaymoor.store.pg_store import check_database, connect
+from quaymoor.store.pg_db import check_database, connect
 
 log = logging.getLogger("quaymoor.cluster")
 

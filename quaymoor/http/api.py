@@ -30,7 +30,6 @@ import attrs
 import trio
 
 from quaymoor.actors.inbox import TableError
-from quaymoor.actors.status import LOBBY_FIELDS
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import Table, TableState
 from quaymoor.http import openapi
@@ -51,7 +50,7 @@ from quaymoor.rules.data import rules_catalogue
 from quaymoor.store.archive import ArchiveError
 
 if TYPE_CHECKING:
-    from quaymoor.actors.shared_tables import SharedTables
+    from quaymoor.actors.directory import TableDirectory
 
 log = logging.getLogger("quaymoor.http")
 
@@ -202,16 +201,13 @@ class HttpApi:
             settings = {"decision_seconds": sup.config.decision_seconds}
             return json_response({**rules_catalogue(), "table": settings})
         if path == "/api/tables" and method in _READ:
-            if sup.shared is not None:  # a cluster: every process's tables, from PostgreSQL
-                return json_response({"tables": [
-                    {k: t.get(k) for k in LOBBY_FIELDS} for t in await sup.shared.store.lobby()
-                ]})
-            return HttpResponse(200, await sup.lobby_json(), "application/json")
+            # this process's tables; in a cluster every process's, from PostgreSQL
+            return HttpResponse(200, await sup.directory.lobby_json(), "application/json")
         if path == "/api/tables" and method == "POST":
             body = _body(request, CreateTable)
             made = await self.quota.create(
                 request.client, lambda: sup.create_table(body.players, body.bots, pace=body.pace),
-                sup.shared)
+                sup.directory)
             if isinstance(made, HttpResponse):
                 return made
             table = made
@@ -227,7 +223,7 @@ class HttpApi:
                                                    play.pace)
                 return table
 
-            made = await self.quota.create(request.client, play_now, sup.shared)
+            made = await self.quota.create(request.client, play_now, sup.directory)
             if isinstance(made, HttpResponse):
                 return made
             table = made
@@ -286,7 +282,7 @@ class _TableQuota:
     minute are forgotten (they are full again).
 
     In a cluster the open tables are the address's on every live process: this process's
-    own from memory (at once), the others' from PostgreSQL (``SharedTables.open_elsewhere``,
+    own from memory (at once), the others' from PostgreSQL (``TableDirectory.open_elsewhere``,
     which trails their creations by a batch of their writers: a few milliseconds, so
     creations on several processes in the same moment may pass the cap together, by at
     most one per other process). While the
@@ -300,15 +296,16 @@ class _TableQuota:
 
     async def create(
         self, client: str, create: Callable[[], Awaitable[Table]],
-        shared: SharedTables | None = None,
+        directory: TableDirectory,
     ) -> Table | HttpResponse:
         """``create()``'s table, or a 429 refusal that changes nothing. A creation that
-        fails (a refused body, a full server) gives its token back. ``shared``: the
-        cluster's tables (the other processes' open tables count too)."""
+        fails (a refused body, a full server) gives its token back. ``directory`` counts
+        the address's open tables on the other processes (in a cluster) and is told of
+        the new table."""
         limits = self.limits
         if limits is None:
             return await create()
-        elsewhere = await self._elsewhere(client, shared)  # before the checks: none awaits
+        elsewhere = await self._elsewhere(client, directory)  # before the checks: none awaits
         now = trio.current_time()
         rate = limits.tables_per_minute / 60.0
         tokens, at = self._buckets.get(client, (float(limits.tables_per_minute), now))
@@ -341,16 +338,13 @@ class _TableQuota:
             if not self._creating[client]:
                 del self._creating[client]
         self._open[client] = [*tables, table]
-        if shared is not None:
-            shared.created_by(table, client)
+        directory.created_by(table, client)
         return table
 
     @staticmethod
-    async def _elsewhere(client: str, shared: SharedTables | None) -> int:
-        if shared is None:
-            return 0
+    async def _elsewhere(client: str, directory: TableDirectory) -> int:
         try:
-            return await shared.open_elsewhere(client)
+            return await directory.open_elsewhere(client)
         except ArchiveError as exc:
             log.warning("open tables of %s on other processes unknown: %s", client, exc)
             return 0

@@ -6,15 +6,15 @@ for the list page (seats, winners, totals, number of actions). The archive is th
 thing the server keeps across restarts.
 
 Writes never run on the event loop. ``submit`` (synchronous: the supervisor's record hook
-calls it from a table's actor) puts the record in ``pending`` and on a bounded memory
-channel; a single writer task takes what is queued, in batches, and writes each batch in
-one transaction in a worker thread (``trio.to_thread.run_sync``). A record is served from
+calls it from a table's actor) puts the record in ``pending`` and on the queue of the
+archive's writer (``store.writer``), a single task that takes what is queued, in batches,
+and writes each batch in one transaction in a worker thread. A record is served from
 ``pending`` until its write has committed, so a game's record can be downloaded the moment
 the game ends. ``flush`` waits until everything submitted has been written: the shutdown
 path (``Supervisor.shutdown``) calls it before the process exits.
 
 When the writer is gone (cancelled with the rest of the server, or never started) nothing
-is lost: the writer's ``finally`` writes whatever is still pending synchronously, and a
+is lost: the writer writes whatever is still queued synchronously on its way out, and a
 ``submit`` that comes after that writes at once, blocking, as the process is going down.
 Rewriting a record is harmless (``INSERT OR REPLACE`` by id).
 
@@ -38,8 +38,8 @@ from typing import Any, Final
 import attrs
 import trio
 
-from quaymoor.ops.channels import waiting
 from quaymoor.rules.record import GameRecord
+from quaymoor.store.writer import Writer
 
 log = logging.getLogger("quaymoor.store.archive")
 
@@ -186,36 +186,23 @@ class Archive(RecordReads):
         self._write_lock = threading.Lock()
         self._read_lock = self._write_lock if self._read_db is self._write_db else (
             threading.Lock())
-        self._send, self._recv = trio.open_memory_channel[tuple[int, str]](queue_size)
+        #: each queued write is (sequence number, game id, record): ``_take`` skips one
+        #: that a newer submit for the same game superseded
+        self._writer = Writer[tuple[int, str, GameRecord]](
+            self._write, self._written, keep=self._take,
+            label=f"archive {self.path}", log=log, queue_size=queue_size, batch=BATCH)
         self._pending: dict[str, tuple[int, GameRecord]] = {}
         self._seq = 0
-        self._idle = trio.Event()
-        self._idle.set()
-        self._nursery: trio.Nursery | None = None
-        self._running = False
         self._closed = False
         self.written = 0  #: records committed since start (rewrites count again)
 
     # ------------------------------------------------------------ writing
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """The single writer: batches from the channel, each in one transaction in a
-        thread. On the way out (cancelled too), whatever is pending is written at once."""
-        try:
-            async with trio.open_nursery() as nursery:
-                self._nursery = nursery
-                self._running = True
-                task_status.started()
-                async for first in self._recv:
-                    batch = [first, *waiting(self._recv, BATCH - 1)]
-                    todo = self._take(batch)
-                    if todo:
-                        await trio.to_thread.run_sync(self._write, todo)
-                        self._written(todo)
-        finally:
-            self._running = False
-            self._nursery = None
-            self._write_pending_now()
+        """The single writer (``store.writer``): batches from its queue, each in one
+        transaction in a thread. On the way out (cancelled too), what is queued is
+        written at once."""
+        await self._writer.run(task_status=task_status)
 
     def submit(self, game_id: str, record: GameRecord) -> None:
         """Archive ``record`` under ``game_id`` (a later submit for the same id replaces it).
@@ -223,35 +210,18 @@ class Archive(RecordReads):
         if self._closed:
             raise ArchiveError("the archive is closed")
         self._seq += 1
-        seq = self._seq
-        self._pending[game_id] = (seq, record)
-        if self._idle.is_set():
-            self._idle = trio.Event()
-        if not self._running:
-            self._write_pending_now()
-            return
-        try:
-            self._send.send_nowait((seq, game_id))
-        except trio.WouldBlock:
-            try:
-                assert self._nursery is not None
-                self._nursery.start_soon(self._send.send, (seq, game_id))
-            except RuntimeError:  # the writer is going: the record stays pending for it
-                pass
+        self._pending[game_id] = (self._seq, record)
+        self._writer.put((self._seq, game_id, record))
 
     async def flush(self) -> None:
         """Wait until every record submitted so far has been written."""
-        while self._pending:
-            if not self._running:
-                self._write_pending_now()
-                break
-            await self._idle.wait()
+        await self._writer.flush()
 
     async def close(self) -> None:
         """Write what is pending, stop taking records and close the database."""
         await self.flush()
         self._closed = True
-        self._send.close()
+        self._writer.close()
         with self._write_lock:
             self._write_db.close()
         if self._read_db is not self._write_db:
@@ -262,14 +232,15 @@ class Archive(RecordReads):
     def pending(self) -> int:
         return len(self._pending)
 
-    def _take(self, batch: list[tuple[int, str]]) -> list[tuple[int, str, GameRecord]]:
+    def _take(self, batch: list[tuple[int, str, GameRecord]]
+              ) -> list[tuple[int, str, GameRecord]]:
         """The records still pending at the sequence numbers queued (a newer submit for
         the same id supersedes an older one: only the newest is written)."""
         out = []
-        for seq, game_id in batch:
+        for seq, game_id, record in batch:
             entry = self._pending.get(game_id)
             if entry is not None and entry[0] == seq:
-                out.append((seq, game_id, entry[1]))
+                out.append((seq, game_id, record))
         return out
 
     def _written(self, done: list[tuple[int, str, GameRecord]]) -> None:
@@ -278,21 +249,6 @@ class Archive(RecordReads):
             if entry is not None and entry[0] == seq:
                 del self._pending[game_id]
         self.written += len(done)
-        if not self._pending:
-            self._idle.set()
-
-    def _write_pending_now(self) -> None:
-        """Write everything pending, blocking: for when the writer task is gone."""
-        todo = [(seq, game_id, rec) for game_id, (seq, rec) in list(self._pending.items())]
-        if not todo:
-            self._idle.set()
-            return
-        try:
-            self._write(todo)
-        except Exception:
-            log.exception("archive %s: %d records could not be written", self.path, len(todo))
-            raise
-        self._written(todo)
 
     def _write(self, todo: list[tuple[int, str, GameRecord]]) -> None:
         """One transaction (runs in a worker thread, or blocking at the end)."""

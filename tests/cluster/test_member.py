@@ -15,7 +15,8 @@ from quaymoor.actors.supervisor import Supervisor
 from quaymoor.cluster.heartbeat import Membership
 from quaymoor.cluster.member import cluster_status
 from quaymoor.config import TableConfig
-from quaymoor.store.pg_store import Closed, Opened, PgStore
+from quaymoor.store.pg_archive import PgArchive
+from quaymoor.store.pg_lobby import Closed, Opened
 
 DEAD = "dead-instance-01"
 
@@ -26,7 +27,7 @@ async def rows(member: Membership) -> dict[str, dict[str, Any]]:
 
 
 async def test_a_killed_processs_row_counts_what_the_database_holds(database: str) -> None:
-    store = PgStore(database, instance="status-rows-00")
+    store = PgArchive(database, instance="status-rows-00")
     member = Membership(store, "w00", Supervisor(TableConfig()))
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:

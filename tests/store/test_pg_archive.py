@@ -16,7 +16,9 @@ import trio
 from quaymoor.cluster.local_pg import LocalPostgres
 from quaymoor.rules.verify import verify_record
 from quaymoor.store.migrations import MigrationError, migrate, migration_files
-from quaymoor.store.pg_store import Closed, Opened, PgStore, check_database, connect
+from quaymoor.store.pg_archive import PgArchive
+from quaymoor.store.pg_db import check_database, connect
+from quaymoor.store.pg_lobby import Closed, Opened
 from quaymoor.tools.selfplay import random_game
 from tests.cluster.running import needs_cluster_tools
 
@@ -36,7 +38,7 @@ def test_migrations_apply_once_in_order(database: str) -> None:
 
 
 async def test_records_as_the_archive_serves_them(database: str) -> None:
-    store = PgStore(database, instance="test-records")
+    store = PgArchive(database, instance="test-records")
     await store.read("INSERT INTO processes (instance, name, address, pid) VALUES"
                      " (%s, 'w7f', 'test', 0) RETURNING instance", store.instance)
     game, _ = random_game(2, b"\x07" * 32)
@@ -92,7 +94,7 @@ async def test_records_wait_while_postgresql_is_away() -> None:
         url = await trio.to_thread.run_sync(pg.start)
         await trio.to_thread.run_sync(check_database, url)
         options = f"-p {pg.port} -k {pg.data} -c listen_addresses=127.0.0.1"
-        store = PgStore(url, instance="test-away")
+        store = PgArchive(url, instance="test-away")
         await store.read("INSERT INTO processes (instance, name, address, pid) VALUES"
                          " (%s, 'w7e', 'test', 0) RETURNING instance", store.instance)
         async with trio.open_nursery() as nursery:

@@ -4,7 +4,8 @@ summary only, and every other write in its place."""
 
 from __future__ import annotations
 
-from quaymoor.store.pg_store import Acted, ActedMany, Changed, Closed, Op, Opened, compacted
+from quaymoor.store.pg_archive import Op
+from quaymoor.store.pg_lobby import Acted, ActedMany, Changed, Closed, Opened, compacted
 
 
 def test_actions_and_summaries_fold_within_their_runs_and_keep_the_order() -> None:

@@ -1,0 +1,133 @@
+"""Which table lives where, and which died: what the supervisor, the gateway and the lobby
+API know of tables beyond this process's own, behind one interface.
+
+This process tells the directory about each of its tables as it happens (opened, and by
+which client address; changed; progressed; closed). The others ask it: how many open
+tables an address holds on other processes (the cap on open tables per address), the
+``game_ended`` of a table whose process died (``ended_elsewhere``, from its archived
+record), whether such a table is still in the lobby while a survivor archives it
+(``live_elsewhere``), and the lobby's list of tables.
+
+``LocalDirectory`` is one process's: there is nothing elsewhere, so what it is told it
+needs to keep nowhere (the supervisor holds the tables) and every answer about elsewhere
+is empty; its lobby is this process's tables. A cluster's is
+``quaymoor.cluster.shared_tables.SharedTables`` (PostgreSQL), which
+``cluster.member.join_cluster`` gives the supervisor in place of the local one.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from quaymoor.protocol.messages import EndOfGame
+from quaymoor.rules.record import EndReason, GameRecord
+
+if TYPE_CHECKING:
+    from quaymoor.actors.table import Table
+
+
+class TableDirectory(abc.ABC):
+    """The tables of every process, as this one tells and asks about them. The ``told``
+    methods return at once (they are called on a table's actor); the questions may read a
+    database off the event loop."""
+
+    # ------------------------------------------------------------ told
+
+    @abc.abstractmethod
+    def opened(self, table: Table) -> None:
+        """``table`` opened on this process (before its actor runs)."""
+
+    @abc.abstractmethod
+    def created_by(self, table: Table, address: str) -> None:
+        """``address`` opened ``table`` (after ``opened``): the cap on open tables per
+        address counts it on every other process from then on."""
+
+    @abc.abstractmethod
+    def changed(self, table: Table) -> None:
+        """Seats or state changed (a join, the game's end)."""
+
+    @abc.abstractmethod
+    def progressed(self, table: Table) -> None:
+        """The game started or moved on (the table's ``on_change``, after each change)."""
+
+    @abc.abstractmethod
+    def closed(self, table: Table) -> None:
+        """The table left this process (its record, if any, was archived before)."""
+
+    # ------------------------------------------------------------ asked
+
+    @abc.abstractmethod
+    async def open_elsewhere(self, address: str) -> int:
+        """Open tables (waiting or playing) that ``address`` holds on the other processes.
+        Raises ``ArchiveError`` when that cannot be read."""
+
+    @abc.abstractmethod
+    async def archived_elsewhere(self, table_id: str) -> GameRecord | None:
+        """The record of a table that is not this process's, once its game is archived
+        (its process stopped), or None."""
+
+    async def ended_elsewhere(self, table_id: str) -> EndOfGame | None:
+        """The ``game_ended`` message of such a table (``archived_elsewhere``), as its own
+        table would have sent it, or None."""
+        record = await self.archived_elsewhere(table_id)
+        return None if record is None else _game_ended(table_id, record)
+
+    @abc.abstractmethod
+    async def live_elsewhere(self, table_id: str) -> bool:
+        """Whether a table that is not this process's is still in the lobby (its process
+        died and a survivor has not archived its game yet)."""
+
+    @abc.abstractmethod
+    async def lobby_json(self) -> bytes:
+        """The lobby's list of tables (``GET /api/tables``) as JSON. May raise
+        ``ArchiveError`` when it cannot be read."""
+
+
+def _game_ended(table_id: str, record: GameRecord) -> EndOfGame:
+    """The ``game_ended`` message of an archived game (a reason this server does not know
+    reads as a shutdown)."""
+    try:
+        reason = EndReason(record.reason)
+    except ValueError:
+        reason = EndReason.SHUTDOWN
+    seat_seeds: list[str | None] = (
+        record.seat_seeds if record.seat_seeds is not None else list(record.client_seeds))
+    return EndOfGame(table_id, reason, record.seed, record.fingerprint, seat_seeds,
+                     record.result, f"/games/{table_id}.json")
+
+
+class LocalDirectory(TableDirectory):
+    """One process: no table lives elsewhere. ``here`` is this process's lobby list
+    (``Supervisor.lobby_json``)."""
+
+    def __init__(self, here: Callable[[], Awaitable[bytes]]) -> None:
+        self._here = here
+
+    def opened(self, table: Table) -> None:
+        """Nothing to tell: the supervisor holds its tables."""
+
+    def created_by(self, table: Table, address: str) -> None:
+        """Nothing to tell: the quota counts this process's tables itself."""
+
+    def changed(self, table: Table) -> None:
+        """Nothing to tell: the lobby list is read from the tables."""
+
+    def progressed(self, table: Table) -> None:
+        """Nothing to tell: no other process replays this one's games."""
+
+    def closed(self, table: Table) -> None:
+        """Nothing to tell: the supervisor drops the table itself."""
+
+    async def open_elsewhere(self, address: str) -> int:
+        return 0
+
+    async def archived_elsewhere(self, table_id: str) -> GameRecord | None:
+        return None
+
+    async def live_elsewhere(self, table_id: str) -> bool:
+        return False
+
+    async def lobby_json(self) -> bytes:
+        return await self._here()
