@@ -47,6 +47,9 @@ def test_a_seats_view_is_the_spectators_but_for_its_parts_places() -> None:
                     want = getattr(part, field)
                     got = _at(view, path, seat)
                     assert (tuple(got) if Step.EACH in path else got) == want, field
+                assert [m.price for m in view.board.market] == [
+                    part.prices[m.building] for m in view.board.market]  # by Building
+                assert view.mats[seat].seals == part.seals and view.seat == seat
                 assert attrs.evolve(view, seat=None, legal=[], takebacks=[], keep=None,
                                     mats=spectator.mats, board=spectator.board) == spectator
                 assert [m is p for m, p in zip(view.mats, public.mats, strict=True)] == [
