@@ -149,6 +149,8 @@ def _to_json(kind: Any) -> Callable[[Any], Any] | None:
     is already (an int). Actions are unstructured once each (``_action_dict``)."""
     if kind is int:
         return None
+    if kind == tuple[int, ...]:
+        return list
     if kind == list[Action]:
         return lambda actions: [_action_dict(a) for a in actions]
     return lambda value: None if value is None else unstructure_with(value, kind)
@@ -160,8 +162,11 @@ _PART_TO_JSON = [(f.name, _to_json(f.type)) for f in attrs.fields(attrs.resolve_
 
 def _part_values(part: SeatPart) -> dict[str, Any]:
     """Each field of a seat's part, JSON-ready (its actions shared: ``_action_dict``)."""
-    return {field: getattr(part, field) if to_json is None else to_json(getattr(part, field))
-            for field, to_json in _PART_TO_JSON}
+    values = {}
+    for field, to_json in _PART_TO_JSON:
+        value = getattr(part, field)
+        values[field] = value if to_json is None else to_json(value)
+    return values
 
 
 #: Each action unstructured, the first time it is seen (shared: never changed; there are

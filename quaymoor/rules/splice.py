@@ -102,9 +102,9 @@ def _splice(node: Any, places: Places, seat: int, values: Mapping[str, Any],
     if kind is dict or kind is list:
         out = node.copy()
         for at, field in places.fields:
-            out[seat if at is Step.OWN else at] = values[field]
+            out[seat if at is _OWN else at] = values[field]
         for at, below in places.below.items():
-            i = seat if at is Step.OWN else at
+            i = seat if at is _OWN else at
             out[i] = _each(out[i], below, values, shared) if isinstance(below, _Each) \
                 else _splice(out[i], below, seat, values, shared)
         return out
@@ -114,6 +114,9 @@ def _splice(node: Any, places: Places, seat: int, values: Mapping[str, Any],
         changes[str(at)] = _each(child, below, values, shared) if isinstance(below, _Each) \
             else _splice(child, below, seat, values, shared)
     return attrs.evolve(node, **changes)
+
+
+_OWN = Step.OWN  #: a global, not the enum's attribute: read many times per splice
 
 
 def _each(node: list[Any], each: _Each, values: Mapping[str, Any],
