@@ -95,21 +95,21 @@ def splice(view: V, tree: Places, seat: int, values: Mapping[str, Any],
     return _splice(view, tree, seat, values, shared)  # type: ignore[no-any-return]
 
 
-def _splice(node: Any, places: Places, seat: int, values: Mapping[str, Any],
+def _splice(node: Any, tree: Places, seat: int, values: Mapping[str, Any],
             shared: Shared | None) -> Any:
-    """``node`` (copied) with the fields of ``places`` in it."""
+    """``node`` (copied) with the fields of ``tree`` in it."""
     kind = type(node)
     if kind is dict or kind is list:
         out = node.copy()
-        for at, field in places.fields:
+        for at, field in tree.fields:
             out[seat if at is _OWN else at] = values[field]
-        for at, below in places.below.items():
+        for at, below in tree.below.items():
             i = seat if at is _OWN else at
             out[i] = _each(out[i], below, values, shared) if isinstance(below, _Each) \
                 else _splice(out[i], below, seat, values, shared)
         return out
-    changes = {str(at): values[field] for at, field in places.fields}
-    for at, below in places.below.items():
+    changes = {str(at): values[field] for at, field in tree.fields}
+    for at, below in tree.below.items():
         child = getattr(node, str(at))
         changes[str(at)] = _each(child, below, values, shared) if isinstance(below, _Each) \
             else _splice(child, below, seat, values, shared)
