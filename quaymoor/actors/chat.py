@@ -1,12 +1,13 @@
 """A table's chat: the players write, everyone attached reads; nothing is kept.
 
 How it works. ``Chat.say`` takes a seat's text as the client sent it, checks and cleans it
-(``clean_chat``), holds the seat to its rate (``RATE_LINES`` lines in ``RATE_SECONDS``,
-counted per seat, so two tabs of one player share it) and returns the ``ChatLine`` the
-table broadcasts. The last ``RECENT_LINES`` lines since the table opened are held in
-memory (``recent``) for a connection that attaches later; nothing else is kept: the chat
-is in no record, no archive and no log line. A refusal raises ``ChatError`` and changes
-nothing (a refused line does not count against the rate).
+(``clean_chat``), holds the seat to its rate (``RATE_LINES`` lines in any
+``RATE_SECONDS``, a ``rate_limit.Window`` per seat, so two tabs of one player share it)
+and returns the ``ChatLine`` the table broadcasts. The last ``RECENT_LINES`` lines since
+the table opened are held in memory (``recent``) for a connection that attaches later;
+nothing else is kept: the chat is in no record, no archive and no log line. A refusal
+raises ``ChatError`` and changes nothing (a refused line does not count against the
+rate).
 
 Text rules, on the text as received: not valid Unicode (a lone surrogate) is refused;
 control characters (C0, C1, DEL) and the bidirectional controls (which would reorder the
@@ -22,8 +23,8 @@ from collections import deque
 from typing import Final
 
 import attrs
-import trio
 
+from quaymoor.actors.rate_limit import Keyed, Window
 from quaymoor.protocol.codes import Code
 from quaymoor.protocol.messages import ChatLine, ChatRecent
 
@@ -72,23 +73,22 @@ class Chat:
 
     table: str
     recent: deque[ChatLine] = attrs.field(factory=lambda: deque(maxlen=RECENT_LINES))
-    _sent: dict[int, deque[float]] = attrs.field(factory=dict)  #: per seat, trio times
+    #: per seat, the lines it sent in the last ``RATE_SECONDS`` (trio times)
+    _sent: Keyed[int, Window] = attrs.field(
+        factory=lambda: Keyed(lambda: Window(RATE_LINES, RATE_SECONDS)))
     _next_id: int = 1
 
     def say(self, seat: int, name: str, text: object) -> ChatLine:
         """The line ``seat`` (shown as ``name``) wrote, checked, counted and kept among
         the recent ones. Raises ``ChatError``: bad_chat, chat_too_fast."""
         line = clean_chat(text)
-        now = trio.current_time()
-        sent = self._sent.setdefault(seat, deque())
-        while sent and now - sent[0] >= RATE_SECONDS:
-            sent.popleft()
-        if len(sent) >= RATE_LINES:
-            wait = RATE_SECONDS - (now - sent[0])
+        sent = self._sent[seat]
+        wait = sent.wait()
+        if wait > 0:
             raise ChatError(Code.CHAT_TOO_FAST,
                             f"at most {RATE_LINES} chat lines in {RATE_SECONDS:g} s: "
                             f"wait {wait:.1f} s")
-        sent.append(now)
+        sent.allow()
         said = ChatLine(self.table, self._next_id, seat, name, line, round(time.time(), 3))
         self._next_id += 1
         self.recent.append(said)

@@ -41,6 +41,7 @@ from quaymoor.actors.inbox import (
 )
 from quaymoor.actors.lobby import clean_name
 from quaymoor.actors.outlet import TOO_SLOW_REASON, Frame, Offer, Outlet
+from quaymoor.actors.rate_limit import TokenBucket
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.ws_socket import FrameSocket
 from quaymoor.config import ServerConfig
@@ -77,25 +78,6 @@ class UpgradeRequest(Protocol):
 
     @property
     def client(self) -> str: ...
-
-
-class RateLimit:
-    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.last = trio.current_time()
-
-    def allow(self) -> bool:
-        now = trio.current_time()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 def watcher_name(hello: Hello) -> str | None:
@@ -221,7 +203,7 @@ class Gateway:
         connection (a flood, silence for ``idle_seconds``, answers it does not read): then
         wait for the writer, which sends what is queued and the close, and cancels this
         task."""
-        limit = RateLimit(self.config.rate_per_second, self.config.rate_burst)
+        limit = TokenBucket(self.config.rate_per_second, self.config.rate_burst)
         idle = self.config.limits.idle_seconds
         metrics = self.supervisor.metrics
         while True:

@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
-import trio
 
 from quaymoor.actors.inbox import TableError
+from quaymoor.actors.rate_limit import Keyed, TokenBucket
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import Table, TableState
 from quaymoor.http import openapi
@@ -274,12 +274,16 @@ class HttpApi:
         return None
 
 
+#: Addresses whose buckets and tables are kept before the idle ones are forgotten
+_KNOWN_ADDRESSES = 1024
+
+
 class _TableQuota:
     """Tables per client address (``TableLimits``): how many it may create per minute (a
     token bucket of ``tables_per_minute`` that refills evenly over a minute) and how many
     of those may be waiting or playing at once; no limits when ``limits`` is None (an API
-    embedded in a test). The buckets of addresses that have not created a table for a
-    minute are forgotten (they are full again).
+    embedded in a test). The buckets that are full again, and the addresses that hold no
+    open table, are forgotten once many addresses are known (``rate_limit.Keyed``).
 
     In a cluster the open tables are the address's on every live process: this process's
     own from memory (at once), the others' from PostgreSQL (``TableDirectory.open_elsewhere``,
@@ -290,7 +294,10 @@ class _TableQuota:
 
     def __init__(self, limits: TableLimits | None) -> None:
         self.limits = limits
-        self._buckets: dict[str, tuple[float, float]] = {}  #: address -> (tokens, at)
+        per_minute = 0 if limits is None else limits.tables_per_minute
+        #: by address: its new tables' bucket
+        self._buckets: Keyed[str, TokenBucket] = Keyed(
+            lambda: TokenBucket(per_minute / 60.0, per_minute), max_keys=_KNOWN_ADDRESSES)
         self._open: dict[str, list[Table]] = {}  #: address -> the tables it created
         self._creating: Counter[str] = Counter()  #: tables being created now, by address
 
@@ -306,12 +313,9 @@ class _TableQuota:
         if limits is None:
             return await create()
         elsewhere = await self._elsewhere(client, directory)  # before the checks: none awaits
-        now = trio.current_time()
-        rate = limits.tables_per_minute / 60.0
-        tokens, at = self._buckets.get(client, (float(limits.tables_per_minute), now))
-        tokens = min(float(limits.tables_per_minute), tokens + (now - at) * rate)
-        if tokens < 1:
-            wait = math.ceil((1 - tokens) / rate)
+        bucket = self._buckets[client]
+        wait = math.ceil(bucket.wait())
+        if wait > 0:
             response = error_response(
                 Code.TOO_MANY_NEW_TABLES,
                 f"at most {limits.tables_per_minute} new tables a minute from one address:"
@@ -324,14 +328,13 @@ class _TableQuota:
                 Code.TOO_MANY_OPEN_TABLES,
                 f"at most {limits.open_tables} open tables from one address: finish or"
                 " leave one first")
-        self._forget(now)
-        self._buckets[client] = (tokens - 1, now)
+        self._forget()
+        bucket.allow()
         self._creating[client] += 1
         try:
             table = await create()
         except BaseException:
-            tokens, at = self._buckets.get(client, (0.0, now))
-            self._buckets[client] = (tokens + 1, at)
+            bucket.give_back()
             raise
         finally:
             self._creating[client] -= 1
@@ -349,17 +352,13 @@ class _TableQuota:
             log.warning("open tables of %s on other processes unknown: %s", client, exc)
             return 0
 
-    def _forget(self, now: float) -> None:
-        """Forget the addresses whose bucket is full again and that hold no open table."""
-        if len(self._buckets) < 1024:
+    def _forget(self) -> None:
+        """Forget the addresses that hold no open table, once many are known."""
+        if len(self._open) < _KNOWN_ADDRESSES:
             return
-        refill = 60.0
-        for client, (_, at) in list(self._buckets.items()):
-            if now - at >= refill and not any(
-                    t.state in (TableState.WAITING, TableState.PLAYING)
-                    for t in self._open.get(client, ())):
-                del self._buckets[client]
-                self._open.pop(client, None)
+        for client, tables in list(self._open.items()):
+            if not any(t.state in (TableState.WAITING, TableState.PLAYING) for t in tables):
+                del self._open[client]
 
 
 def operator_refusal(request: HttpRequest, token: str | None) -> HttpResponse | None:

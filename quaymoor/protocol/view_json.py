@@ -1,28 +1,29 @@
 """Every seat's ``update`` for one change of the game: a delta (a patch) per audience, or
-a snapshot encoded once and spliced.
+a snapshot.
 
 The seats of a table see nearly the same view. The rules build it in two parts
 (``rules.views``): the public view, which everyone sees, and each seat's own part (its mat
 with seals and score, its prices in the market, its legal actions and take-backs, its
-keep-goods choice). Encoding a whole view per seat was most of the server's work per
-action, so this module encodes the public view once per game version as a template with
-placeholders where the seat's part goes, encodes each seat's part, and splices them in the
-places where ``views.compose`` puts them. It decides nothing about what a seat may see.
-
-A snapshot is byte for byte what ``codec.encode(Update(...))`` writes for the same message
-(a test checks it over whole games), so clients cannot tell the difference.
+keep-goods choice). Unstructuring a whole view per seat was most of the server's work per
+action, so this module unstructures the public view once per game version (a mat or the
+market that did not change is even the dict of the version before) and splices each
+seat's part into it with ``views.splice_part``, in the places ``views.SEAT_PLACES``
+gives, as ``views.compose`` does; it decides nothing about what a seat may see.
 
 Most updates are deltas (docs/protocol.md, section 5): the encoder keeps, per audience (a
 seat, or the spectators), the JSON-ready view it last sent, and the delta carries the
 patch from that view to the new one (``patch.diff``), computed from that audience's two
-views only. An audience whose last view is not at the update's ``since`` gets a snapshot.
+views only. An audience whose last view is not at the update's ``since`` gets a snapshot:
+its view's JSON, written once per version, between the update's other members written
+once per update. A snapshot is byte for byte what ``codec.encode(Update(...))`` writes for
+the same message (a test checks it over whole games), so clients cannot tell the
+difference.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -31,71 +32,27 @@ from quaymoor.protocol.codec import unstructure_with
 from quaymoor.protocol.messages import Clock, SeatPublic, Update, WireEvent
 from quaymoor.protocol.patch import Op, diff
 from quaymoor.rules.actions import Action
-from quaymoor.rules.data import BUILDING_COUNT, MAX_PLAYERS, MIN_PLAYERS
+from quaymoor.rules.data import MIN_PLAYERS
 from quaymoor.rules.game import Game
-from quaymoor.rules.views import KeepChoice, MarketBuilding, PlayerView, SeatView, compose
-
-_MARK = "\u0000slot:{}\u0000"
-_SLOT = re.compile(r'"\\u0000slot:([a-z_0-9]+)\\u0000"')
-
-
-def _dumps(value: Any) -> str:
-    if value is None:
-        return "null"
-    if type(value) is int:  # most placeholders hold one
-        return str(value)
-    return json.dumps(value)
-
-
-class _Template:
-    """A JSON text with named placeholders, split once, filled many times."""
-
-    def __init__(self, text: str) -> None:
-        self.parts: list[str] = []
-        self.names: list[str] = []
-        last = 0
-        for match in _SLOT.finditer(text):
-            self.parts.append(text[last:match.start()])
-            self.names.append(match.group(1))
-            last = match.end()
-        self.parts.append(text[last:])
-
-    def fill(self, values: dict[str, str]) -> str:
-        out = [self.parts[0]]
-        for name, part in zip(self.names, self.parts[1:], strict=True):
-            out.append(values[name])
-            out.append(part)
-        return "".join(out)
-
-
-class _Slots:
-    """Turns parts of an unstructured view into placeholders, keeping the JSON of each."""
-
-    def __init__(self) -> None:
-        self.held: dict[str, str] = {}
-
-    def cut(self, container: Any, key: Any, name: str) -> None:
-        self.held[name] = _dumps(container[key])
-        container[key] = _MARK.format(name)
-
-
-_SEALS = tuple(f"seals{i}" for i in range(MAX_PLAYERS))
-_SCORE = tuple(f"score{i}" for i in range(MAX_PLAYERS))
-_PRICE = tuple(f"price{b}" for b in range(BUILDING_COUNT))
+from quaymoor.rules.splice import Shared
+from quaymoor.rules.views import (
+    MarketBuilding,
+    PlayerView,
+    SeatPart,
+    SeatView,
+    compose,
+    splice_part,
+)
 
 
 class ViewEncoder:
     """Encodes the views of every seat and spectator of one game, whole or as patches.
 
     Per game version: the public view (a spectator's) unstructured once. A seat's view is
-    that object with the seat's part put in along the paths where ``views.compose`` puts
-    it (copies of the containers on those paths; everything else shared), so the views of
-    all audiences share their public parts, and ``patch.diff`` finds those unchanged by
-    identity.
-
-    For a snapshot, the public view as a template, with placeholders in the places of a
-    seat's part, and the market as a template of its prices; each seat's part is spliced
-    in, the market encoded once per set of prices (most seats pay the same).
+    that object with the seat's part spliced in (``views.splice_part``: copies of the
+    containers on the part's paths; everything else shared), so the views of all
+    audiences share their public parts, and ``patch.diff`` finds those unchanged by
+    identity. A view's JSON is written once per version, when a snapshot needs it.
 
     ``sent`` remembers, per audience (a seat, or None for the spectators), the version
     and the view last sent to it: a delta is that view's patch to the current one.
@@ -104,15 +61,11 @@ class ViewEncoder:
     def __init__(self, game: Game) -> None:
         self.game = game
         self._version = -1
-        self._view: _Template | None = None
-        self._public: dict[str, str] = {}  #: the spectator's JSON for every placeholder
-        self._market: _Template | None = None
-        self._markets: dict[tuple[int, ...], str] = {}  #: the market's JSON, by prices
-        self._dict_version = -1
         self._dicts: dict[int | None, dict[str, Any]] = {}  #: JSON-ready views, by seat
+        self._texts: dict[int | None, str] = {}  #: their JSON, by seat, once written
+        self._shared: Shared = {}  #: what seats' views share (``views.splice_part``)
         #: the public view's patch from the one before it: (that view, the patch)
         self._public_patch: tuple[dict[str, Any], list[Op]] | None = None
-        self._market_lists: dict[tuple[int, ...], list[dict[str, Any]]] = {}
         #: by seat: the mat last unstructured and its dict (shared: never changed)
         self._mats: dict[int, tuple[PlayerView, dict[str, Any]]] = {}
         #: the public market last unstructured and its list (shared: never changed)
@@ -120,61 +73,19 @@ class ViewEncoder:
         #: per audience: (the version, the JSON-ready view) last sent to it
         self.sent: dict[int | None, tuple[int, dict[str, Any]]] = {}
 
-    def _refresh(self) -> _Template:
-        game = self.game
-        if self._view is not None and self._version == game.version:
-            return self._view
-        view = unstructure_with(compose(game.public_view(), None), SeatView)
-        slots = _Slots()
-        slots.cut(view, "seat", "seat")
-        for i, mat in enumerate(view["mats"]):
-            slots.cut(mat, "seals", _SEALS[i])
-            slots.cut(mat, "score", _SCORE[i])
-        market = view["board"]["market"]
-        slots.cut(view["board"], "market", "market")
-        for name in ("legal", "takebacks", "keep"):
-            slots.cut(view, name, name)
-        for b, building in enumerate(market):
-            building["price"] = _MARK.format(_PRICE[b])
-        self._market = _Template(json.dumps(market))
-        self._markets = {}
-        self._public = slots.held
-        self._view = _Template(json.dumps(view))
-        self._version = game.version
-        return self._view
-
     def view_json(self, seat: int | None) -> str:
-        """The JSON of ``game.view(seat)``."""
-        template = self._refresh()
-        if seat is None:
-            return template.fill(self._public)
-        part = self.game.seat_part(seat)
-        values = self._public.copy()
-        values["seat"] = str(part.seat)
-        values[_SEALS[part.seat]] = str(part.seals)
-        values[_SCORE[part.seat]] = str(part.score)
-        values["market"] = self._market_json(part.prices)
-        values["legal"] = _actions(part.legal)
-        values["takebacks"] = _actions(part.takebacks)
-        if part.keep is not None:
-            values["keep"] = json.dumps(unstructure_with(part.keep, KeepChoice))
-        return template.fill(values)
-
-    def _market_json(self, prices: tuple[int, ...]) -> str:
-        text = self._markets.get(prices)
+        """The JSON of ``game.view(seat)``, as ``json.dumps`` writes it."""
+        view = self.view_dict(seat)
+        text = self._texts.get(seat)
         if text is None:
-            assert self._market is not None
-            text = self._market.fill(dict(zip(_PRICE, map(str, prices), strict=True)))
-            self._markets[prices] = text
+            text = self._texts[seat] = json.dumps(view)
         return text
-
-    # ---------------------------------------------------------------- as patches
 
     def view_dict(self, seat: int | None) -> dict[str, Any]:
         """``game.view(seat)`` unstructured (JSON-ready). Shared: never change it."""
         game = self.game
-        if self._dict_version != game.version:
-            self._dict_version = game.version
+        if self._version != game.version:
+            self._version = game.version
             shown = game.public_view()
             whole = compose(shown, None)
             public = unstructure_with(
@@ -187,30 +98,12 @@ class ViewEncoder:
             # view's objects wherever they are equal, and so every seat's view does.
             self._public_patch = None if last is None else (last, diff(last, public))
             self._dicts = {None: public}
-            listed = tuple(m["price"] for m in public["board"]["market"])
-            self._market_lists = {listed: public["board"]["market"]}
+            self._texts = {}
         view = self._dicts.get(seat)
-        if view is not None:
-            return view
-        assert seat is not None
-        public = self._dicts[None]
-        part = game.seat_part(seat)
-        view = dict(public)
-        view["seat"] = part.seat
-        mats = list(public["mats"])
-        mat = dict(mats[part.seat])
-        mat["seals"] = part.seals
-        mat["score"] = part.score
-        mats[part.seat] = mat
-        view["mats"] = mats
-        board = dict(public["board"])
-        board["market"] = self._market_list(part.prices)
-        view["board"] = board
-        view["legal"] = [_action_dict(a) for a in part.legal]
-        view["takebacks"] = [_action_dict(a) for a in part.takebacks]
-        if part.keep is not None:
-            view["keep"] = unstructure_with(part.keep, KeepChoice)
-        self._dicts[seat] = view
+        if view is None:
+            assert seat is not None
+            view = self._dicts[seat] = splice_part(
+                self._dicts[None], seat, _part_values(game.seat_part(seat)), self._shared)
         return view
 
     def _mat_dict(self, seat: int, mat: PlayerView) -> dict[str, Any]:
@@ -228,19 +121,9 @@ class ViewEncoder:
         gave the same list (no copy has gone since)."""
         if self._public_market is not None and self._public_market[0] is market:
             return self._public_market[1]
-        value = [_market_entry(m["building"], m["copies"], m["price"])
-                 for m in unstructure_with(market, list[MarketBuilding])]
+        value: list[dict[str, Any]] = unstructure_with(market, list[MarketBuilding])
         self._public_market = (market, value)
         return value
-
-    def _market_list(self, prices: tuple[int, ...]) -> list[dict[str, Any]]:
-        market = self._market_lists.get(prices)
-        if market is None:
-            public = self._dicts[None]["board"]["market"]
-            market = [_market_entry(m["building"], m["copies"], price)
-                      for m, price in zip(public, prices, strict=True)]
-            self._market_lists[prices] = market
-        return market
 
     def patch(self, seat: int | None, since: int) -> list[Op] | None:
         """The patch from the view last sent to ``seat``'s audience to its view now, if
@@ -261,25 +144,33 @@ class ViewEncoder:
         self.sent[seat] = (self.game.version, self.view_dict(seat))
 
 
-#: Each market entry a seat's view shows, by (building, copies, price): a few hundred, made
-#: once and shared by every view (never changed).
-_MARKET_ENTRIES: dict[tuple[str, int, int], dict[str, Any]] = {}
+def _to_json(kind: Any) -> Callable[[Any], Any] | None:
+    """How a value of ``kind`` (a field of ``SeatPart``) is made JSON-ready; None when it
+    is already (an int). Actions are unstructured once each (``_action_dict``)."""
+    if kind is int:
+        return None
+    if kind == tuple[int, ...]:
+        return list
+    if kind == list[Action]:
+        return lambda actions: [_action_dict(a) for a in actions]
+    return lambda value: None if value is None else unstructure_with(value, kind)
 
 
-def _market_entry(building: str, copies: int, price: int) -> dict[str, Any]:
-    key = (building, copies, price)
-    entry = _MARKET_ENTRIES.get(key)
-    if entry is None:
-        entry = _MARKET_ENTRIES[key] = {"building": building, "copies": copies,
-                                        "price": price}
-    return entry
+#: Each field of a seat's part, and how it is made JSON-ready
+_PART_TO_JSON = [(f.name, _to_json(f.type)) for f in attrs.fields(attrs.resolve_types(SeatPart))]
 
 
-#: Each action's JSON, encoded the first time it is seen (there are a few hundred).
-_ACTION_JSON: dict[Action, str] = {}
+def _part_values(part: SeatPart) -> dict[str, Any]:
+    """Each field of a seat's part, JSON-ready (its actions shared: ``_action_dict``)."""
+    values = {}
+    for field, to_json in _PART_TO_JSON:
+        value = getattr(part, field)
+        values[field] = value if to_json is None else to_json(value)
+    return values
 
 
-#: Each action unstructured, the first time it is seen (shared: never changed).
+#: Each action unstructured, the first time it is seen (shared: never changed; there are
+#: a few hundred).
 _ACTION_DICT: dict[Action, dict[str, Any]] = {}
 
 
@@ -288,17 +179,6 @@ def _action_dict(action: Action) -> dict[str, Any]:
     if value is None:
         value = _ACTION_DICT[action] = unstructure_with(action, Action)
     return value
-
-
-def _actions(actions: list[Action]) -> str:
-    """The JSON of a list of actions, as ``json.dumps`` writes it."""
-    out = []
-    for action in actions:
-        text = _ACTION_JSON.get(action)
-        if text is None:
-            text = _ACTION_JSON[action] = json.dumps(unstructure_with(action, Action))
-        out.append(text)
-    return "[" + ", ".join(out) + "]"
 
 
 class UpdateEncoder:
@@ -320,7 +200,8 @@ class UpdateEncoder:
         self.version = version
         self.since = since
         self._message = (version, since, list(events), clocks, seats)
-        self._template: _Template | None = None  #: for snapshots, made when first needed
+        #: for snapshots, the JSON before and after the view, written when first needed
+        self._around: tuple[str, str] | None = None
         self._head = (f'{{"version":{version},"since":{since},"events":'
                       f'{_compact(unstructure_with(events, list[WireEvent]))},"patch":')
         self._clocks = f',"clocks":{_compact(unstructure_with(clocks, list[Clock]))}'
@@ -329,15 +210,17 @@ class UpdateEncoder:
         self._patches: dict[int | None, str | None] = {}
 
     def _snapshot_json(self, seat: int | None) -> str:
-        if self._template is None:
+        if self._around is None:
             version, since, events, clocks, seats = self._message
             message = unstructure_with(
                 Update(version, since, events, _PLACEHOLDER_VIEW, clocks, seats), Update,
                 tagged=True,
             )
-            message["view"] = _MARK.format("view")
-            self._template = _Template(_dumps(message))
-        return self._template.fill({"view": self._views.view_json(seat)})
+            message["view"] = _VIEW_MARK
+            head, tail = json.dumps(message).split(json.dumps(_VIEW_MARK))
+            self._around = head, tail
+        head, tail = self._around
+        return head + self._views.view_json(seat) + tail
 
     def snapshot(self, seat: int | None) -> str:
         """The update with ``seat``'s whole view (as ``codec.encode`` writes it); its
@@ -363,6 +246,10 @@ class UpdateEncoder:
 
 def _compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
+
+
+#: Where a snapshot's view goes, in the JSON of its update (no event text holds it)
+_VIEW_MARK = "\u0000view\u0000"
 
 
 def _placeholder_view() -> SeatView:

@@ -9,13 +9,17 @@ How it is built. ``public_view(s)`` is what everyone may see: the board (the mar
 at the listed costs), every mat as the other seats see it, who decides, and the result at
 the end; it is exactly a spectator's view. ``seat_part(s, seat, legal, takebacks)`` is what
 only ``seat`` may see besides: its own mat with seals and score, the prices it would pay,
-its legal actions and take-backs, and its keep-goods choice. ``compose`` puts the two
-together into a ``SeatView``, and ``view_for`` does all three. The wire
-(``protocol.view_json``) encodes the public part once per version and each seat's part per
-seat, and splices them the way ``compose`` does, so it never decides what is secret.
+its legal actions and take-backs, and its keep-goods choice. ``SEAT_PLACES`` says, once,
+where in a view each field of that part goes, and ``splice_part`` puts a part there, in
+these frozen views (``compose``) as in the wire's JSON-ready dicts (``protocol.view_json``
+unstructures the public part once per version and splices each seat's part in), so the
+wire never decides what is secret. ``view_for`` does all three.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 import attrs
 
@@ -35,7 +39,10 @@ from quaymoor.rules.data import (
     Role,
 )
 from quaymoor.rules.scoring import Score, building_points, score, scores, winners
+from quaymoor.rules.splice import Path, Shared, Step, places, splice
 from quaymoor.rules.state import GameState, Phase
+
+V = TypeVar("V")
 
 
 @attrs.frozen
@@ -247,29 +254,39 @@ def seat_part(
     )
 
 
+#: Where each field of ``SeatPart`` goes in the seat's ``SeatView``: the one home of what
+#: is the seat's own in a view (``compose`` and the wire both splice by it). A path's keys
+#: are attribute names, which are also the JSON keys; a spectator's view holds the public
+#: value in every place (``None``, ``[]``, the listed price, a mat without seals and score).
+SEAT_PLACES: tuple[tuple[str, Path], ...] = (
+    ("seat", ("seat",)),
+    ("seals", ("mats", Step.OWN, "seals")),
+    ("score", ("mats", Step.OWN, "score")),
+    ("prices", ("board", "market", Step.EACH, "price")),  #: by Building: the market's order
+    ("legal", ("legal",)),
+    ("takebacks", ("takebacks",)),
+    ("keep", ("keep",)),
+)
+
+_SEAT_TREE = places(SEAT_PLACES)
+
+
+def splice_part(view: V, seat: int, values: Mapping[str, Any], shared: Shared | None = None) -> V:
+    """A seat's view: ``view`` (a spectator's, a ``SeatView`` or the same unstructured)
+    with ``values`` (each field of the seat's ``SeatPart``, as ``view`` holds values) in
+    their places (``SEAT_PLACES``); see ``splice.splice``."""
+    return splice(view, _SEAT_TREE, seat, values, shared)
+
+
 def compose(public: PublicView, part: SeatPart | None) -> SeatView:
     """The whole view: the public one with the seat's part in its places (``part`` is None
     for a spectator): the seat's seals and score on its own mat, its prices in the market,
-    its options. ``protocol.view_json`` splices the encoded parts into the same places."""
+    its options (``SEAT_PLACES``)."""
+    view = SeatView(None, public.players, public.version, public.board, list(public.mats),
+                    list(public.deciding), [], [], None, public.result)
     if part is None:
-        return SeatView(None, public.players, public.version, public.board, list(public.mats),
-                        list(public.deciding), [], [], None, public.result)
-    mats = list(public.mats)
-    mats[part.seat] = attrs.evolve(mats[part.seat], seals=part.seals, score=part.score)
-    market = [MarketBuilding(m.building, m.copies, part.prices[m.building])
-              for m in public.board.market]
-    return SeatView(
-        seat=part.seat,
-        players=public.players,
-        version=public.version,
-        board=attrs.evolve(public.board, market=market),
-        mats=mats,
-        deciding=list(public.deciding),
-        legal=part.legal,
-        takebacks=part.takebacks,
-        keep=part.keep,
-        result=public.result,
-    )
+        return view
+    return splice_part(view, part.seat, {field: getattr(part, field) for field, _ in SEAT_PLACES})
 
 
 def _remembered_mat(s: GameState, i: int, over: bool, memory: ViewMemory) -> PlayerView:

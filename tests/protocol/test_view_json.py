@@ -15,6 +15,7 @@ from quaymoor.protocol.view_json import UpdateEncoder, ViewEncoder
 from quaymoor.rules.data import BUILDINGS
 from quaymoor.rules.game import Game
 from quaymoor.rules.views import SeatView
+from quaymoor.tools.selfplay import game_seed
 
 
 def _seen(view: SeatView, seen: Counter[str]) -> None:
@@ -92,3 +93,34 @@ def test_a_spectator_and_seats_asked_before_any_update() -> None:
     for seat in (2, None, 0):
         plain = json.dumps(unstructure_with(game.view(seat), SeatView))
         assert ViewEncoder(game).view_json(seat) == plain
+
+
+@pytest.mark.parametrize("game_index", range(8))
+def test_the_spliced_view_is_the_composed_one_for_every_audience(game_index: int) -> None:
+    """Over random games of 2-5 players, at every version: each seat's and the
+    spectators' JSON-ready view (the public view unstructured once, the seat's part
+    spliced in) equals ``game.view`` (``views.compose``) unstructured, and its JSON is
+    that view's. Other seats' mats are the public view's own dicts."""
+    players = 2 + game_index % 4
+    game = Game(players, game_seed(22, game_index))
+    chooser = SplitMix64(game_index)
+    views = ViewEncoder(game)
+    while True:
+        for seat in [None, *range(players)]:
+            composed = unstructure_with(game.view(seat), SeatView)
+            assert views.view_dict(seat) == composed, (game.version, seat)
+            assert views.view_json(seat) == json.dumps(composed)
+            if seat is not None:
+                public_mats = views.view_dict(None)["mats"]
+                assert [m is p for m, p in zip(views.view_dict(seat)["mats"], public_mats,
+                                               strict=True)] == [i != seat for i in
+                                                                 range(players)]
+        if game.is_over():
+            break
+        seat = game.deciding()[0]
+        takebacks = game.takeback_actions(seat)
+        if takebacks and chooser.below(6) == 0:
+            game.apply(seat, takebacks[chooser.below(len(takebacks))])
+        else:
+            legal = game.legal_actions(seat)
+            game.apply(seat, legal[chooser.below(len(legal))])
