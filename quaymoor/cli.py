@@ -123,6 +123,7 @@ def cmd_wire_js(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from quaymoor.actors.ws_socket import UnknownTrioWebsocket
     from quaymoor.config import ClientLimits, ServerConfig, TableConfig
     from quaymoor.server import serve
     from quaymoor.store.archive import ArchiveError
@@ -138,7 +139,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                            forwarded_from=frozenset(args.forwarded_from),
                            limits=ClientLimits.per_address_off() if args.no_address_limits
                            else ClientLimits()))
-    except ArchiveError as exc:
+    except (ArchiveError, UnknownTrioWebsocket) as exc:
         print(f"quaymoor serve: {exc}", file=sys.stderr)
         return 2
     except ExceptionGroup as group:  # refused while starting (a cluster's slot is taken)

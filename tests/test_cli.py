@@ -178,3 +178,20 @@ def test_selfplay_refuses_bad_arguments(args: list[str]) -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert "error" in done.stderr
+
+
+def test_serve_on_a_trio_websocket_it_does_not_know_says_so_and_exits_2(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No traceback for an operator: one line saying what is installed and what to do."""
+    import importlib.metadata
+
+    from quaymoor.cli import main
+
+    real = importlib.metadata.version
+    monkeypatch.setattr(importlib.metadata, "version",
+                        lambda name: "0.13.0" if name == "trio-websocket" else real(name))
+    assert main(["serve", "--port", "0", "--archive", str(tmp_path / "a.sqlite3")]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("quaymoor serve: trio-websocket 0.13.0 is installed")
+    assert "Traceback" not in said and not (tmp_path / "a.sqlite3").exists()
