@@ -58,9 +58,12 @@ class Room:
     def attached(self, conn: Connection) -> bool:
         return self.fanout.connections.get(conn.id) is conn and conn.id not in self._dropped
 
-    def take_dropped(self) -> list[Connection]:
-        """The connections dropped since the last call, for the table to detach."""
-        dropped = list(self._dropped.values())
+    def take_dropped(self) -> tuple[Connection, ...]:
+        """The connections dropped since the last call, for the table to detach (asked
+        after every message: nothing is made when none was dropped)."""
+        if not self._dropped:
+            return ()
+        dropped = tuple(self._dropped.values())
         self._dropped.clear()
         return dropped
 
