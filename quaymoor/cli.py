@@ -123,9 +123,8 @@ def cmd_wire_js(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from quaymoor.actors.ws_socket import UnknownTrioWebsocket
     from quaymoor.config import ClientLimits, ServerConfig, TableConfig
-    from quaymoor.server import serve
+    from quaymoor.server import UnknownTrioWebsocket, serve
     from quaymoor.store.archive import ArchiveError
 
     table = TableConfig(decision_seconds=args.decision_seconds, bot_delay=args.bot_delay)

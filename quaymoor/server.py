@@ -15,6 +15,7 @@ import trio
 
 from quaymoor.actors.gateway import Gateway
 from quaymoor.actors.supervisor import Supervisor
+from quaymoor.actors.ws_socket import UnknownTrioWebsocket
 from quaymoor.actors.ws_socket import check_version as check_trio_websocket
 from quaymoor.cluster.heartbeat import Membership
 from quaymoor.cluster.member import join_cluster, open_store, safe_cluster_status
@@ -29,6 +30,10 @@ from quaymoor.store.archive import check_archive
 from quaymoor.store.pg_db import check_database
 
 log = logging.getLogger("quaymoor.server")
+
+
+#: What the cli may use: it sits above the server and never imports actors itself.
+__all__ = ["UnknownTrioWebsocket", "run_server", "serve"]
 
 
 async def run_server(
