@@ -49,6 +49,13 @@ const STATES = ["playing", "waiting", "finished", "ended"];
  * @typedef {Record<string, unknown>} Live
  */
 /**
+ * How the archive's writes go (the server's `WriteHealth`; `text` is its one line).
+ * @typedef {object} ArchiveHealth
+ * @property {boolean} failing
+ * @property {number} pending records ended and not yet written
+ * @property {string} text "archive failing since ..., N pending"
+ */
+/**
  * /status.json. `processes` and `haproxy` only from a cluster's process
  * (status_processes.js).
  * @typedef {object} Status
@@ -60,6 +67,7 @@ const STATES = ["playing", "waiting", "finished", "ended"];
  * @property {number} [crash_count]
  * @property {Crash[]} [crashes]
  * @property {Live | null} [live]
+ * @property {ArchiveHealth | null} [archive]
  * @property {import("./status_processes.js").Process[]} [processes]
  * @property {import("./status_processes.js").RouterView[] | string} [haproxy]
  */
@@ -241,7 +249,8 @@ export function summaryText(status, tables) {
   return `${plural(count, "table")}${states.length ? ` (${states.join(", ")})` : ""} · ` +
     `${plural(status.connections ?? 0, "connection")} · ` +
     `${plural(status.games_finished ?? 0, "game")} finished · ` +
-    `${crashes ? plural(crashes, "table crash", "table crashes") : "no crashes"}`;
+    `${crashes ? plural(crashes, "table crash", "table crashes") : "no crashes"}` +
+    (status.archive?.failing ? ` · ${status.archive.text}` : "");
 }
 
 /** The crashes card's note. @param {number} count since the start @param {number} listed */
