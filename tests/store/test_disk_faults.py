@@ -29,6 +29,7 @@ import contextlib
 import errno
 import json
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -49,7 +50,7 @@ from quaymoor.config import TableConfig
 from quaymoor.protocol.codes import Code
 from quaymoor.store.archive import Archive
 from tests.actors.test_end_to_end import Client, connect, http, play_now
-from tests.server_process import ROOT, Served, start_server
+from tests.server_process import ROOT, Served, browser_skip_reason, chromium, start_server
 from tests.store.test_archive import small_record
 
 pytestmark = pytest.mark.skipif(
@@ -215,6 +216,20 @@ async def check_failing(served: Served, pending: list[str]) -> None:
     assert healthz.status == 200 and healthz.body["ok"] is True
 
 
+def status_page_summary(url: str) -> str | None:
+    """The status page's top line in a real browser, once it mentions the archive (None:
+    no browser here)."""
+    if browser_skip_reason() is not None:
+        return None
+    with chromium() as browser:
+        page = browser.new_page()
+        page.goto(f"{url}/status")
+        page.wait_for_function(
+            "() => document.getElementById('summary').textContent.includes('archive')")
+        text: str = page.locator("#summary").inner_text()
+        return text
+
+
 async def verified(served: Served, tables: list[str], folder: Path) -> int:
     """How many of ``tables`` the server serves and ``quaymoor verify`` accepts."""
     good = 0
@@ -253,6 +268,10 @@ async def test_a_full_disk_keeps_the_server_up_and_loses_no_record(tmp_path: Pat
             more = await play_games(served, 1)  # new tables still open, and end
             ended += more
             await check_failing(served, ended)
+            shown = await trio.to_thread.run_sync(status_page_summary, served.url)
+            assert shown is None or re.search(
+                r" · archive failing since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, "
+                f"{len(ended)} pending$", shown), shown
 
             zeros.unlink()  # the space comes back
             started = trio.current_time()
@@ -266,6 +285,8 @@ async def test_a_full_disk_keeps_the_server_up_and_loses_no_record(tmp_path: Pat
             served.stop(timeout=20)
         assert archived_ids(archive) >= set(ended)
         lost = len(ended) - good
+        print(f"full disk: {len(ended)} games ended, {health['failures']} failed writes, "
+              f"written {took:.1f} s after the space came back, {good} verified, {lost} lost")
         assert lost == 0, f"{lost} of {len(ended)} records lost or not verified"
 
 
@@ -291,6 +312,8 @@ async def test_a_disk_turned_read_only_keeps_the_server_up_and_loses_no_record(
             served.stop(timeout=20)
         assert archived_ids(archive) >= set(before + ended)
         lost = len(before + ended) - good
+        print(f"read-only disk: {len(before + ended)} games ended, {health['failures']} "
+              f"failed writes, {good} verified, {lost} lost")
         assert lost == 0, f"{lost} of {len(before + ended)} records lost or not verified"
 
 
