@@ -239,6 +239,7 @@ class Archive(RecordReads):
         self._seq = 0
         self._closed = False
         self.written = 0  #: records committed since start (rewrites count again)
+        self._gave_up = False  #: a flush on the way out has given up on a failing disk
 
     # ------------------------------------------------------------ writing
 
@@ -261,7 +262,8 @@ class Archive(RecordReads):
         """Wait until every record submitted so far has been written; while the disk
         fails, for ``EXIT_WAIT`` seconds of failures at most (then the records still
         pending are logged: the callers are on the way out)."""
-        if not await self._writer.flush(failing_wait=EXIT_WAIT):
+        if not await self._writer.flush(failing_wait=EXIT_WAIT) and not self._gave_up:
+            self._gave_up = True  # said once: ``close`` flushes again after ``shutdown``
             log.error("archive %s: still failing after %.0f s; %d records not written: %s",
                       self.path, EXIT_WAIT, len(self._pending), ", ".join(self._pending),
                       extra={"event": "archive_records_unwritten"})
