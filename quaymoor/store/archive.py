@@ -273,7 +273,7 @@ class Archive(RecordReads):
         await self.flush()
         self._closed = True
         self._writer.close()
-        with self._write_lock, self._read_lock:
+        with self._both_locks():
             self._close_connections()
 
     @property
@@ -329,9 +329,19 @@ class Archive(RecordReads):
                 if cause is None or not _disk_trouble(cause):
                     raise
                 if self.path != ":memory:":
-                    with self._read_lock:
+                    with self._read_lock:  # the write lock is held: both are
                         self._close_connections()
                 raise DiskTrouble(f"{self.path}: {exc}") from exc
+
+    @contextmanager
+    def _both_locks(self) -> Iterator[None]:
+        """The write lock, then the read lock when it is another (``:memory:`` has one)."""
+        with self._write_lock:
+            if self._read_lock is self._write_lock:
+                yield
+            else:
+                with self._read_lock:
+                    yield
 
     def _close_connections(self) -> None:
         """Close both connections (the caller holds both locks); the next write or read
