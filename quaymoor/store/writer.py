@@ -209,11 +209,12 @@ class Writer(Generic[T]):
         refused). With the writer gone, writes what it left at once. With
         ``failing_wait``, gives up once the writes have been failing that many seconds
         (the process is exiting and the disk is still full): returns False then, with
-        the operations still queued."""
+        the operations still queued (False too when the writer is gone and its last write
+        failed)."""
         while self._queued:
             if not self._running:
                 self._write_rest()
-                break
+                return not self._queued  # what it could not write is logged as lost
             if failing_wait is None:
                 await self._idle.wait()
                 continue
