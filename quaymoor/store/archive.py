@@ -149,11 +149,22 @@ def summary_of(game_id: str, record: GameRecord) -> ArchivedGame:
     )
 
 
-def _open(path: str) -> sqlite3.Connection:
+def _connect(path: str, *, create: bool) -> sqlite3.Connection:
+    """A connection to the database at ``path``; with ``create`` False only to one that is
+    there (a reopen after a failure must not make an empty archive in a mount point whose
+    filesystem is away: it would take the records, then be hidden by the mount)."""
+    if create or path == ":memory:":
+        return sqlite3.connect(path, check_same_thread=False, isolation_level=None,
+                               timeout=30.0)
+    return sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=rw", uri=True,
+                           check_same_thread=False, isolation_level=None, timeout=30.0)
+
+
+def _open(path: str, *, create: bool = True) -> sqlite3.Connection:
     try:
-        if path != ":memory:":
+        if path != ":memory:" and create:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30.0)
+        db = _connect(path, create=create)
     except (OSError, sqlite3.Error) as exc:
         raise ArchiveError(f"{path}: cannot open the archive: {exc}") from exc
     try:
@@ -316,7 +327,7 @@ class Archive(RecordReads):
             self._check_open()
             try:
                 if self._write_db is None:
-                    self._write_db = _open(self.path)
+                    self._write_db = _open(self.path, create=False)
                 with _transaction(self._write_db) as db:
                     db.executemany(
                         "INSERT OR REPLACE INTO games (id, ended_at, players, reason, seats, "
@@ -358,8 +369,7 @@ class Archive(RecordReads):
         self._check_open()
         if self._read_db is None:
             try:
-                self._read_db = sqlite3.connect(self.path, check_same_thread=False,
-                                                isolation_level=None, timeout=30.0)
+                self._read_db = _connect(self.path, create=False)
             except sqlite3.Error as exc:
                 raise ArchiveError(f"{self.path}: cannot read the archive: {exc}") from exc
         return self._read_db

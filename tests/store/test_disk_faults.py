@@ -6,8 +6,9 @@ Each test plays whole games with clients (a bot fills the other chair) while the
 fails, and asserts: the server stays up and keeps opening tables; ``/status.json`` says
 "archive failing since ..., N pending"; ``/metrics`` counts the failures; each finished
 game's ``record_url`` answers 202 pending. Then the disk is mended (the space freed; the
-image checked and mounted again) and every record must be written and verify with
-``quaymoor verify``: the test counts the records lost (0).
+image checked and mounted again: the server must not write to the bare mount point while
+it is away) and every record must be written and verify with ``quaymoor verify``: the
+test counts the records lost (0).
 
 Why not ``mount -o remount,ro``: the kernel refuses it (EBUSY) while any file on the
 filesystem is open for writing, and a running server holds its archive open. A disk goes
@@ -126,14 +127,17 @@ def turn_read_only(point: Path) -> None:
     assert "emergency_ro" in options or options.startswith("ro"), options
 
 
-async def remount_mended(image: Path, point: Path) -> None:
-    """Unmount the read-only filesystem (the archive let go of it), check it, mount it
-    again writable."""
+async def unmount_broken(point: Path) -> None:
+    """Unmount the read-only filesystem: the archive let go of it."""
     deadline = trio.current_time() + 15
     while run("umount", str(point), check=False).returncode != 0:
         # the writer's retry may hold the file for the moment it tries to open it
         assert trio.current_time() < deadline, "the server keeps the broken disk busy"
         await trio.sleep(0.05)
+
+
+def mount_mended(image: Path, point: Path) -> None:
+    """Check the filesystem and mount it again writable."""
     checked = run("e2fsck", "-f", "-y", str(image), check=False)
     assert checked.returncode in (0, 1), checked.stdout + checked.stderr
     run("mount", "-o", "loop,errors=remount-ro", str(image), str(point))
@@ -304,7 +308,13 @@ async def test_a_disk_turned_read_only_keeps_the_server_up_and_loses_no_record(
             ended = await play_games(served, GAMES)
             await check_failing(served, ended)
 
-            await remount_mended(image, disk)
+            await unmount_broken(disk)
+            # the writer retries meanwhile: it must not make a new, empty archive in the
+            # bare mount point (the mount would hide it, and the records in it)
+            await trio.sleep(archive_module.MAX_RETRY_SECONDS + 1)
+            assert not archive.exists(), "an archive made where the disk was not mounted"
+            await check_failing(served, ended)
+            mount_mended(image, disk)
             health = await until_written(served)
             assert health["failures"] >= 1 and health["lost"] == 0
             good = await verified(served, before + ended, tmp_path)
