@@ -24,12 +24,15 @@ stays up and nothing is dropped: the batch is retried with backoff (``RETRY_SECO
 served from memory to the game pages (the download, ``/games/<id>.json``, answers 202
 "pending" while the archive is failing: ``http.games``). Each failure also closes both
 connections, so that a filesystem mended underneath (space freed, remounted, replaced) is
-opened afresh, and an unmount is not kept busy by the server. Past ``PENDING_LIMIT``
-records waiting, the supervisor opens no new table (``WriteHealth.full``): the games being
-played still end and their records wait too, so what is held in memory is bounded by the
-limit plus the tables open. A process that exits while the disk is still failing waits
-``EXIT_WAIT`` seconds of failures for it, then logs each record it could not write by id
-(lost, counted). ``health`` says how it goes (``/status``, ``/metrics``).
+opened afresh, and an unmount is not kept busy by the server; a reopen opens only a
+database that is there (never a new one where the filesystem is not mounted yet).
+
+Past ``PENDING_LIMIT`` records waiting, the supervisor opens no new table
+(``WriteHealth.full``): the games being played still end and their records wait too, so
+what is held in memory is bounded by the limit plus the tables open. A process that exits
+while the disk is still failing waits ``EXIT_WAIT`` seconds of failures for it, then logs
+each record it could not write by id (lost, counted). ``health`` says how it goes
+(``/status``, ``/metrics``).
 
 Reads (one game's record, the recent list) run in worker threads too, on a connection of
 their own (WAL mode lets them read while a batch is written). A path of ``:memory:`` keeps
