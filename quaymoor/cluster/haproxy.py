@@ -44,9 +44,14 @@ def slot_prefix(slot: int) -> str:
 
 @attrs.frozen
 class Worker:
+    """A table process as HAProxy sees it: its slot and address, and whether it drains
+    (weight 0 in the configuration: no new tables, its own still reach it by
+    ``use-server``, as after ``set server ... state drain``)."""
+
     slot: int
     host: str
     port: int
+    draining: bool = False
 
 
 def config_text(
@@ -112,7 +117,9 @@ def config_text(
     for slot in range(slots):
         worker = by_slot.get(slot)
         if worker is not None:
-            lines.append(f"    server {slot_name(slot)} {worker.host}:{worker.port} check")
+            weight = " weight 0" if worker.draining else ""
+            lines.append(f"    server {slot_name(slot)} {worker.host}:{worker.port} check"
+                         f"{weight}")
         else:
             lines.append(f"    server {slot_name(slot)} 127.0.0.1:1 check disabled")
     if address_limits:
