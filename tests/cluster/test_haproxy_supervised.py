@@ -170,9 +170,15 @@ async def test_haproxy_killed_is_restarted_and_games_finish(running: RunningClus
         async with trio.open_nursery() as nursery:
             for player in players + [Player(port, info) for info in fresh]:
                 nursery.start_soon(to_end, player)
-        listed = await http(port, "GET", "/api/games?limit=100")
-        reasons = {g["id"]: g["reason"] for g in listed.body["games"]}
-        assert all(reasons.get(p.table) == "finished" for p in players), reasons
+        reasons: dict[str, str] = {}
+
+        async def archived() -> bool:  # the last record's batch commits a moment later
+            listed = await http(port, "GET", "/api/games?limit=100")
+            reasons.update({g["id"]: g["reason"] for g in listed.body["games"]})
+            return all(p.table in reasons for p in players)
+
+        await until(archived, 10)
+        assert all(reasons[p.table] == "finished" for p in players), reasons
     print(f"HAProxy outages: {', '.join(f'{s:.2f} s' for s in outages)}; "
           f"{len(players)} games mid-play, each reconnected twice, all finished")
     assert max(outages) < OUTAGE_TARGET, outages
