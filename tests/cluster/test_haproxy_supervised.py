@@ -26,6 +26,7 @@ from tests.cluster.running import (
     cluster,
     in_order,
     live_processes,
+    status,
     until,
 )
 from tests.cluster.test_faults import tables_on_each
@@ -150,6 +151,13 @@ async def test_haproxy_killed_is_restarted_and_games_finish(running: RunningClus
                 n: p["address"] for n, p in procs.items()}
 
         await until(file_current, 5)  # the file was written with the last change
+        # /status.json through HAProxy: the headline is the cluster's, summed.
+        report = await status(running)
+        live = [p for p in report["processes"] if p["alive"]]
+        assert report["totals"]["scope"] == "cluster" and report["totals"]["processes"] == 4
+        for key in ("tables", "playing", "waiting", "connections", "games_finished"):
+            assert report["totals"][key] == sum(p[key] for p in live), key
+        assert report["totals"]["playing"] == len(players)
         on_disk = servers_on_disk(running)
         assert {n for n, (_, how) in on_disk.items() if how == " weight 0"} == {"w00", "w01"}
 
