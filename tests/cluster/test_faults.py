@@ -28,9 +28,11 @@ from tests.cluster.running import (
     RunningCluster,
     cluster,
     connect_to,
+    file_names_live_processes,
     in_order,
     live_processes,
     play_some,
+    servers_on_disk,
     status,
     until,
     verify_with_cli,
@@ -107,6 +109,7 @@ async def test_drain_then_rolling_deploy_end_no_game(running: RunningCluster) ->
             return sorted(n for n, p in procs.items() if not p["draining"]) == ["w00", "w02"]
 
         await until(replacement, 30)
+        await until(lambda: file_names_live_processes(running), 5)  # w01 at weight 0
         fresh = [await play_now(port, players=2, name="Bede") for _ in range(6)]
         assert "01" not in {f["table"][:2] for f in fresh}, "a draining process took a table"
 
@@ -185,6 +188,9 @@ async def test_sigkill_with_20_games_loses_no_record(running: RunningCluster) ->
             return {i["table"] for i in games["01"]} <= ids
 
         await until(archived, 30)
+        # The file on disk no longer names the dead process: its replacement instead.
+        await until(lambda: file_names_live_processes(running), 15)
+        assert servers_on_disk(running)["w01"][1] == " disabled"
 
         async def check(info: dict[str, Any]) -> None:
             got = await http(port, "GET", f"/games/{info['table']}.json")

@@ -10,7 +10,6 @@ processes only."""
 from __future__ import annotations
 
 import os
-import re
 import signal
 import time
 from collections.abc import Iterator
@@ -24,8 +23,10 @@ from tests.actors.test_end_to_end import Client, http, play_now
 from tests.cluster.running import (
     RunningCluster,
     cluster,
+    file_names_live_processes,
     in_order,
     live_processes,
+    servers_on_disk,
     status,
     until,
 )
@@ -34,7 +35,6 @@ from tests.cluster.test_faults import tables_on_each
 LIMIT = 150
 PER_PROCESS = 3  #: games on each of the two processes
 OUTAGE_TARGET = 3.0  #: seconds (issue 23's target)
-SERVER = re.compile(r"^\s*server (w[0-9a-f]{2}) (\S+) check( weight 0| disabled)?$", re.M)
 
 
 @pytest.fixture
@@ -110,12 +110,6 @@ class Player:
                 await trio.sleep(0.1)
 
 
-def servers_on_disk(running: RunningCluster) -> dict[str, tuple[str, str]]:
-    """``haproxy.cfg``'s servers: name -> (address, "" / " weight 0" / " disabled")."""
-    text = (running.folder / "haproxy.cfg").read_text()
-    return {m[1]: (m[2], m[3] or "") for m in SERVER.finditer(text)}
-
-
 async def test_haproxy_killed_is_restarted_and_games_finish(running: RunningCluster) -> None:
     port = running.port
     outages: list[float] = []
@@ -143,14 +137,9 @@ async def test_haproxy_killed_is_restarted_and_games_finish(running: RunningClus
                 "w00", "w01"}
 
         await until(deployed, 40)
-        procs = await live_processes(running)
-
-        async def file_current() -> bool:
-            on_disk = servers_on_disk(running)
-            return {n: a for n, (a, how) in on_disk.items() if how != " disabled"} == {
-                n: p["address"] for n, p in procs.items()}
-
-        await until(file_current, 5)  # the file was written with the last change
+        # The file was written with the last change: the 4 live processes, w00 and w01
+        # at weight 0, the rest spares.
+        await until(lambda: file_names_live_processes(running), 5)
         # /status.json through HAProxy: the headline is the cluster's, summed.
         report = await status(running)
         live = [p for p in report["processes"] if p["alive"]]
