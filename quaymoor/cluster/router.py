@@ -151,6 +151,8 @@ class Router:
                     if self.process is not None and self.process.returncode is None:
                         self.process.kill()
                     await trio.sleep(RETRY_SECONDS)
+            if self.stopping:
+                return
             self.restarts += 1
             log.warning("HAProxy restarted in %.2f s (restart %d)", time.monotonic() - died,
                         self.restarts, extra={"event": "haproxy_restarted"})

@@ -11,9 +11,10 @@ process that dies (any other exit) is replaced the same way, and a survivor arch
 games; so is one an operator drains (``quaymoor drain``: the runner reads the flag each
 second), so that as many processes take tables. HAProxy is watched too (``router``):
 restarted at once when it dies, from a configuration regenerated from the live
-processes, which is rewritten on every change. SIGINT or SIGTERM stops everything in order: every
-process ends its games and archives them, then HAProxy and PostgreSQL stop (each runs in
-a session of its own, so a terminal's Ctrl-C reaches only this command, which orders it).
+processes, which is rewritten on every change. SIGINT or SIGTERM stops everything in
+order: every process ends its games and archives them, then HAProxy and PostgreSQL stop
+(each runs in a session of its own, so a terminal's Ctrl-C reaches only this command,
+which orders it).
 """
 
 from __future__ import annotations
@@ -91,15 +92,16 @@ def drain_flag(url: str, name: str) -> int:
     return len(rows)
 
 
-def draining_names(url: str) -> set[str]:
-    """The names of the live processes whose drain flag is set."""
+def draining_processes(url: str) -> set[tuple[str, int]]:
+    """The (name, pid) of every live process whose drain flag is set (the pid tells this
+    host's process from an earlier one of that name whose row is not reaped yet)."""
     db = connect(url)
     try:
-        rows = db.execute("SELECT name FROM processes WHERE draining AND stopped_at IS NULL"
-                          ).fetchall()
+        rows = db.execute("SELECT name, pid FROM processes WHERE draining"
+                          " AND stopped_at IS NULL").fetchall()
     finally:
         db.close()
-    return {str(name) for (name,) in rows}
+    return {(str(name), int(pid)) for name, pid in rows}
 
 
 #: File descriptors HAProxy needs besides two per connection: listeners, the runtime
@@ -174,11 +176,6 @@ class Cluster:
             with trio.CancelScope(shield=True):
                 await self.stop()
 
-    @property
-    def haproxy(self) -> trio.Process | None:
-        """HAProxy's process now (another one after each restart)."""
-        return self.router.process
-
     def live_workers(self) -> list[Worker]:
         """Every process running now, as HAProxy routes it (a draining one at weight 0)."""
         return [attrs.evolve(e.worker, draining=e.draining)
@@ -244,12 +241,12 @@ class Cluster:
         while True:
             await trio.sleep(DRAIN_POLL_SECONDS)
             try:
-                names = await trio.to_thread.run_sync(draining_names, self.url)
+                drained = await trio.to_thread.run_sync(draining_processes, self.url)
             except ArchiveError as exc:  # the database is away: the next poll
                 log.debug("draining processes unknown: %s", exc)
                 continue
             for slot, entry in list(self.workers.items()):
-                if entry.draining or slot_name(slot) not in names:
+                if entry.draining or (slot_name(slot), entry.process.pid) not in drained:
                     continue
                 log.info("%s drained by an operator: starting its replacement",
                          slot_name(slot), extra={"event": "drain_replaced"})
