@@ -125,7 +125,9 @@ class Router:
                             self.config)
 
     def running(self) -> bool:
-        return self.process is not None and self.process.returncode is None
+        """Whether HAProxy runs now (``poll``: one just killed is seen dead at once,
+        before ``keep`` has been woken)."""
+        return self.process is not None and self.process.poll() is None
 
     async def keep(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
                    ) -> None:
