@@ -3,7 +3,7 @@
 
 Each process gets a slot (``haproxy.slot_name``), a free port of 127.0.0.1, the database
 and HAProxy's runtime socket; its log goes to ``<folder>/wNN.log``. HAProxy's
-configuration (``<folder>/haproxy.cfg``) has as many spare slots as processes, so that a
+configuration (``<folder>/haproxy.cfg``) has two spare slots per process, so that a
 rolling deploy (SIGHUP, or ``Cluster.replace``) starts each replacement beside the
 process it replaces, points a spare slot at it through the runtime API, and drains the
 old one, which exits once its last game has ended (exit code 0, as after SIGTERM). A
@@ -33,6 +33,7 @@ import attrs
 import trio
 
 from quaymoor.cluster.haproxy import (
+    MAX_SLOTS,
     HaproxyError,
     Worker,
     add_worker,
@@ -55,6 +56,11 @@ SOCKET_FILE: Final = "haproxy.sock"  #: HAProxy's runtime API, in the folder
 TOKEN_FILE: Final = "operator.token"  #: the operators' token, in the folder (mode 600)
 PG_FOLDER: Final = "pg"  #: the cluster's own PostgreSQL (without --database), in the folder
 HEALTH_TIMEOUT: Final = 30.0
+#: Slots in HAProxy's backend per process: its own, a spare for a rolling deploy's new
+#: process, and one for a replacement started meanwhile (a process drained by hand or
+#: dead while its predecessor still drains), so that a deploy after a drain still finds a
+#: slot for every process.
+SLOTS_PER_WORKER: Final = 3
 #: How often the runner reads which of its processes an operator drained (``quaymoor
 #: drain``): each one drained is replaced at once, so that the capacity stays.
 DRAIN_POLL_SECONDS: Final = 1.0
@@ -130,7 +136,7 @@ class Cluster:
         self.options = options
         self.folder = options.folder.resolve()
         self.socket = str(self.folder / SOCKET_FILE)
-        self.slots = 2 * options.workers
+        self.slots = min(MAX_SLOTS, SLOTS_PER_WORKER * options.workers)
         self.workers: dict[int, WorkerProcess] = {}
         self.pg: LocalPostgres | None = None
         self.url = options.database or ""
