@@ -280,7 +280,7 @@ class Supervisor:
     async def status_json(self) -> bytes:
         """The status page's data, ``summary()`` and the last minute's figures, as JSON;
         ``totals``, the page's headline, are this process's (a cluster's process replaces
-        them with the sums over the live processes: ``cluster.totals``)."""
+        them with the sums over the live processes: ``member.cluster_totals``)."""
         tables = await self._tables_json(lambda table: table.status_texts.status(table))
         rest = {**self.summary(tables=False), "live": self.metrics.live(),
                 "totals": {"scope": "process", "processes": 1, **self.headline()}}
@@ -306,8 +306,7 @@ class Supervisor:
     def headline(self) -> dict[str, int]:
         """The status page's headline figures (``HEADLINE_FIGURES``), this process's."""
         states = [t.state for t in self.tables.values()]
-        return {  # in HEADLINE_FIGURES' order
-"tables": len(states), "playing": states.count(TableState.PLAYING),
+        return {"tables": len(states), "playing": states.count(TableState.PLAYING),
                 "waiting": states.count(TableState.WAITING),
                 "connections": self.connections, "games_finished": self.games_finished}
 

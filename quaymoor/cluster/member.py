@@ -45,9 +45,9 @@ async def cluster_status(member: Membership, haproxy_socket: str | None) -> dict
     A live process's figures are its own, from its last heartbeat (at most a beat old).
     A process that is not alive (stopped, or its heartbeat stale) reports nothing more,
     and its last heartbeat may be older than its newest tables (one made and killed
-    within a beat showed 0): its ``tables``, ``playing`` and ``waiting`` are then the live rows the
-    database still holds for it (until a survivor has ended them, then 0), and its
-    ``connections`` are unknown (None)."""
+    within a beat showed 0): its ``tables``, ``playing`` and ``waiting`` are then the
+    live rows the database still holds for it (until a survivor has ended them, then 0),
+    and its ``connections`` are unknown (None)."""
     rows = await member.store.read(
         "SELECT name, instance, address, pid, started_at, draining, stopped_at,"
         " stats, extract(epoch FROM now() - beat_at),"
