@@ -4,6 +4,14 @@ date (``migrations``), and what one queued write is to the writer's transaction.
 Why psycopg 3's sync API in worker threads: its async API is built on asyncio and does not
 run under trio; a blocking connection used from ``trio.to_thread.run_sync`` does, and the
 event loop never waits on the database.
+
+Where the database is. ``url`` is anything libpq takes: a URL
+(``postgresql://user@h1:p1,h2:p2/db?target_session_attrs=read-write``) or key=value
+conninfo (``host=h1,h2 port=p1,p2 dbname=db target_session_attrs=read-write``), one host
+or several. With several, libpq tries each in turn; ``conninfo`` adds
+``target_session_attrs=read-write`` when the string does not say, so that after a failover
+(``cluster.pg_standby``) every new connection lands on the new primary, never on a
+standby. ``redacted`` is the form that may be printed or logged (no password).
 """
 
 from __future__ import annotations
@@ -11,6 +19,7 @@ from __future__ import annotations
 from typing import Any, Protocol, TypeAlias
 
 import psycopg
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from quaymoor.store.archive import ArchiveError
 from quaymoor.store.migrations import MigrationError, migrate
@@ -24,11 +33,45 @@ class Statement(Protocol):
     def apply(self, db: Db) -> None: ...
 
 
-def connect(url: str) -> Db:
-    """A connection in autocommit mode (transactions are explicit). Raises
-    ``ArchiveError`` saying why when the database cannot be reached."""
+#: Seconds libpq waits for each host of the connection string.
+CONNECT_TIMEOUT = 10
+
+
+def _params(url: str) -> dict[str, Any]:
     try:
-        return psycopg.connect(url, autocommit=True, connect_timeout=10)
+        return conninfo_to_dict(url)
+    except psycopg.Error as exc:
+        raise ArchiveError(f"not a PostgreSQL connection string: {exc}") from exc
+
+
+def conninfo(url: str) -> str:
+    """``url`` as key=value conninfo; with several hosts and no ``target_session_attrs``,
+    ``read-write`` added (the module's docstring). ``ArchiveError`` when libpq cannot
+    parse it."""
+    params = _params(url)
+    if "," in str(params.get("host", "")) and "target_session_attrs" not in params:
+        params["target_session_attrs"] = "read-write"
+    return make_conninfo("", **params)
+
+
+def redacted(url: str) -> str:
+    """``url`` to print or log: its hosts, ports, database and user, never its password
+    (the unparsable string itself is not shown: it may hold one)."""
+    try:
+        params = _params(url)
+    except ArchiveError:
+        return "(a connection string libpq cannot parse)"
+    shown = {k: v for k, v in params.items() if k not in ("password", "passfile")}
+    return make_conninfo("", **shown)
+
+
+def connect(url: str) -> Db:
+    """A connection in autocommit mode (transactions are explicit), to the host of
+    ``url`` that takes writes. Raises ``ArchiveError`` saying why when the database
+    cannot be reached."""
+    target = conninfo(url)
+    try:
+        return psycopg.connect(target, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
     except psycopg.Error as exc:
         raise ArchiveError(f"cannot connect to PostgreSQL: {exc}") from exc
 
