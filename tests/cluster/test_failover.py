@@ -13,6 +13,7 @@ verify`` accepts it; no game was reaped and no process taken for dead; records l
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 import time
@@ -41,6 +42,7 @@ from tests.cluster.test_faults import play_to_end, tables_on_each
 
 LIMIT = 90
 PER_PROCESS = 3  #: games on each process, mid-play when the primary dies
+GAP = 1.0  #: seconds with no primary at all before the promotion (writes queue meanwhile)
 OUTAGE_LIMIT = 4.0  #: seconds: under the heartbeat's stale window (5 s): nobody is reaped
 
 
@@ -96,12 +98,14 @@ async def test_failover_to_the_standby_loses_no_game(pair: StandbyPair,
                 "SELECT instance FROM processes WHERE stopped_at IS NULL").fetchall()]
         assert len(instances) == 2
         ended: dict[str, dict[str, Any]] = {}
+        versions: dict[str, int] = {}
         timings: dict[str, float] = {}
 
         async def play(info: dict[str, Any]) -> None:
             client = await play_to_end(port, info)
             assert in_order(client), info["table"]
             ended[info["table"]] = client.of_type("game_ended")[-1]
+            versions[info["table"]] = client.last_version()
 
         async def failover() -> None:
             await trio.sleep(0.5)  # every game is being played again
@@ -115,6 +119,7 @@ async def test_failover_to_the_standby_loses_no_game(pair: StandbyPair,
             assert "processes_error" in body, body
             listed = await http(port, "GET", "/api/games?limit=5")
             assert listed.status == 503, listed
+            await trio.sleep(max(0.0, GAP - (time.monotonic() - killed)))
             promoted = time.monotonic()
             await trio.to_thread.run_sync(pair.promote)
             timings["gap"] = promoted - killed
@@ -155,10 +160,18 @@ async def test_failover_to_the_standby_loses_no_game(pair: StandbyPair,
         assert lost == 0, f"records lost: {lost}"
         assert {reason for _, reason, _ in rows} == {"finished"}, "a game was reaped"
         assert stopped == (0,), "a process was taken for dead"
-        for game_id, _, text in rows:
+        for game_id, _, text in rows:  # every action once: none lost, none doubled
+            assert len(json.loads(text)["actions"]) == versions[game_id], game_id
             checked = await trio.to_thread.run_sync(verify_with_cli, text, running.folder,
                                                     game_id)
             assert checked.returncode == 0, checked.stderr
+
+        # The writers met the dead primary and retried (so the test saw a real failover).
+        logs = "".join((running.folder / f"{w}.log").read_text() for w in ("w00", "w01"))
+        assert "could not be written" in logs
+        for bad in ("was refused", "dropped a refused", "writes lost", "heartbeat failed",
+                    "taken for dead"):
+            assert bad not in logs, bad
 
         # The heartbeats go on, on the new primary, and the archive is read from it.
         code, body = await get_json(port, "/status.json", token)
