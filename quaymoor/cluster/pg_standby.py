@@ -13,6 +13,10 @@ The API, each call blocking (run it in ``trio.to_thread.run_sync`` from trio):
 - ``pair.promote()`` makes the standby the primary (``pg_ctl promote``, waiting for it);
 - ``pair.stop()`` stops whichever servers still run.
 
+``kill_primary`` and ``promote`` need only the folder (the pid file, ``pg_ctl -D``): a
+``StandbyPair`` of the folder of a pair another process started (``quaymoor cluster
+--standby`` puts one in ``<folder>/pg-pair``) kills and promotes that pair.
+
 The parts, for other arrangements: ``start_standby``, ``wait_streaming``, ``promote``,
 ``kill``, ``multi_host_url``.
 

@@ -27,6 +27,7 @@ import trio
 
 from quaymoor.cluster.local_pg import DATABASE, USER, LocalPostgres
 from quaymoor.cluster.pg_standby import StandbyPair
+from quaymoor.cluster.runner import PAIR_FOLDER, URL_FILE
 from tests.actors.test_end_to_end import http
 from tests.cluster.running import (
     RunningCluster,
@@ -180,3 +181,33 @@ async def test_failover_to_the_standby_loses_no_game(pair: StandbyPair,
         listed = await http(port, "GET", "/api/games?limit=100")
         assert listed.status == 200
         assert {i["table"] for i in games} <= {g["id"] for g in listed.body["games"]}
+
+
+async def test_cluster_standby_fails_over_by_the_folder_alone() -> None:
+    """``quaymoor cluster --standby``: its own primary and standby, a multi-host URL in
+    ``database.url`` (mode 600); killed and promoted from the folder alone (as the fault
+    bench does it, from another process), a game mid-play goes on to its end and its
+    record is on the new primary."""
+    with cluster("--standby", "--bot-delay", "0.05", "--decision-seconds", "60") as running:
+        port = running.port
+        url_file = running.folder / URL_FILE
+        assert url_file.stat().st_mode & 0o077 == 0
+        url = url_file.read_text().strip()
+        assert "target_session_attrs=read-write" in url and url.count(",") == 1
+        with trio.fail_after(LIMIT):
+            info = (await tables_on_each(port, 1))["00"][0]
+            await play_some(port, info, 2)
+            pair = StandbyPair(running.folder / PAIR_FOLDER)
+            await trio.to_thread.run_sync(pair.kill_primary)
+            await trio.to_thread.run_sync(pair.promote)
+            client = await play_to_end(port, info)
+            assert client.of_type("game_ended")[-1]["reason"] == "finished"
+
+            def archived() -> bool:
+                with psycopg.connect(url, autocommit=True) as db:
+                    assert db.execute("SELECT pg_is_in_recovery()").fetchone() == (False,)
+                    return bool(db.execute("SELECT 1 FROM games WHERE id = %s",
+                                           (info["table"],)).fetchone())
+
+            while not await trio.to_thread.run_sync(archived):
+                await trio.sleep(0.2)
