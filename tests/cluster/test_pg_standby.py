@@ -7,30 +7,42 @@ get ``target_session_attrs=read-write``; no password is ever printed."""
 from __future__ import annotations
 
 import shutil
+import socket
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
 import pytest
+from psycopg.conninfo import conninfo_to_dict
 import trio
 
 from quaymoor.cluster.local_pg import DATABASE, USER, PostgresError
 from quaymoor.cluster.pg_standby import StandbyPair, start_standby
 from quaymoor.store.archive import ArchiveError
 from quaymoor.store.pg_archive import PgArchive
-from quaymoor.store.pg_db import check_database, conninfo, redacted
+from quaymoor.store.pg_db import (
+    CONNECT_TIMEOUT_EACH_OF_SEVERAL,
+    check_database,
+    conninfo,
+    connect,
+    redacted,
+)
 from quaymoor.tools.selfplay import random_game
 from tests.cluster.running import needs_cluster_tools
 
 
 def test_several_hosts_connect_to_the_one_that_takes_writes() -> None:
     url = "postgresql://quaymoor@127.0.0.1:5001,127.0.0.1:5002/quaymoor"
-    assert conninfo(url).endswith("target_session_attrs=read-write")
+    assert "target_session_attrs=read-write" in conninfo(url)
     assert "host=127.0.0.1,127.0.0.1" in conninfo(url) and "port=5001,5002" in conninfo(url)
     kv = "host=a,b port=1,2 dbname=q target_session_attrs=any"
     assert "target_session_attrs=any" in conninfo(kv)  # said explicitly: kept
     assert "target_session_attrs" not in conninfo("postgresql://u@h:1/q")  # one host
+    assert "connect_timeout=4" in conninfo(url) and "connect_timeout=10" in conninfo("host=h")
+    assert "keepalives_idle=5" in conninfo(url) and "tcp_user_timeout=5000" in conninfo(url)
+    assert "connect_timeout=2" in conninfo("host=h connect_timeout=2")  # its own wins
     with pytest.raises(ArchiveError, match="not a PostgreSQL connection string"):
         conninfo("no equals sign here")
 
@@ -91,3 +103,22 @@ async def test_a_standby_takes_over_with_every_commit_and_every_queued_write(
         assert db.info.port == pair.standby.port
         assert db.execute("SELECT count(*) FROM processes WHERE instance = 'just-before'"
                           ).fetchone() == (1,)
+
+
+def test_a_silent_first_host_costs_seconds_not_minutes(database: str) -> None:
+    """The first host accepts TCP and never answers (a host gone silent); the second is a
+    real server: the connection lands there once the first host's timeout is up."""
+    port = int(str(conninfo_to_dict(database)["port"]))
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # the kernel completes the handshake; nothing ever answers
+        hole = silent.getsockname()[1]
+        url = f"host=127.0.0.1,127.0.0.1 port={hole},{port} user={USER} dbname={DATABASE}"
+        began = time.monotonic()
+        db = connect(url)
+        took = time.monotonic() - began
+        try:
+            assert db.info.port == port
+        finally:
+            db.close()
+    assert CONNECT_TIMEOUT_EACH_OF_SEVERAL - 1 <= took < CONNECT_TIMEOUT_EACH_OF_SEVERAL + 3
