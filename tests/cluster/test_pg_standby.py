@@ -15,8 +15,8 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from psycopg.conninfo import conninfo_to_dict
 import trio
+from psycopg.conninfo import conninfo_to_dict
 
 from quaymoor.cluster.local_pg import DATABASE, USER, PostgresError
 from quaymoor.cluster.pg_standby import StandbyPair, start_standby
@@ -25,8 +25,8 @@ from quaymoor.store.pg_archive import PgArchive
 from quaymoor.store.pg_db import (
     CONNECT_TIMEOUT_EACH_OF_SEVERAL,
     check_database,
-    conninfo,
     connect,
+    conninfo,
     redacted,
 )
 from quaymoor.tools.selfplay import random_game
