@@ -53,8 +53,10 @@ TCP_DEFAULTS: Final = {"keepalives": "1", "keepalives_idle": "5",
 def _params(url: str) -> dict[str, Any]:
     try:
         return conninfo_to_dict(url)
-    except psycopg.Error as exc:
-        raise ArchiveError(f"not a PostgreSQL connection string: {exc}") from exc
+    except psycopg.Error:
+        # libpq's message quotes the string around the fault: it may be a password.
+        raise ArchiveError("not a PostgreSQL connection string (neither a postgresql:// "
+                           "URL nor key=value pairs libpq can parse)") from None
 
 
 def conninfo(url: str) -> str:
