@@ -112,7 +112,8 @@ class LocalPostgres:
 
     @property
     def pid(self) -> int | None:
-        """The postmaster's pid (its pid file), None when it is not running."""
+        """The postmaster's pid from its pid file (None without one: a killed server's
+        is left behind, so the pid may be gone)."""
         try:
             return int((self.data / "postmaster.pid").read_text().split()[0])
         except (OSError, ValueError, IndexError):

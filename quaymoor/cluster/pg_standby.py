@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import time
 from pathlib import Path
@@ -175,7 +176,16 @@ class StandbyPair:
         self.url = ""
 
     def start(self) -> str:
-        """Both servers started, the standby streaming; the multi-host URL."""
+        """Both servers started, the standby streaming; the multi-host URL. A standby left
+        by an earlier start is made afresh from the primary; one that was promoted holds
+        the newest data, so the pair refuses to start (``PostgresError``) rather than go
+        back to the old primary's."""
+        if (self.standby.data / "PG_VERSION").exists():
+            if not (self.standby.data / "standby.signal").exists():
+                raise PostgresError(
+                    f"{self.standby.data} was promoted: it, not {self.primary.data}, has the "
+                    "newest data; keep it (as a primary of its own) or remove the folder")
+            shutil.rmtree(self.standby.data)
         self.primary.start()
         start_standby(self.primary, self.standby, synchronous=self.synchronous)
         self.url = multi_host_url(self.primary, self.standby)

@@ -123,3 +123,15 @@ def test_a_silent_first_host_costs_seconds_not_minutes(database: str) -> None:
         finally:
             db.close()
     assert CONNECT_TIMEOUT_EACH_OF_SEVERAL - 1 <= took < CONNECT_TIMEOUT_EACH_OF_SEVERAL + 3
+
+
+def test_a_pair_starts_again_and_never_goes_back_to_a_stale_primary(
+        pair: StandbyPair) -> None:
+    """Stopped and started again, the standby is copied afresh; once promoted, the pair
+    refuses to start on the old primary."""
+    pair.stop()
+    assert pair.start() and pair.standby.port != 0
+    pair.promote()
+    pair.stop()
+    with pytest.raises(PostgresError, match="was promoted"):
+        pair.start()
