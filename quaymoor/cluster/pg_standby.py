@@ -33,8 +33,8 @@ write is idempotent by key: ``store.pg_lobby``, ``store.pg_archive``): none lost
 doubled. Asynchronous replication loses the last commits at a failover. The price: while
 the standby is down the primary's commits wait for it. It is switched on (``ALTER
 SYSTEM`` on the primary alone) once the standby streams, since before that every commit,
-the database's creation too, would wait; the standby never has it, so promoted it
-commits alone.
+the database's creation too, would wait; the standby's copy of the settings has it
+switched off, so promoted it commits alone.
 """
 
 from __future__ import annotations
@@ -92,6 +92,11 @@ def start_standby(primary: LocalPostgres, standby: LocalPostgres, *,
                 "-d", f"host=127.0.0.1 port={primary.port} user={REPLICA_ROLE}"
                       f" application_name={STANDBY_NAME}",
                 "-R", "-C", "-S", STANDBY_NAME, "-X", "stream", "-c", "fast")
+    # The copy has the primary's own settings file: a primary made synchronous by an
+    # earlier pairing would make this standby, once promoted, wait for a standby of its
+    # own at every commit. Its last line wins.
+    with (standby.data / "postgresql.auto.conf").open("a") as conf:
+        conf.write("synchronous_standby_names = ''\n")
     standby.start()
     wait_streaming(primary)
     if synchronous:

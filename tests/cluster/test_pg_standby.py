@@ -127,11 +127,19 @@ def test_a_silent_first_host_costs_seconds_not_minutes(database: str) -> None:
 
 def test_a_pair_starts_again_and_never_goes_back_to_a_stale_primary(
         pair: StandbyPair) -> None:
-    """Stopped and started again, the standby is copied afresh; once promoted, the pair
+    """Stopped and started again (the primary synchronous from the first pairing), the
+    standby is copied afresh and, promoted, commits alone; once promoted, the pair
     refuses to start on the old primary."""
     pair.stop()
     assert pair.start() and pair.standby.port != 0
+    pair.kill_primary()
     pair.promote()
+    # Promoted, it commits alone (it does not wait for a standby of its own).
+    with psycopg.connect(pair.url, autocommit=True) as db:
+        assert db.execute("SHOW synchronous_standby_names").fetchone() == ("",)
+        began = time.monotonic()
+        db.execute("CREATE TABLE after_promotion (x int)")
+        assert time.monotonic() - began < 3
     pair.stop()
     with pytest.raises(PostgresError, match="was promoted"):
         pair.start()
