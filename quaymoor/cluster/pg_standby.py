@@ -11,9 +11,11 @@ The API, each call blocking (run it in ``trio.to_thread.run_sync`` from trio):
 - ``pair.kill_primary()`` kills the primary's postmaster and every backend (SIGKILL, as a
   crashed host: nothing is flushed or said to the clients);
 - ``pair.promote()`` makes the standby the primary (``pg_ctl promote``, waiting for it);
+- ``pair.failover(gap)`` is both, ``gap`` seconds apart, and returns the seconds the
+  database took no writes;
 - ``pair.stop()`` stops whichever servers still run.
 
-``kill_primary`` and ``promote`` need only the folder (the pid file, ``pg_ctl -D``): a
+``kill_primary``, ``promote`` and ``failover`` need only the folder (the pid file, ``pg_ctl -D``): a
 ``StandbyPair`` of the folder of a pair another process started (``quaymoor cluster
 --standby`` puts one in ``<folder>/pg-pair``) kills and promotes that pair.
 
@@ -201,6 +203,16 @@ class StandbyPair:
 
     def promote(self) -> None:
         promote(self.standby)
+
+    def failover(self, gap: float = 0.0) -> float:
+        """The primary killed, ``gap`` seconds with no primary at all (a real failover's
+        detection), the standby promoted; the seconds from the kill until it takes
+        writes. (How long until a client's writes land is the client's: its retries.)"""
+        killed = time.monotonic()
+        self.kill_primary()
+        time.sleep(max(0.0, gap - (time.monotonic() - killed)))
+        self.promote()
+        return time.monotonic() - killed
 
     def stop(self) -> None:
         """Stop whichever servers still run (a killed one is left as it is)."""

@@ -198,8 +198,8 @@ async def test_cluster_standby_fails_over_by_the_folder_alone() -> None:
             info = (await tables_on_each(port, 1))["00"][0]
             await play_some(port, info, 2)
             pair = StandbyPair(running.folder / PAIR_FOLDER)
-            await trio.to_thread.run_sync(pair.kill_primary)
-            await trio.to_thread.run_sync(pair.promote)
+            took = await trio.to_thread.run_sync(pair.failover, 0.5)
+            assert 0.5 <= took < 10
             client = await play_to_end(port, info)
             assert client.of_type("game_ended")[-1]["reason"] == "finished"
 
