@@ -160,7 +160,8 @@ def cmd_cluster(args: argparse.Namespace) -> int:
     options = ClusterOptions(
         host=args.host, port=args.port, workers=workers, database=args.database,
         folder=args.folder, decision_seconds=args.decision_seconds, bot_delay=args.bot_delay,
-        address_limits=not args.no_address_limits, stall_ms=args.log_stalls)
+        address_limits=not args.no_address_limits, stall_ms=args.log_stalls,
+        standby=args.standby)
     try:
         trio.run(serve_cluster, options)
     except Exception as exc:  # a piece that would not start: say which and why
@@ -181,7 +182,7 @@ def cmd_drain(args: argparse.Namespace) -> int:
     import trio
 
     from quaymoor.cluster.haproxy import HaproxyError, set_state
-    from quaymoor.cluster.runner import SOCKET_FILE, drain_flag
+    from quaymoor.cluster.runner import SOCKET_FILE, URL_FILE, drain_flag
     from quaymoor.store.archive import ArchiveError
 
     name = args.process
@@ -191,7 +192,7 @@ def cmd_drain(args: argparse.Namespace) -> int:
     url = args.database
     if url is None:
         try:
-            url = (args.folder / "database.url").read_text().strip()
+            url = (args.folder / URL_FILE).read_text().strip()
         except OSError as exc:
             print(f"quaymoor drain: give --database (no cluster in {args.folder}: {exc})",
                   file=sys.stderr)
@@ -303,7 +304,12 @@ def build_parser() -> argparse.ArgumentParser:
     cl.add_argument("--workers", type=_positive, default=None,
                     help="table processes (default: one per core)")
     cl.add_argument("--database", default=None,
-                    help="a PostgreSQL URL (default: a PostgreSQL of its own in the folder)")
+                    help="a PostgreSQL URL or conninfo, one host or several (libpq's "
+                         "multi-host form: the one that takes writes is used); default: a "
+                         "PostgreSQL of its own in the folder")
+    cl.add_argument("--standby", action="store_true",
+                    help="without --database: its own PostgreSQL with a streaming standby "
+                         "(a failover to try: docs/deploy.md)")
     cl.add_argument("--folder", type=Path, default=Path("var/cluster"),
                     help="configuration, logs and the local database (var/cluster)")
     cl.add_argument("--decision-seconds", type=float, default=90.0)

@@ -43,11 +43,12 @@ from quaymoor.cluster.haproxy import (
 )
 from quaymoor.cluster.listening import wait_listening
 from quaymoor.cluster.local_pg import LocalPostgres, free_port
+from quaymoor.cluster.pg_standby import StandbyPair
 from quaymoor.cluster.router import Router
 from quaymoor.ops.logs import configure_json_logs
 from quaymoor.ops.open_files import hard_open_files, raise_open_files
 from quaymoor.store.archive import ArchiveError
-from quaymoor.store.pg_db import check_database, connect
+from quaymoor.store.pg_db import check_database, connect, redacted
 
 log = logging.getLogger("quaymoor.cluster")
 
@@ -55,6 +56,9 @@ DEFAULT_FOLDER: Final = Path("var/cluster")
 SOCKET_FILE: Final = "haproxy.sock"  #: HAProxy's runtime API, in the folder
 TOKEN_FILE: Final = "operator.token"  #: the operators' token, in the folder (mode 600)
 PG_FOLDER: Final = "pg"  #: the cluster's own PostgreSQL (without --database), in the folder
+#: With ``--standby``: its primary and streaming standby (``pg_standby``), in the folder.
+PAIR_FOLDER: Final = "pg-pair"
+URL_FILE: Final = "database.url"  #: the database's URL, in the folder (mode 600)
 HEALTH_TIMEOUT: Final = 30.0
 #: Slots in HAProxy's backend per process: its own, a spare for a rolling deploy's new
 #: process, and one for a replacement started meanwhile (a process drained by hand or
@@ -72,6 +76,9 @@ class ClusterOptions:
     port: int = 8000
     workers: int = 2
     database: str | None = None  #: None: a PostgreSQL of its own in ``folder``
+    #: Without ``database``: its own PostgreSQL is a primary with a streaming standby,
+    #: reached by a multi-host URL (``pg_standby``: what a failover test kills and promotes)
+    standby: bool = False
     folder: Path = DEFAULT_FOLDER
     decision_seconds: float = 90.0
     bot_delay: float | None = None  #: None: each table's pace (``serve --bot-delay``)
@@ -139,6 +146,7 @@ class Cluster:
         self.slots = min(MAX_SLOTS, SLOTS_PER_WORKER * options.workers)
         self.workers: dict[int, WorkerProcess] = {}
         self.pg: LocalPostgres | None = None
+        self.pair: StandbyPair | None = None
         self.url = options.database or ""
         self.port = options.port
         self.stopping = False
@@ -162,11 +170,17 @@ class Cluster:
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
-                if not self.url:
+                if not self.url and self.options.standby:
+                    self.pair = StandbyPair(self.folder / PAIR_FOLDER)
+                    self.url = await trio.to_thread.run_sync(self.pair.start)
+                elif not self.url:
                     self.pg = LocalPostgres(self.folder / PG_FOLDER)
                     self.url = await trio.to_thread.run_sync(self.pg.start)
                 await trio.to_thread.run_sync(check_database, self.url)
-                (self.folder / "database.url").write_text(self.url + "\n")
+                url_file = self.folder / URL_FILE  # it may hold a password
+                url_file.touch(mode=0o600)
+                url_file.chmod(0o600)
+                url_file.write_text(self.url + "\n")
                 token_file = self.folder / TOKEN_FILE
                 token_file.touch(mode=0o600)
                 token_file.chmod(0o600)
@@ -333,6 +347,8 @@ class Cluster:
         await self.router.stop()
         if self.pg is not None:
             await trio.to_thread.run_sync(self.pg.stop)
+        if self.pair is not None:
+            await trio.to_thread.run_sync(self.pair.stop)
 
 
 async def serve_cluster(options: ClusterOptions) -> None:
@@ -343,7 +359,7 @@ async def serve_cluster(options: ClusterOptions) -> None:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, signal.SIGHUP) as sigs:
             port = await nursery.start(cluster.run)
             print(f"Quaymoor cluster is serving on http://{options.host}:{port}/ "
-                  f"({options.workers} processes; PostgreSQL {cluster.url}; "
+                  f"({options.workers} processes; PostgreSQL {redacted(cluster.url)}; "
                   f"logs and the operator token in {cluster.folder})", flush=True)
             async for signum in sigs:
                 if signum == signal.SIGHUP:
