@@ -45,7 +45,6 @@ from quaymoor.cluster.netns import (
     NETNS_DIR,
     SUBNET,
     Hosts,
-    NetnsError,
     entered_netns,
     ip,
 )
@@ -275,7 +274,7 @@ class NetnsCluster:
         if (pg := self.pg.postmaster_pid()) is not None:
             pids["db"] = pg
         wrong = []
-        home = os.stat("/proc/self/ns/net").st_ino
+        home = os.stat("/proc/thread-self/ns/net").st_ino
         for host, pid in pids.items():
             try:
                 inode = os.stat(f"/proc/{pid}/ns/net").st_ino
@@ -284,7 +283,7 @@ class NetnsCluster:
             if inode != os.stat(NETNS_DIR / self.hosts.netns(host)).st_ino:
                 wrong.append(f"{host} (pid {pid}) is not in {self.hosts.netns(host)}")
         if home in {os.stat(NETNS_DIR / ns).st_ino for ns in self.hosts.made}:
-            return [*wrong, "this process is inside one of the hosts' namespaces"]
+            return [*wrong, "asked from inside one of the hosts' namespaces"]
         listening = subprocess.run(["ss", "-Hltnup"], capture_output=True, text=True,
                                    check=False).stdout
         wrong += [f"listening on the machine's own interfaces: {line.strip()}"
@@ -307,7 +306,7 @@ class NetnsCluster:
         if process.returncode is None:
             process.kill()
             await process.wait()
-        return process.returncode
+        return await process.wait()
 
     async def teardown(self) -> None:
         """Every link back up (a table host ends its games through the database), each
