@@ -150,6 +150,8 @@ class NetnsCluster:
         self.haproxy: trio.Process | None = None
         self.operator_token = os.urandom(18).hex()
         self.socket = str(self.folder / "haproxy.sock")
+        #: The namespace this was made in: the machine's own (``escaped`` looks there).
+        self._machine = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
 
     # ------------------------------------------------------------ where things are
 
@@ -274,7 +276,6 @@ class NetnsCluster:
         if (pg := self.pg.postmaster_pid()) is not None:
             pids["db"] = pg
         wrong = []
-        home = os.stat("/proc/thread-self/ns/net").st_ino
         for host, pid in pids.items():
             try:
                 inode = os.stat(f"/proc/{pid}/ns/net").st_ino
@@ -282,16 +283,18 @@ class NetnsCluster:
                 continue
             if inode != os.stat(NETNS_DIR / self.hosts.netns(host)).st_ino:
                 wrong.append(f"{host} (pid {pid}) is not in {self.hosts.netns(host)}")
-        if home in {os.stat(NETNS_DIR / ns).st_ino for ns in self.hosts.made}:
-            return [*wrong, "asked from inside one of the hosts' namespaces"]
-        listening = subprocess.run(["ss", "-Hltnup"], capture_output=True, text=True,
-                                   check=False).stdout
+        # Asked in the machine's own namespace, whichever this thread is in (a thread
+        # started while another was in a host's namespace is in that one).
+        with entered_netns(Path(f"/proc/self/fd/{self._machine}")):
+            listening = subprocess.run(["ss", "-Hltnup"], capture_output=True, text=True,
+                                       check=False).stdout
+            addresses = ip("-o", "addr")
         wrong += [f"listening on the machine's own interfaces: {line.strip()}"
                   for line in listening.splitlines()
                   if any(f"pid={pid}," in line for pid in pids.values())]
         prefix = SUBNET.rsplit(".", 1)[0] + "."
         wrong += [f"the machine's own interfaces have {line.strip()}"
-                  for line in ip("-o", "addr").splitlines() if f"inet {prefix}" in line]
+                  for line in addresses.splitlines() if f"inet {prefix}" in line]
         return wrong
 
     # ------------------------------------------------------------ stopping
@@ -333,6 +336,7 @@ class NetnsCluster:
                     os.kill(pid, signal.SIGKILL)
         finally:
             await trio.to_thread.run_sync(self.hosts.down)
+            os.close(self._machine)
             if self._own_folder:
                 shutil.rmtree(self.folder, ignore_errors=True)
 

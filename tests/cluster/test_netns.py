@@ -36,13 +36,13 @@ from tests.cluster.across_hosts import (
 )
 from tests.cluster.running import in_order, unbroken
 
-LIMIT = 180
+LIMIT = 240  #: the machine is shared: generous
 #: Past the lease's pause (6 s without a renewal) and well inside its window (30 s: no
 #: other host may take table-1 for dead). The fault bench's partition is 30 s.
 PARTITION_SECONDS = 12.0
 GAMES_EACH = 3  #: games mid-play on each table host
 PROBE_EVERY = 2.0  #: a reconnect and a record fetch per cut-off game, this often
-RECOVERY = 45.0  #: for the cut-off host's players to hear from it again (TCP's backoff)
+RECOVERY = 30.0  #: for the cut-off host's players to hear from it again (TCP's backoff)
 OPTIONS = NetnsOptions(bot_delay=0.05, decision_seconds=60)
 
 
@@ -101,6 +101,20 @@ async def record_of(where: Where, table: str) -> HttpReply:
         while (got := await http(where, "GET", f"/games/{table}.json")).status == 404:
             await trio.sleep(0.2)
     return got
+
+
+async def caught_up(client: Client) -> None:
+    """Every frame on its way read (none for a second); when the last is not an update
+    (the pause's), a snapshot asked for from the last version: where the game stands,
+    repeating no event."""
+    while True:
+        with trio.move_on_after(1.0) as quiet:
+            if await client.next() is None:
+                return
+        if quiet.cancelled_caught:
+            break
+    if client.frames[-1]["type"] != "update":
+        await client.send({"type": "resync", "since": client.last_version()})
 
 
 async def probe(where: Where, info: dict[str, Any]) -> str:
@@ -211,8 +225,7 @@ async def test_partition_of_a_table_host() -> None:
                 client = clients[info["table"]]
                 try:
                     with trio.fail_after(60):
-                        # Where the game stands now (the pause's frames came last).
-                        await client.send({"type": "resync", "since": client.last_version()})
+                        await caught_up(client)
                         ended = await client.play()
                 except (AssertionError, trio.TooSlowError) as exc:
                     ended = None
@@ -222,7 +235,10 @@ async def test_partition_of_a_table_host() -> None:
                     if ended["reason"] != "finished":
                         problems.append(f"{info['table']}: ended {ended['reason']}")
                 if not in_order(client):
-                    problems.append(f"{info['table']}: its stream went back or repeated")
+                    versions = [(f["since"], f["version"], len(f["events"]))
+                                for f in client.of_type("update")]
+                    problems.append(f"{info['table']}: its stream went back or repeated "
+                                    f"(since, version, events): {versions}")
 
             await trio.sleep(1.0)  # the last records' batch commits
             ids = [i["table"] for i in cut_off + other]
@@ -234,5 +250,5 @@ async def test_partition_of_a_table_host() -> None:
             rows = await trio.to_thread.run_sync(process_rows, cluster)
             if rows["w00"][1]:
                 problems.append("table-1 was taken for dead by the other host")
-            assert await trio.to_thread.run_sync(cluster.escaped) == []
+            problems += await trio.to_thread.run_sync(cluster.escaped)
     assert problems == [], "\n".join(problems)
