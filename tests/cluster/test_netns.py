@@ -158,7 +158,7 @@ async def test_partition_of_a_table_host() -> None:
                     heard[table].append(frame)
 
             probes: dict[str, list[str]] = {i["table"]: [] for i in cut_off}
-            early: list[str] = []
+            early: dict[str, str] = {}  #: a cut-off game's record published: its reason
 
             async def watch_during_cut() -> None:
                 while True:
@@ -167,7 +167,7 @@ async def test_partition_of_a_table_host() -> None:
                         with trio.move_on_after(3):
                             got = await http(router, "GET", f"/games/{info['table']}.json")
                             if got.status == 200:
-                                early.append(info["table"])
+                                early[info["table"]] = got.body["end_reason"]
                     await trio.sleep(PROBE_EVERY)
 
             async def play_on(info: dict[str, Any]) -> None:
@@ -214,7 +214,7 @@ async def test_partition_of_a_table_host() -> None:
                                     f"{wrong} by a host that does not hold it ({answers})")
             if early:
                 problems.append(f"seeds published during the cut (/games/<id>.json 200): "
-                                f"{sorted(set(early))}")
+                                f"{sorted(early)}")
 
             # Every game of table-1 goes on to its end on its own host.
             told_reasons: dict[str, str] = {}
@@ -247,6 +247,9 @@ async def test_partition_of_a_table_host() -> None:
                 if reasons != [told_reasons.get(game_id)] or reasons != ["finished"]:
                     problems.append(f"{game_id}: records {reasons}, its players were told "
                                     f"{told_reasons.get(game_id)}")
+                if game_id in early and [early[game_id]] != reasons:
+                    problems.append(f"{game_id}: ended twice: its record said "
+                                    f"{early[game_id]!r} during the cut, then {reasons}")
             rows = await trio.to_thread.run_sync(process_rows, cluster)
             if rows["w00"][1]:
                 problems.append("table-1 was taken for dead by the other host")
