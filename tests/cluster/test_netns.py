@@ -14,6 +14,7 @@ ended twice: each has one record, ``finished``, the one its players were told of
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from contextlib import AsyncExitStack
 from typing import Any
@@ -23,7 +24,7 @@ import pytest
 import trio
 from trio_websocket import HandshakeError
 
-from quaymoor.cluster.netns import NETNS_DIR
+from quaymoor.cluster.netns import NETNS_DIR, Hosts
 from quaymoor.cluster.netns_cluster import NetnsCluster, NetnsOptions, netns_cluster
 from tests.actors.test_end_to_end import Client, HttpReply, seed_matches
 from tests.cluster.across_hosts import (
@@ -68,6 +69,42 @@ def process_rows(cluster: NetnsCluster) -> dict[str, tuple[str, bool]]:
         rows = db.execute("SELECT DISTINCT ON (name) name, address, stopped_at IS NOT NULL"
                           " FROM processes ORDER BY name, started_at DESC").fetchall()
     return {name: (address, stopped) for name, address, stopped in rows}
+
+
+def reaches(hosts: Hosts, source: str, target: str, port: int) -> bool:
+    """Whether ``source`` can open a TCP connection to ``target``'s address (1 s)."""
+    with hosts.entered(source), socket.socket() as probe:
+        probe.settimeout(1.0)
+        try:
+            probe.connect((hosts.address(target), port))
+        except OSError:
+            return False
+        return True
+
+
+def test_hosts_are_cabled_cut_restored_and_removed() -> None:
+    with Hosts() as hosts:
+        made = list(hosts.made)
+        assert len(made) == 6 and all((NETNS_DIR / ns).exists() for ns in made)
+        assert all(len(ns) <= 15 for ns in made)
+        with hosts.entered("table-1"):  # the socket stays in table-1's namespace
+            server = socket.socket()
+        server.bind((hosts.address("table-1"), 8000))
+        server.listen()
+        with pytest.raises(OSError):  # the machine's own namespace has no such address
+            socket.socket().bind((hosts.address("table-1"), 0))
+        assert reaches(hosts, "client", "table-1", 8000)
+        hosts.cut("table-1")
+        assert hosts.is_cut("table-1")
+        assert not reaches(hosts, "client", "table-1", 8000)
+        assert not reaches(hosts, "router", "table-1", 8000)
+        hosts.restore("table-1")
+        assert not hosts.is_cut("table-1")
+        assert reaches(hosts, "router", "table-1", 8000)
+        server.close()
+        shown = hosts.run("db", ["ip", "-o", "-4", "addr", "show", "dev", "eth0"])
+        assert "10.77.0.20/24" in shown.stdout, shown
+    assert not [ns for ns in made if (NETNS_DIR / ns).exists()]
 
 
 async def test_a_game_through_the_router_across_hosts() -> None:
