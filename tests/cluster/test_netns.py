@@ -25,7 +25,7 @@ import trio
 from trio_websocket import HandshakeError
 
 from quaymoor.cluster.netns import NETNS_DIR, Hosts
-from quaymoor.cluster.netns_cluster import NetnsCluster, NetnsOptions, netns_cluster
+from quaymoor.cluster.netns_cluster import NetnsCluster, NetnsOptions, cut, heal, netns_cluster
 from tests.actors.test_end_to_end import Client, HttpReply, seed_matches
 from tests.cluster.across_hosts import (
     Where,
@@ -128,8 +128,21 @@ async def test_a_game_through_the_router_across_hosts() -> None:
             rows = await trio.to_thread.run_sync(process_rows, cluster)
             assert rows == {"w00": ("10.77.0.11:8000", False), "w01": ("10.77.0.12:8000", False)}
             assert await trio.to_thread.run_sync(cluster.escaped) == []
+            # By the process's name, as the fault bench cuts: HAProxy's checks see it go
+            # (two failed checks a second apart) and come back.
+            await trio.to_thread.run_sync(cut, cluster.folder, "w01")
+            await until_servers(cluster, {"w00"})
+            await trio.to_thread.run_sync(heal, cluster.folder, "w01")
+            await until_servers(cluster, {"w00", "w01"})
     assert not [ns for ns in made if (NETNS_DIR / ns).exists()], "a namespace was left"
     assert not cluster.folder.exists()
+
+
+async def until_servers(cluster: NetnsCluster, up: set[str]) -> None:
+    """Until HAProxy's checks find exactly ``up`` up (15 s at most)."""
+    with trio.fail_after(15):
+        while await cluster.servers_up() != up:
+            await trio.sleep(0.2)
 
 
 async def record_of(where: Where, table: str) -> HttpReply:
