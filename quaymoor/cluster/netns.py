@@ -19,13 +19,16 @@ and is safe to call twice, or after a half-done ``up``.
 
 ``entered(host)`` moves the calling thread (only it: ``setns(2)`` is per thread) into a
 host's namespace and back, so that a test's or a bench's own sockets are the client's.
-Root only (CI runs as root); ``missing()`` says why this cannot run here.
+``cut(folder, "w01")`` and ``heal(folder, "w01")`` do the same knowing only a cluster's
+folder and a table process's name (``write_layout`` put the run there): the fault bench's
+faults call them. Root only (CI runs as root); ``missing()`` says why this cannot run here.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
 import secrets
 import shutil
@@ -44,6 +47,8 @@ NETNS_DIR: Final = Path("/var/run/netns")
 IFACE: Final = "eth0"  #: a host's end of its cable, in its own namespace
 BRIDGE: Final = "sw"
 _CLONE_NEWNET: Final = 0x40000000
+#: In a cluster's folder: the run and which host serves which table process.
+LAYOUT_FILE: Final = "netns.json"
 
 
 class NetnsError(Exception):
@@ -150,6 +155,12 @@ class Hosts:
                     ip("netns", "delete", name)
         self.made.clear()
 
+    def write_layout(self, folder: Path, slots: dict[str, str]) -> None:
+        """Say in ``folder`` (``LAYOUT_FILE``) which run this is and which host serves
+        each table process (``{"w00": "table-1"}``), for ``cut`` and ``heal``."""
+        layout = {"run": self.run_id, "slots": slots}
+        (folder / LAYOUT_FILE).write_text(json.dumps(layout) + "\n")
+
     def __enter__(self) -> Hosts:
         return self.up()
 
@@ -162,6 +173,33 @@ class Hosts:
         there stay there after); back in the one it was in afterwards."""
         with entered_netns(NETNS_DIR / self.netns(host)):
             yield
+
+
+def _laid_out(folder: Path, process: str) -> tuple[Hosts, str]:
+    """The hosts of the cluster over namespaces whose folder is ``folder``, and the one
+    serving the table process named ``process`` (``w00``)."""
+    try:
+        layout = json.loads((Path(folder) / LAYOUT_FILE).read_text())
+    except (OSError, ValueError) as exc:
+        raise NetnsError(f"no cluster over namespaces in {folder} ({LAYOUT_FILE}: {exc})"
+                         ) from exc
+    slots: dict[str, str] = layout["slots"]
+    if process not in slots:
+        raise NetnsError(f"no table process {process!r} in {folder}: {', '.join(sorted(slots))}")
+    return Hosts(str(layout["run"])), slots[process]
+
+
+def cut(folder: Path, process: str) -> None:
+    """The host of the table process ``process`` (``w01``) of the cluster over namespaces
+    in ``folder`` (``netns_cluster``) cut off. Blocks briefly: from trio, in a thread."""
+    hosts, host = _laid_out(folder, process)
+    hosts.cut(host)
+
+
+def heal(folder: Path, process: str) -> None:
+    """That host cabled again (``cut`` undone)."""
+    hosts, host = _laid_out(folder, process)
+    hosts.restore(host)
 
 
 @contextlib.contextmanager

@@ -13,8 +13,8 @@ The API the cluster tests and the fault bench use (all of it trio)::
     # everything stopped, every namespace and the folder gone, even after a failure
 
 For a caller that knows only the cluster's folder (the fault bench's faults, in a
-thread), ``cut(folder, "w01")`` and ``heal(folder, "w01")`` do the same by the table
-process's name (the folder's ``netns.json`` says which host serves which slot).
+thread), ``netns.cut(folder, "w01")`` and ``netns.heal(folder, "w01")`` do the same by
+the table process's name (the folder's ``netns.json`` says which host serves which slot).
 
 ``cluster.local_database_url`` reaches PostgreSQL through its Unix socket (a file, not the
 network) for what a test or the bench reads itself; ``cluster.escaped()`` lists any piece
@@ -25,7 +25,6 @@ what the cut-off host does meanwhile is ``heartbeat``'s (its lease).
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -50,7 +49,6 @@ from quaymoor.cluster.netns import (
     NETNS_DIR,
     SUBNET,
     Hosts,
-    NetnsError,
     entered_netns,
     ip,
 )
@@ -64,8 +62,6 @@ ROUTER_PORT: Final = 80
 PG_PORT: Final = 5432
 START_TIMEOUT: Final = 30.0
 STOP_TIMEOUT: Final = 30.0
-#: In the folder: the run's namespaces and which host serves which slot (``cut``, ``heal``).
-LAYOUT_FILE: Final = "netns.json"
 
 
 @attrs.frozen
@@ -195,9 +191,8 @@ class NetnsCluster:
         for host in TABLE_HOSTS:
             await self.start_server(host)
         await self._start_haproxy()
-        (self.folder / LAYOUT_FILE).write_text(json.dumps({
-            "run": self.hosts.run_id,
-            "slots": {slot_name(self.worker(h).slot): h for h in TABLE_HOSTS}}) + "\n")
+        self.hosts.write_layout(self.folder, {slot_name(self.worker(h).slot): h
+                                              for h in TABLE_HOSTS})
 
     async def _open(self, host: str, argv: Sequence[str], log_name: str) -> trio.Process:
         out = (self.folder / log_name).open("ab")
@@ -350,33 +345,6 @@ class NetnsCluster:
             os.close(self._machine)
             if self._own_folder:
                 shutil.rmtree(self.folder, ignore_errors=True)
-
-
-def _laid_out(folder: Path, process: str) -> tuple[Hosts, str]:
-    """The hosts of the ``NetnsCluster`` running in ``folder``, and the one serving the
-    table process named ``process`` (``w00``)."""
-    try:
-        layout = json.loads((Path(folder) / LAYOUT_FILE).read_text())
-    except (OSError, ValueError) as exc:
-        raise NetnsError(f"no cluster over namespaces in {folder} ({LAYOUT_FILE}: {exc})"
-                         ) from exc
-    if process not in layout["slots"]:
-        raise NetnsError(f"no table process {process!r} in {folder}: "
-                         f"{', '.join(sorted(layout['slots']))}")
-    return Hosts(str(layout["run"])), str(layout["slots"][process])
-
-
-def cut(folder: Path, process: str) -> None:
-    """The host of ``process`` (``w01``) of the cluster in ``folder`` cut off (blocks
-    briefly: call it in a thread from trio)."""
-    hosts, host = _laid_out(folder, process)
-    hosts.cut(host)
-
-
-def heal(folder: Path, process: str) -> None:
-    """The host of ``process`` cabled again (``cut``'s undoing)."""
-    hosts, host = _laid_out(folder, process)
-    hosts.restore(host)
 
 
 @asynccontextmanager

@@ -17,6 +17,7 @@ from __future__ import annotations
 import socket
 from collections.abc import Iterator
 from contextlib import AsyncExitStack
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -24,8 +25,8 @@ import pytest
 import trio
 from trio_websocket import HandshakeError
 
-from quaymoor.cluster.netns import NETNS_DIR, Hosts
-from quaymoor.cluster.netns_cluster import NetnsCluster, NetnsOptions, cut, heal, netns_cluster
+from quaymoor.cluster.netns import NETNS_DIR, Hosts, NetnsError, cut, heal
+from quaymoor.cluster.netns_cluster import NetnsCluster, NetnsOptions, netns_cluster
 from tests.actors.test_end_to_end import Client, HttpReply, seed_matches
 from tests.cluster.across_hosts import (
     Where,
@@ -82,7 +83,9 @@ def reaches(hosts: Hosts, source: str, target: str, port: int) -> bool:
         return True
 
 
-def test_hosts_are_cabled_cut_restored_and_removed() -> None:
+def test_hosts_are_cabled_cut_restored_and_removed(tmp_path: Path) -> None:
+    with pytest.raises(NetnsError, match="no cluster over namespaces"):
+        cut(tmp_path, "w00")  # a plain cluster's folder: nothing to cut, and it says so
     with Hosts() as hosts:
         made = list(hosts.made)
         assert len(made) == 6 and all((NETNS_DIR / ns).exists() for ns in made)
