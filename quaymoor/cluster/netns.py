@@ -170,7 +170,9 @@ class Hosts:
     @contextlib.contextmanager
     def entered(self, host: str) -> Iterator[None]:
         """The calling thread in ``host``'s namespace for the block (sockets it opens
-        there stay there after); back in the one it was in afterwards."""
+        there stay there after); back in the one it was in afterwards. Threads started
+        meanwhile (trio's worker threads, say) start in it and stay in it: whatever must
+        look at the machine's own namespace enters it by name (``entered_netns``)."""
         with entered_netns(NETNS_DIR / self.netns(host)):
             yield
 
