@@ -275,9 +275,11 @@ class NetnsCluster:
     def escaped(self) -> list[str]:
         """Every piece outside the namespace it was started in, and every socket of
         theirs listening in the machine's own namespace (both should be none), and any
-        address of the hosts' subnet on the machine's own interfaces."""
-        pids = {host: p.pid for host, p in self.servers.items() if p.returncode is None}
-        if self.haproxy is not None and self.haproxy.returncode is None:
+        address of the hosts' subnet on the machine's own interfaces. Safe in any thread."""
+        # Only pids: a trio.Process's returncode needs trio's thread, and this runs in
+        # any (a piece that exited has no /proc entry to look at, and is skipped).
+        pids = {host: p.pid for host, p in self.servers.items()}
+        if self.haproxy is not None:
             pids["router"] = self.haproxy.pid
         if (pg := self.pg.postmaster_pid()) is not None:
             pids["db"] = pg
