@@ -14,8 +14,9 @@ ended twice: each has one record, ``finished``, the one its players were told of
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
-from collections.abc import Iterator
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,7 @@ import pytest
 import trio
 from trio_websocket import HandshakeError
 
-from quaymoor.cluster.netns import NETNS_DIR, Hosts, NetnsError, cut, heal
+from quaymoor.cluster.netns import NETNS_DIR, Hosts, NetnsError, cut, heal, missing
 from quaymoor.cluster.netns_cluster import NetnsCluster, NetnsOptions, netns_cluster
 from tests.actors.test_end_to_end import Client, HttpReply, seed_matches
 from tests.cluster.across_hosts import (
@@ -48,10 +49,19 @@ RECOVERY = 30.0  #: for the cut-off host's players to hear from it again (TCP's 
 OPTIONS = NetnsOptions(bot_delay=0.05, decision_seconds=60)
 
 
-@pytest.fixture(autouse=True)
-def _namespaces() -> Iterator[None]:
+@pytest.fixture
+def namespaces() -> None:
+    """Skip, saying why, where this machine cannot lay out hosts (not root, no ``ip``)."""
     needs_namespaces()
-    yield
+
+
+def test_where_namespaces_cannot_be_made_it_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    assert missing() == ("network namespaces need root (ip netns add); CI runs the tests "
+                         "as root")
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    assert missing() == "the ip command is missing (apt-get install iproute2)"
 
 
 def stored(cluster: NetnsCluster, ids: list[str]) -> dict[str, list[str]]:
@@ -83,6 +93,7 @@ def reaches(hosts: Hosts, source: str, target: str, port: int) -> bool:
         return True
 
 
+@pytest.mark.usefixtures("namespaces")
 def test_hosts_are_cabled_cut_restored_and_removed(tmp_path: Path) -> None:
     with pytest.raises(NetnsError, match="no cluster over namespaces"):
         cut(tmp_path, "w00")  # a plain cluster's folder: nothing to cut, and it says so
@@ -110,6 +121,7 @@ def test_hosts_are_cabled_cut_restored_and_removed(tmp_path: Path) -> None:
     assert not [ns for ns in made if (NETNS_DIR / ns).exists()]
 
 
+@pytest.mark.usefixtures("namespaces")
 async def test_a_game_through_the_router_across_hosts() -> None:
     with trio.fail_after(LIMIT):
         async with netns_cluster(OPTIONS) as cluster:
@@ -188,6 +200,7 @@ async def probe(where: Where, info: dict[str, Any]) -> str:
     return "none"
 
 
+@pytest.mark.usefixtures("namespaces")
 async def test_partition_of_a_table_host() -> None:
     problems: list[str] = []
     with trio.fail_after(LIMIT):
