@@ -214,6 +214,29 @@ def cmd_drain(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_haproxy_config(args: argparse.Namespace) -> int:
+    """Print the HAProxy configuration for table processes on several hosts: the same
+    text ``quaymoor cluster`` writes for its own (``haproxy.config_text``)."""
+    from quaymoor.cluster.haproxy import MAX_SLOTS, config_text, table_hosts
+
+    try:
+        workers = table_hosts(args.table_host)
+    except ValueError as exc:
+        print(f"quaymoor haproxy-config: {exc}", file=sys.stderr)
+        return 2
+    highest = max(w.slot for w in workers)
+    slots = args.slots if args.slots is not None else min(
+        MAX_SLOTS, max(2 * len(workers), highest + 1))
+    if not highest < slots <= MAX_SLOTS:
+        print(f"quaymoor haproxy-config: --slots must be above the highest slot given "
+              f"({highest}) and at most {MAX_SLOTS}", file=sys.stderr)
+        return 2
+    print(config_text(host=args.host, port=args.port, workers=workers, slots=slots,
+                      socket_path=args.socket, address_limits=not args.no_address_limits,
+                      maxconn=args.maxconn), end="")
+    return 0
+
+
 def cmd_tournament(args: argparse.Namespace) -> int:
     from quaymoor.tools.tournament import run
 
@@ -292,6 +315,25 @@ def build_parser() -> argparse.ArgumentParser:
                     help="each process logs its event-loop stalls over MS milliseconds "
                          "(as serve --log-stalls)")
     cl.set_defaults(func=cmd_cluster)
+
+    hc = sub.add_parser("haproxy-config", help="print the HAProxy configuration for table "
+                                               "processes on several hosts (docs/deploy.md)")
+    hc.add_argument("--table-host", action="append", required=True, metavar="[wNN=]HOST:PORT",
+                    help="a table process HAProxy reaches at HOST:PORT (repeat for each); "
+                         "wNN= gives its slot (its serve --slot), else the lowest free one")
+    hc.add_argument("--host", default="0.0.0.0", help="the public address HAProxy binds")
+    hc.add_argument("--port", type=_positive, default=80)
+    hc.add_argument("--slots", type=_positive, default=None,
+                    help="servers in the backend, the spares in maintenance for a deploy "
+                         "(default: twice the table hosts)")
+    hc.add_argument("--socket", default="/run/haproxy/quaymoor.sock",
+                    help="HAProxy's runtime API socket (give it to each serve "
+                         "--haproxy-socket, and to quaymoor drain)")
+    hc.add_argument("--maxconn", type=_positive, default=10_000,
+                    help="client connections at once (HAProxy needs two open files each)")
+    hc.add_argument("--no-address-limits", action="store_true",
+                    help="no per-address caps in HAProxy")
+    hc.set_defaults(func=cmd_haproxy_config)
 
     dr = sub.add_parser("drain", help="a cluster's process takes no new tables and exits "
                                       "when its games end")
