@@ -97,7 +97,7 @@ class NetnsPostgres(LocalPostgres):
         if self._as:
             shutil.chown(self.folder, "postgres", "postgres")
         if not (self.data / "PG_VERSION").exists():
-            self._run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust",
+            self.run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust",
                       "-U", USER, "-E", "UTF8", "--no-instructions")
             with (self.data / "pg_hba.conf").open("a") as hba:
                 hba.write(f"host all {USER} {SUBNET} trust\n")
