@@ -43,9 +43,10 @@ STOP_SECONDS = 120.0  #: every process archives its games (the cluster allows 30
 
 
 @contextlib.contextmanager
-def cluster_under_test(workers: int, *, stalls: bool) -> Iterator[tuple[Served, dict[str, str]]]:
-    """The running cluster and each table process's log file, by name; stopped afterwards
-    (also on error or Ctrl-C)."""
+def cluster_under_test(workers: int, *, stalls: bool, extra: tuple[str, ...] = ()
+                       ) -> Iterator[tuple[Served, dict[str, str]]]:
+    """The running cluster (with ``extra`` options of ``quaymoor cluster``) and each table
+    process's log file, by name; stopped afterwards (also on error or Ctrl-C)."""
     folder = Path(tempfile.mkdtemp(prefix="quaymoor-bench-cluster-"))
     folder.chmod(0o755)  # as root, PostgreSQL runs as the postgres user: it must get in
     proc: subprocess.Popen[str] | None = None
@@ -54,7 +55,7 @@ def cluster_under_test(workers: int, *, stalls: bool) -> Iterator[tuple[Served, 
     try:
         proc, port, log = start_process(
             [sys.executable, "-m", "quaymoor", "cluster", "--workers", str(workers),
-             "--port", str(free_port()), "--folder", str(folder), *serve_options(stalls)],
+             "--port", str(free_port()), "--folder", str(folder), *serve_options(stalls), *extra],
             r"Quaymoor cluster is serving on http://[\d.]+:(\d+)/",
             timeout=START_SECONDS, new_session=True)
         served = _find_processes(port, folder, workers)

@@ -1,0 +1,142 @@
+"""One fault from start to row: the system started, ``tables`` tables seated mid-game, the
+fault injected while the public port and the records are watched, the games played to
+their end, the records collected and verified, the system stopped.
+
+Seating: each table is what a browser's "play now" makes (``POST /api/play-now`` for two
+players, the seat's client seed, the start; the other chair is a bot), with one
+``TableClient`` in the human seat that plays ``MOVES_BEFORE`` moves and holds. The fault
+comes once every table is held (or ``SEAT_SECONDS`` passed); the players then connected
+are the ones who must be told. After ``inject`` and the fault's ``hold`` the players play
+on, each to its ``game_ended``, within ``PLAYOUT_SECONDS`` (or until nothing has moved
+for ``STUCK_SECONDS``); then the fault's ``recover``, and the records (waited for up to
+``RECORD_SECONDS``).
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from typing import Final
+
+import trio
+
+from quaymoor.tools.fault_bench.collect import collect
+from quaymoor.tools.fault_bench.fault import Fault, Stage
+from quaymoor.tools.fault_bench.http_get import post_json
+from quaymoor.tools.fault_bench.row import Row
+from quaymoor.tools.fault_bench.system import System, cluster, single
+from quaymoor.tools.fault_bench.table_client import TableClient
+from quaymoor.tools.fault_bench.watch import Outage, Seeds
+
+MOVES_BEFORE: Final = 3  #: moves each player makes before the fault: mid-game
+SEAT_SECONDS: Final = 60.0
+SETTLE_SECONDS: Final = 0.5  #: the last moves' batch commits before the fault (deploy.md)
+PLAYOUT_SECONDS: Final = 90.0  #: bound on playing every game to its end after the fault
+STUCK_SECONDS: Final = 15.0  #: the play-out ends when nothing moved for this long
+RECORD_SECONDS: Final = 15.0  #: bound on waiting for records still being written
+
+
+def run_fault(fault: Fault, tables: int, pg_outage: float) -> Row:
+    """The fault's row (its figures, or why it could not run)."""
+    why = fault.unavailable()
+    if why is not None:
+        return Row(fault.key, fault.title, unavailable=why)
+    began = time.monotonic()
+    print(f"== {fault.key}: {fault.title} ({tables} tables)", flush=True)
+    try:
+        if fault.on == "cluster":
+            with cluster(fault.cluster_options()) as running:
+                row = trio.run(_measure, fault, running, tables, pg_outage)
+        else:
+            with fault.archive_folder() as folder, single(folder) as server:
+                row = trio.run(_measure, fault, server, tables, pg_outage)
+    except Exception as exc:  # the row says the bench itself failed, and why
+        traceback.print_exc()
+        return Row(fault.key, fault.title, broken=f"{type(exc).__name__}: {exc}")
+    print(f"   {fault.key} measured in {time.monotonic() - began:.0f} s", flush=True)
+    return row
+
+
+async def _measure(fault: Fault, system: System, tables: int, pg_outage: float) -> Row:
+    clients: list[TableClient] = []
+    stage = Stage(system, clients, pg_outage)
+    outage, seeds = Outage(), Seeds()
+    async with trio.open_nursery() as players:
+        deadline = trio.current_time() + SEAT_SECONDS + PLAYOUT_SECONDS + 600
+        for i in range(tables):
+            client = await _seat(system.port, i)
+            if client is None:
+                stage.notes.append(f"table {i + 1} could not be seated")
+                continue
+            clients.append(client)
+            players.start_soon(client.run, system.port, deadline)
+        with trio.move_on_after(SEAT_SECONDS):
+            while not all(c.held and c.connected for c in clients):
+                await trio.sleep(0.1)
+        await trio.sleep(SETTLE_SECONDS)
+        moment = trio.current_time()
+        connected = [c for c in clients if c.connected]
+        async with trio.open_nursery() as watchers:
+            watchers.start_soon(outage.probe, system.port)
+            watchers.start_soon(seeds.poll, system.port, clients)
+            await fault.inject(stage)
+            await trio.sleep(fault.hold)
+            for client in clients:
+                client.released = True
+            await _play_out(clients)
+            unended = [c for c in clients if c.ended is None]
+            if unended:
+                stage.notes.append(f"{len(unended)} games had not ended for their player "
+                                   "at the end of the play-out")
+            for client in clients:
+                client.stop()
+            if fault.recover is not None:
+                await fault.recover(stage)
+            records = await collect(system, clients, RECORD_SECONDS)
+            watchers.cancel_scope.cancel()
+    early = seeds.early(clients)
+    stage.notes.extend(f"record of {t} refused: {why}" for t, why in records.refused.items())
+    if early:
+        stage.notes.append(f"seeds served while played: {', '.join(sorted(early))}")
+    ends: dict[str, int] = {}
+    for c in clients:
+        ends[c.ended or "none"] = ends.get(c.ended or "none", 0) + 1
+    stage.notes.append("how the games ended for their players: " + ", ".join(
+        f"{k} {v}" for k, v in sorted(ends.items())))
+    return Row(fault.key, fault.title, games=len(clients), connected=len(connected),
+               told=sum(c.told_since(moment) for c in connected),
+               records=len(records.found), verified=len(records.verified),
+               early=len(early), outage=outage.longest, outage_target=fault.outage_target,
+               notes=tuple(stage.notes))
+
+
+async def _play_out(clients: list[TableClient]) -> None:
+    """Until every game has ended for its player, or ``PLAYOUT_SECONDS`` pass, or nothing
+    has moved (no new version, no end) for ``STUCK_SECONDS``."""
+    def progress() -> tuple[int, int]:
+        return sum(len(c.seen) for c in clients), sum(c.ended is not None for c in clients)
+
+    with trio.move_on_after(PLAYOUT_SECONDS):
+        last, moved = progress(), trio.current_time()
+        while any(c.ended is None for c in clients):
+            await trio.sleep(0.2)
+            now = progress()
+            if now != last:
+                last, moved = now, trio.current_time()
+            elif trio.current_time() - moved > STUCK_SECONDS:
+                return
+
+
+async def _seat(port: int, i: int) -> TableClient | None:
+    """A play-now table for two (a bot in the other chair), seeded and started."""
+    name = f"Faulty {i + 1}"
+    info = await post_json(port, "/api/play-now", {"name": name, "players": 2})
+    if info is None:
+        return None
+    table, token = str(info["table"]), str(info["token"])
+    if await post_json(port, f"/api/tables/{table}/seed",
+                       {"token": token, "client_seed": f"{name}'s dice"}) is None:
+        return None
+    if await post_json(port, f"/api/tables/{table}/start", {"token": token}) is None:
+        return None
+    return TableClient(table, token, str(info["fingerprint"]), MOVES_BEFORE)
