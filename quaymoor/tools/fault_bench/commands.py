@@ -35,6 +35,7 @@ def bench_faults(tables: int = DEFAULT_TABLES, faults: list[str] | None = None,
     print("", flush=True)
     said = ("every measured row met its targets" if not failed
             else "targets missed by " + ", ".join(failed))
-    print(f"verdict: {said}; {sum(r.unavailable is not None for r in rows)} not available; run time "
+    absent = sum(r.unavailable is not None for r in rows)
+    print(f"verdict: {said}; {absent} not available; run time "
           f"{time.monotonic() - began:.0f} s", flush=True)
     return (1 if failed else 0), rows

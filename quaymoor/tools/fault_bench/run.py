@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 import traceback
+from collections import Counter
 from typing import Final
 
 import trio
@@ -28,12 +29,15 @@ from quaymoor.tools.fault_bench.system import System, cluster, single
 from quaymoor.tools.fault_bench.table_client import TableClient
 from quaymoor.tools.fault_bench.watch import Outage, Seeds
 
+#: The empty chair's bot: the quickest (the bench measures faults, not play), so that a
+#: game plays out in seconds on a busy machine.
+BOTS: Final = "random"
 MOVES_BEFORE: Final = 3  #: moves each player makes before the fault: mid-game
 SEAT_SECONDS: Final = 60.0
 SETTLE_SECONDS: Final = 0.5  #: the last moves' batch commits before the fault (deploy.md)
 PLAYOUT_SECONDS: Final = 90.0  #: bound on playing every game to its end after the fault
-STUCK_SECONDS: Final = 15.0  #: the play-out ends when nothing moved for this long
-RECORD_SECONDS: Final = 15.0  #: bound on waiting for records still being written
+STUCK_SECONDS: Final = 10.0  #: the play-out ends when nothing moved for this long
+RECORD_SECONDS: Final = 10.0  #: bound on waiting for records still being written
 
 
 def run_fault(fault: Fault, tables: int, pg_outage: float) -> Row:
@@ -61,6 +65,7 @@ async def _measure(fault: Fault, system: System, tables: int, pg_outage: float) 
     clients: list[TableClient] = []
     stage = Stage(system, clients, pg_outage)
     outage, seeds = Outage(), Seeds()
+    stage_began = trio.current_time()
     async with trio.open_nursery() as players:
         deadline = trio.current_time() + SEAT_SECONDS + PLAYOUT_SECONDS + 600
         for i in range(tables):
@@ -75,6 +80,7 @@ async def _measure(fault: Fault, system: System, tables: int, pg_outage: float) 
                 await trio.sleep(0.1)
         await trio.sleep(SETTLE_SECONDS)
         moment = trio.current_time()
+        seated = moment - stage_began
         connected = [c for c in clients if c.connected]
         async with trio.open_nursery() as watchers:
             watchers.start_soon(outage.probe, system.port)
@@ -83,7 +89,9 @@ async def _measure(fault: Fault, system: System, tables: int, pg_outage: float) 
             await trio.sleep(fault.hold)
             for client in clients:
                 client.released = True
+            released = trio.current_time()
             await _play_out(clients)
+            played = trio.current_time() - released
             unended = [c for c in clients if c.ended is None]
             if unended:
                 stage.notes.append(f"{len(unended)} games had not ended for their player "
@@ -92,8 +100,12 @@ async def _measure(fault: Fault, system: System, tables: int, pg_outage: float) 
                 client.stop()
             if fault.recover is not None:
                 await fault.recover(stage)
+            collecting = trio.current_time()
             records = await collect(system, clients, RECORD_SECONDS)
             watchers.cancel_scope.cancel()
+    stage.notes.append(f"seated in {seated:.1f} s, fault and hold {released - moment:.1f} s, "
+                       f"play-out {played:.1f} s, records read in "
+                       f"{trio.current_time() - collecting:.1f} s")
     early = seeds.early(clients)
     stage.notes.extend(f"record of {t} refused: {why}" for t, why in records.refused.items())
     if early:
@@ -103,11 +115,20 @@ async def _measure(fault: Fault, system: System, tables: int, pg_outage: float) 
         ends[c.ended or "none"] = ends.get(c.ended or "none", 0) + 1
     stage.notes.append("how the games ended for their players: " + ", ".join(
         f"{k} {v}" for k, v in sorted(ends.items())))
+    errors = sum((c.errors for c in clients), Counter[str]())
+    closes = sum((c.closes for c in clients), Counter[str]())
+    stage.notes.append(f"players: {sum(c.acts for c in clients)} moves, "
+                       f"{sum(c.connects for c in clients)} connections; errors received: "
+                       f"{_counts(errors)}; connections ended early: {_counts(closes)}")
     return Row(fault.key, fault.title, games=len(clients), connected=len(connected),
                told=sum(c.told_since(moment) for c in connected),
                records=len(records.found), verified=len(records.verified),
                early=len(early), outage=outage.longest, outage_target=fault.outage_target,
                notes=tuple(stage.notes))
+
+
+def _counts(counter: Counter[str]) -> str:
+    return ", ".join(f"{k} x{v}" for k, v in counter.most_common()) or "none"
 
 
 async def _play_out(clients: list[TableClient]) -> None:
@@ -130,7 +151,7 @@ async def _play_out(clients: list[TableClient]) -> None:
 async def _seat(port: int, i: int) -> TableClient | None:
     """A play-now table for two (a bot in the other chair), seeded and started."""
     name = f"Faulty {i + 1}"
-    info = await post_json(port, "/api/play-now", {"name": name, "players": 2})
+    info = await post_json(port, "/api/play-now", {"name": name, "players": 2, "bots": BOTS})
     if info is None:
         return None
     table, token = str(info["table"]), str(info["token"])

@@ -27,7 +27,8 @@ from quaymoor.tools.server_bench.player import Bucket
 from quaymoor.tools.server_bench.settings import CLIENT_BURST, CLIENT_RATE, HOST
 
 RECONNECT_SECONDS: Final = 0.5  #: between attempts, as web/net.js retries (bounded here)
-READ_SECONDS: Final = 0.25  #: a held client wakes this often to see whether it may act
+READ_SECONDS: Final = 0.25
+RETRY_SECONDS: Final = 1.0  #: a held client wakes this often to see whether it may act
 #: Frames that tell a player the table is paused (its process lost its database) or goes
 #: on again: issue 23's leases send them; until those are merged none come.
 NOTICES: Final = frozenset({"paused", "resumed", "table_paused", "table_resumed"})
@@ -55,7 +56,9 @@ class TableClient:
         self.closes: Counter[str] = Counter()  #: why connections ended early
         self._keeper = ViewKeeper()
         self._scope = trio.CancelScope()
-        self._acted_at = -1
+        self._acted_at = -1  #: the version last acted on: one act per version ...
+        self._acted_when = 0.0
+        self._refused = False  #: ... unless one was refused: then again after RETRY_SECONDS
         self._bucket = Bucket(CLIENT_RATE, CLIENT_BURST)
 
     @property
@@ -115,12 +118,19 @@ class TableClient:
                 return
             view = self._keeper.view
             if (view is not None and view.get("legal") and view["version"] == self.version
-                    and view["version"] > self._acted_at
+                    and (view["version"] > self._acted_at or self._may_retry())
                     and (self.released or self.acts < self.moves_before)):
                 await trio.sleep(self._bucket.wait_needed())
-                self._acted_at = view["version"]
+                self._acted_at, self._acted_when = view["version"], trio.current_time()
+                self._refused = False
                 self.acts += 1
                 await ws.send_message(json.dumps({"type": "act", "action": view["legal"][0]}))
+
+    def _may_retry(self) -> bool:
+        """An act was refused since the last one (an act on a view that was already
+        stale: the error comes after the next update), and no newer version came for
+        ``RETRY_SECONDS``: the game may be waiting on us, act again."""
+        return self._refused and trio.current_time() - self._acted_when > RETRY_SECONDS
 
     def _take(self, msg: dict[str, Any]) -> bool:
         """Keep what a frame says; True at ``game_ended``."""
@@ -144,7 +154,7 @@ class TableClient:
             return True
         elif kind == "error":
             self.errors[str(msg.get("code"))] += 1
-            self._acted_at = -1  # the act was refused or a stale view: look again
+            self._refused = True
         elif kind in NOTICES:
             self.notices += 1
         return False
