@@ -105,7 +105,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         faults = [f.strip() for f in args.faults.split(",") if f.strip()] if args.faults else None
         code, _ = bench_faults(**({"tables": args.tables} if args.tables is not None else {}),
-                               faults=faults, pg_outage=args.pg_outage)
+                               faults=faults, pg_outage=args.pg_outage, jobs=args.jobs)
         return code
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
@@ -417,6 +417,9 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--pg-outage", type=_not_negative, default=20.0, metavar="S",
                     help="faults: seconds PostgreSQL stays stopped (20; the issue's target "
                          "is 90)")
+    bp.add_argument("--jobs", type=_positive, default=1,
+                    help="faults: how many faults run at once, each on a system of its own "
+                         "(1: one after another, the figures least disturbed)")
     bp.set_defaults(func=cmd_bench)
 
     tp = sub.add_parser("tournament", help="play bots against each other, seats rotated")

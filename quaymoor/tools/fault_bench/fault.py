@@ -56,6 +56,8 @@ class Fault:
     inject: Step
     hold: float = 3.0  #: seconds the players hold still after ``inject`` returned
     recover: Step | None = None
+    #: How long records still being written (a queue, a retry) are waited for at the end.
+    record_seconds: float = 6.0
     #: The single process's archive folder (a tiny filesystem); None: a temporary one.
     archive_folder: Callable[[], contextlib.AbstractContextManager[Path | None]] = no_folder
     unavailable: Callable[[], str | None] = nothing_missing

@@ -8,8 +8,8 @@ players, the seat's client seed, the start; the other chair is a bot), with one
 comes once every table is held (or ``SEAT_SECONDS`` passed); the players then connected
 are the ones who must be told. After ``inject`` and the fault's ``hold`` the players play
 on, each to its ``game_ended``, within ``PLAYOUT_SECONDS`` (or until nothing has moved
-for ``STUCK_SECONDS``); then the fault's ``recover``, and the records (waited for up to
-``RECORD_SECONDS``).
+for ``STUCK_SECONDS``); then the fault's ``recover``, and the records (waited for up to the
+fault's ``record_seconds``).
 """
 
 from __future__ import annotations
@@ -36,8 +36,7 @@ MOVES_BEFORE: Final = 3  #: moves each player makes before the fault: mid-game
 SEAT_SECONDS: Final = 60.0
 SETTLE_SECONDS: Final = 0.5  #: the last moves' batch commits before the fault (deploy.md)
 PLAYOUT_SECONDS: Final = 90.0  #: bound on playing every game to its end after the fault
-STUCK_SECONDS: Final = 10.0  #: the play-out ends when nothing moved for this long
-RECORD_SECONDS: Final = 10.0  #: bound on waiting for records still being written
+STUCK_SECONDS: Final = 6.0  #: the play-out ends when nothing moved for this long
 
 
 def run_fault(fault: Fault, tables: int, pg_outage: float) -> Row:
@@ -101,7 +100,7 @@ async def _measure(fault: Fault, system: System, tables: int, pg_outage: float) 
             if fault.recover is not None:
                 await fault.recover(stage)
             collecting = trio.current_time()
-            records = await collect(system, clients, RECORD_SECONDS)
+            records = await collect(system, clients, fault.record_seconds)
             watchers.cancel_scope.cancel()
     stage.notes.append(f"seated in {seated:.1f} s, fault and hold {released - moment:.1f} s, "
                        f"play-out {played:.1f} s, records read in "

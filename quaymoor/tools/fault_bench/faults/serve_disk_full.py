@@ -87,5 +87,5 @@ async def _recover(stage: Stage) -> None:
 
 
 FAULT = Fault("serve-disk-full", "the single process's archive disk full (tmpfs)", "single",
-              _inject, hold=0.0, recover=_recover, archive_folder=tiny_disk,
+              _inject, hold=0.0, recover=_recover, record_seconds=20.0, archive_folder=tiny_disk,
               unavailable=_unavailable)
