@@ -1,6 +1,6 @@
 """``quaymoor bench faults`` at a small size, as ``make test`` runs it: every fault of
 issue 23 injected for real (a killed process, a stopped PostgreSQL, a killed HAProxy, a
-deploy, a full tmpfs, ...) with 2 tables mid-game each, two faults at a time, each on a
+deploy, a full tmpfs, ...) with 2 tables mid-game each, three faults at a time, each on a
 system of its own.
 
 What it asserts: every row was measured (none failed in the bench, none skipped; only the
@@ -41,7 +41,7 @@ def _may_be_absent() -> set[str]:
 @pytest.mark.slow
 def test_every_fault_is_measured_and_those_that_pass_today_meet_their_targets() -> None:
     needs_cluster_tools()
-    code, rows = bench_faults(tables=TABLES, pg_outage=PG_OUTAGE, jobs=2)
+    code, rows = bench_faults(tables=TABLES, pg_outage=PG_OUTAGE, jobs=3)
     shown = table_text(rows)
     assert [r.key for r in rows] == [f.key for f in FAULTS], shown
     for row in rows:
