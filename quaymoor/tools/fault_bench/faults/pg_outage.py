@@ -5,6 +5,7 @@ process may reap another that still plays its games, and no seed may be served e
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 
 import trio
 
@@ -13,10 +14,10 @@ from quaymoor.cluster.local_pg import LocalPostgres
 from quaymoor.tools.fault_bench.fault import Fault, Stage
 
 
-def started_with(pg: LocalPostgres) -> str:
-    """The options the running server was started with (its ``postmaster.opts``, less the
-    program and its data folder), for ``pg_ctl start -o``."""
-    words = shlex.split((pg.data / "postmaster.opts").read_text())[1:]
+def started_with(data: Path) -> str:
+    """The options the server of the data folder ``data`` runs with (its
+    ``postmaster.opts``, less the program and the data folder), for ``pg_ctl start -o``."""
+    words = shlex.split((data / "postmaster.opts").read_text())[1:]
     keep: list[str] = []
     skip = False
     for word in words:
@@ -31,7 +32,7 @@ def started_with(pg: LocalPostgres) -> str:
 
 async def _inject(stage: Stage) -> None:
     pg: LocalPostgres = stage.system.postgres
-    options = started_with(pg)
+    options = started_with(pg.data)
     await trio.to_thread.run_sync(pg.pg_ctl, "-m", "immediate", "-w", "stop")
     await trio.sleep(stage.pg_outage)
     await trio.to_thread.run_sync(
