@@ -105,6 +105,11 @@ async def _measure(fault: Fault, system: System, tables: int, pg_outage: float) 
     stage.notes.append(f"seated in {seated:.1f} s, fault and hold {released - moment:.1f} s, "
                        f"play-out {played:.1f} s, records read in "
                        f"{trio.current_time() - collecting:.1f} s")
+    missing = [c for c in clients if c.table not in records.found]
+    if unended := [c for c in missing if c.ended is None]:
+        stage.notes.append(f"{len(unended)} of the games without a record had not ended for "
+                           "their player: still running where no player could reach them, "
+                           "or gone")
     early = seeds.early(clients)
     stage.notes.extend(f"record of {t} refused: {why}" for t, why in records.refused.items())
     if early:
