@@ -21,7 +21,7 @@ from typing import Final
 
 import trio
 
-from quaymoor.tools.fault_bench.collect import collect
+from quaymoor.tools.fault_bench.collect import Records, collect
 from quaymoor.tools.fault_bench.fault import Fault, Stage
 from quaymoor.tools.fault_bench.http_get import post_json
 from quaymoor.tools.fault_bench.row import Row
@@ -105,18 +105,29 @@ async def _measure(fault: Fault, system: System, tables: int, pg_outage: float) 
     stage.notes.append(f"seated in {seated:.1f} s, fault and hold {released - moment:.1f} s, "
                        f"play-out {played:.1f} s, records read in "
                        f"{trio.current_time() - collecting:.1f} s")
-    missing = [c for c in clients if c.table not in records.found]
-    if unended := [c for c in missing if c.ended is None]:
-        stage.notes.append(f"{len(unended)} of the games without a record had not ended for "
-                           "their player: still running where no player could reach them, "
-                           "or gone")
     early = seeds.early(clients)
+    _what_happened(stage, records, early)
+    return Row(fault.key, fault.title, games=len(clients), connected=len(connected),
+               told=sum(c.told_since(moment) for c in connected),
+               records=len(records.found), verified=len(records.verified),
+               early=len(early), outage=outage.longest, outage_target=fault.outage_target,
+               notes=tuple(stage.notes))
+
+
+def _what_happened(stage: Stage, records: Records, early: list[str]) -> None:
+    """The row's notes on its games and players: what has no record and why, which records
+    were refused or served early, how each game ended for its player, what the players did
+    and what they were refused."""
+    clients = stage.clients
+    missing = [c for c in clients if c.table not in records.found]
+    if never_ended := [c for c in missing if c.ended is None]:
+        stage.notes.append(f"{len(never_ended)} of the games without a record had not ended "
+                           "for their player: still running where no player could reach "
+                           "them, or gone")
     stage.notes.extend(f"record of {t} refused: {why}" for t, why in records.refused.items())
     if early:
         stage.notes.append(f"seeds served while played: {', '.join(sorted(early))}")
-    ends: dict[str, int] = {}
-    for c in clients:
-        ends[c.ended or "none"] = ends.get(c.ended or "none", 0) + 1
+    ends = Counter(c.ended or "none" for c in clients)
     stage.notes.append("how the games ended for their players: " + ", ".join(
         f"{k} {v}" for k, v in sorted(ends.items())))
     errors = sum((c.errors for c in clients), Counter[str]())
@@ -124,11 +135,6 @@ async def _measure(fault: Fault, system: System, tables: int, pg_outage: float) 
     stage.notes.append(f"players: {sum(c.acts for c in clients)} moves, "
                        f"{sum(c.connects for c in clients)} connections; errors received: "
                        f"{_counts(errors)}; connections ended early: {_counts(closes)}")
-    return Row(fault.key, fault.title, games=len(clients), connected=len(connected),
-               told=sum(c.told_since(moment) for c in connected),
-               records=len(records.found), verified=len(records.verified),
-               early=len(early), outage=outage.longest, outage_target=fault.outage_target,
-               notes=tuple(stage.notes))
 
 
 def _counts(counter: Counter[str]) -> str:

@@ -58,6 +58,7 @@ class TableClient:
         self._scope = trio.CancelScope()
         self._acted_at = -1  #: the version last acted on: one act per version ...
         self._acted_when = 0.0
+        self._current = False  #: this connection has sent an update
         self._refused = False  #: ... unless one was refused: then again after RETRY_SECONDS
         self._bucket = Bucket(CLIENT_RATE, CLIENT_BURST)
 
@@ -109,7 +110,9 @@ class TableClient:
             self.connected = False
 
     async def _talk(self, ws: trio_websocket.WebSocketConnection) -> None:
-        """Read frames until ``game_ended`` (or the close, raised); act when allowed."""
+        """Read frames until ``game_ended`` (or the close, raised); act when allowed, on a
+        view this connection has brought up to date (not before its first update)."""
+        self._current = False
         while True:
             text: str | bytes | None = None
             with trio.move_on_after(READ_SECONDS):
@@ -117,7 +120,8 @@ class TableClient:
             if text is not None and self._take(json.loads(text)):
                 return
             view = self._keeper.view
-            if (view is not None and view.get("legal") and view["version"] == self.version
+            if (self._current and view is not None and view.get("legal")
+                    and view["version"] == self.version
                     and (view["version"] > self._acted_at or self._may_retry())
                     and (self.released or self.acts < self.moves_before)):
                 await trio.sleep(self._bucket.wait_needed())
@@ -145,6 +149,7 @@ class TableClient:
                 self.version = None
                 raise trio_websocket.ConnectionClosed(None)
             self.version = int(view["version"])
+            self._current = True
             self.seen.append((trio.current_time(), self.version))
         elif kind == "game_ended":
             self.ended = str(msg.get("reason"))
