@@ -1,7 +1,7 @@
 """(9) A table host cut off for ``CUT_SECONDS`` (its namespace's link down, then up): the
 cut-off process fences itself (its tables pause, its players are told), no other process
 serves its games twice, and when the link returns no game is lost or duplicated. Needs the
-primitive of ``primitive.NETNS``."""
+primitive named in ``primitive``."""
 
 from __future__ import annotations
 
@@ -28,5 +28,6 @@ async def _inject(stage: Stage) -> None:
 
 FAULT = Fault("partition", f"a table host's link down for {CUT_SECONDS:g} s", "cluster",
               _inject, hold=5.0,
-              unavailable=lambda: missing(NETNS, "network namespaces, one per host"),
+              unavailable=lambda: missing(NETNS, "a cluster laid over namespaces, one per host",
+                                          needs="CLUSTER_OPTIONS"),
               cluster_options=lambda: cluster_options(NETNS))
