@@ -6,7 +6,8 @@ A fault module (``faults/``) defines one ``Fault``. ``inject`` does the fault fo
 returns once the fault itself is over (the database started again, the process started
 again), with a note for the row; the players then hold still ``hold`` seconds more, so
 that what the system does about the fault (a reap, a restart) happens while their games
-still run, and are released to play to the end. ``recover`` runs after the play-out: the
+still run, and are released to play to the end (a ``playing`` fault comes while they play:
+they are released just before it). ``recover`` runs after the play-out: the
 operator's repair that the fault's row is about (space freed on a full disk).
 ``unavailable`` says why the fault cannot run on this build or machine (None: it can).
 """
@@ -55,6 +56,9 @@ class Fault:
     on: Literal["cluster", "single"]
     inject: Step
     hold: float = 3.0  #: seconds the players hold still after ``inject`` returned
+    #: The players are playing when the fault comes (released just before ``inject``), not
+    #: holding still: for a fault whose harm is in the frames in flight (SIGTERM's close).
+    playing: bool = False
     recover: Step | None = None
     #: How long records still being written (a queue, a retry) are waited for at the end.
     record_seconds: float = 6.0

@@ -36,6 +36,7 @@ MOVES_BEFORE: Final = 3  #: moves each player makes before the fault: mid-game
 SEAT_SECONDS: Final = 60.0
 SETTLE_SECONDS: Final = 0.5  #: the last moves' batch commits before the fault (deploy.md)
 PLAYOUT_SECONDS: Final = 90.0  #: bound on playing every game to its end after the fault
+PLAYING_SECONDS: Final = 0.5  #: a ``playing`` fault comes this long into the play
 STUCK_SECONDS: Final = 6.0  #: the play-out ends when nothing moved for this long
 
 
@@ -84,6 +85,10 @@ async def _measure(fault: Fault, system: System, tables: int, pg_outage: float) 
         async with trio.open_nursery() as watchers:
             watchers.start_soon(outage.probe, system.port)
             watchers.start_soon(seeds.poll, system.port, clients)
+            if fault.playing:
+                for client in clients:
+                    client.released = True
+                await trio.sleep(PLAYING_SECONDS)
             await fault.inject(stage)
             await trio.sleep(fault.hold)
             for client in clients:

@@ -30,4 +30,4 @@ async def _inject(stage: Stage) -> None:
 
 
 FAULT = Fault("deploy", "a rolling deploy (SIGHUP to quaymoor cluster)", "cluster",
-              _inject, hold=1.0)
+              _inject, hold=1.0, playing=True)

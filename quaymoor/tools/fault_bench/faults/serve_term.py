@@ -20,4 +20,4 @@ async def _inject(stage: Stage) -> None:
 
 
 FAULT = Fault("serve-term", "SIGTERM of quaymoor serve, then a start again", "single",
-              _inject, hold=1.0)
+              _inject, hold=1.0, playing=True)

@@ -31,4 +31,4 @@ def _zombie(pid: object) -> bool:
 
 
 FAULT = Fault("worker-term", "SIGTERM of the cluster's busiest table process", "cluster",
-              _inject, hold=1.0)
+              _inject, hold=1.0, playing=True)
