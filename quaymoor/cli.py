@@ -105,7 +105,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         faults = [f.strip() for f in args.faults.split(",") if f.strip()] if args.faults else None
         code, _ = bench_faults(**({"tables": args.tables} if args.tables is not None else {}),
-                               faults=faults, pg_outage=args.pg_outage, jobs=args.jobs)
+                               faults=faults, pg_outage=args.pg_outage, jobs=args.jobs,
+                               partition=args.partition_seconds)
         return code
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
@@ -417,6 +418,9 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--pg-outage", type=_not_negative, default=20.0, metavar="S",
                     help="faults: seconds PostgreSQL stays stopped (20; the issue's target "
                          "is 90)")
+    bp.add_argument("--partition-seconds", type=_not_negative, default=30.0, metavar="S",
+                    help="faults: seconds the partition keeps a table host cut off (30, "
+                         "the issue's)")
     bp.add_argument("--jobs", type=_positive, default=1,
                     help="faults: how many faults run at once, each on a system of its own "
                          "(1: one after another, the figures least disturbed)")

@@ -38,7 +38,7 @@ async def collect(system: System, clients: list[TableClient], seconds: float) ->
             ports = await system.read_ports()
             for client in clients:
                 if client.table not in found:
-                    text = await _read(ports, client.table)
+                    text = await _read(system.host, ports, client.table)
                     if text is not None:
                         found[client.table] = text
             if len(found) < len(clients):
@@ -55,9 +55,9 @@ async def collect(system: System, clients: list[TableClient], seconds: float) ->
     return Records(found, frozenset(verified), refused)
 
 
-async def _read(ports: list[int], table: str) -> str | None:
+async def _read(host: str, ports: list[int], table: str) -> str | None:
     for port in ports:
-        got = await request(port, "GET", f"/games/{table}.json", timeout=3.0)
+        got = await request(port, "GET", f"/games/{table}.json", timeout=3.0, host=host)
         if got is not None and got[0] == 200:
             return got[1].decode("utf-8", errors="replace")
         if got is not None and got[0] == 404:

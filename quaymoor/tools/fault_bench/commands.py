@@ -13,12 +13,15 @@ from quaymoor.tools.fault_bench.run import run_fault
 
 DEFAULT_TABLES = 20
 DEFAULT_PG_OUTAGE = 20.0  #: seconds; the issue's target is 90
+DEFAULT_PARTITION = 30.0  #: seconds a table host is cut off: the issue's
 
 
 def bench_faults(tables: int = DEFAULT_TABLES, faults: list[str] | None = None,
-                 pg_outage: float = DEFAULT_PG_OUTAGE, jobs: int = 1) -> tuple[int, list[Row]]:
+                 pg_outage: float = DEFAULT_PG_OUTAGE, jobs: int = 1,
+                 partition: float = DEFAULT_PARTITION) -> tuple[int, list[Row]]:
     """Run ``faults`` (keys; None: every one) with ``tables`` tables mid-game each, ``jobs``
-    of them at once (each on a system of its own); print the table. Returns the exit
+    of them at once (each on a system of its own), the database stopped ``pg_outage``
+    seconds and a table host cut off ``partition`` seconds; print the table. Returns the exit
     status (0: every measured row met its targets; 1: some row missed one; 2: an unknown
     fault) and the rows, in the order of the faults."""
     chosen = list(FAULTS) if not faults else [BY_KEY[k] for k in faults if k in BY_KEY]
@@ -29,9 +32,11 @@ def bench_faults(tables: int = DEFAULT_TABLES, faults: list[str] | None = None,
         return 2, []
     began = time.monotonic()
     print(f"quaymoor bench faults: {tables} tables mid-game per fault; PostgreSQL outage "
-          f"{pg_outage:g} s; {jobs} at once; faults {', '.join(f.key for f in chosen)}", flush=True)
+          f"{pg_outage:g} s; partition {partition:g} s; {jobs} at once; faults "
+          f"{', '.join(f.key for f in chosen)}", flush=True)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        rows = list(pool.map(lambda fault: run_fault(fault, tables, pg_outage), chosen))
+        rows = list(pool.map(lambda fault: run_fault(fault, tables, pg_outage, partition),
+                             chosen))
     print("", flush=True)
     print(table_text(rows), flush=True)
     failed = [r.key for r in rows if r.missed()]

@@ -10,6 +10,8 @@ still run, and are released to play to the end (a ``playing`` fault comes while 
 they are released just before it). ``recover`` runs after the play-out: the
 operator's repair that the fault's row is about (space freed on a full disk).
 ``unavailable`` says why the fault cannot run on this build or machine (None: it can).
+``told`` says whether a player connected when the fault came was told what became of its
+game (by default: a ``game_ended`` after the fault, or a paused/resumed notice).
 """
 
 from __future__ import annotations
@@ -28,9 +30,12 @@ from quaymoor.tools.fault_bench.table_client import TableClient
 class Stage:
     """What a fault's steps are given: the running system and the bench's settings."""
 
-    system: Any  #: ``system.Cluster`` or ``system.Single``, as the fault's ``on`` says
+    #: ``system.Cluster``, ``system.Single`` or ``across_hosts.AcrossHosts``, as the
+    #: fault's ``on`` says
+    system: Any
     clients: list[TableClient]
     pg_outage: float  #: seconds the database stays stopped (``--pg-outage``)
+    partition: float = 30.0  #: seconds a table host stays cut off (``--partition-seconds``)
     notes: list[str] = attrs.field(factory=list)  #: what the row says besides its figures
     extra: dict[str, Any] = attrs.field(factory=dict)  #: what a fault keeps between steps
 
@@ -47,13 +52,20 @@ def nothing_missing() -> str | None:
     return None
 
 
+def told_anything(stage: Stage, client: TableClient, moment: float) -> bool:
+    """A ``game_ended`` after ``moment`` (the fault), or a paused/resumed notice."""
+    return client.told_since(moment)
+
+
 @attrs.frozen
 class Fault:
     """One row of the bench."""
 
     key: str  #: its name on the command line (``--faults``)
     title: str  #: what the row says was done
-    on: Literal["cluster", "single"]
+    #: ``cluster``: a ``quaymoor cluster``; ``single``: one ``serve``; ``hosts``: the
+    #: cluster over network namespaces, one per host (``across_hosts``)
+    on: Literal["cluster", "single", "hosts"]
     inject: Step
     hold: float = 3.0  #: seconds the players hold still after ``inject`` returned
     #: The players are playing when the fault comes (released just before ``inject``), not
@@ -66,5 +78,7 @@ class Fault:
     archive_folder: Callable[[], contextlib.AbstractContextManager[Path | None]] = no_folder
     unavailable: Callable[[], str | None] = nothing_missing
     outage_target: bool = False  #: the public port must answer again within 3 s
-    #: Options of ``quaymoor cluster`` the fault needs (a standby, hosts of their own).
+    #: Options of ``quaymoor cluster`` the fault needs (a standby).
     cluster_options: Callable[[], tuple[str, ...]] = tuple
+    #: Whether a player connected when the fault came (trio time ``moment``) was told.
+    told: Callable[[Stage, TableClient, float], bool] = told_anything

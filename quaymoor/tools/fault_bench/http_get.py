@@ -12,12 +12,13 @@ from quaymoor.tools.server_bench.settings import HOST
 
 
 async def request(port: int, method: str, path: str, body: Any = None, *,
-                  timeout: float = 5.0, token: str | None = None) -> tuple[int, bytes] | None:
-    """``method path`` on ``port`` (``Connection: close``; ``token`` as the operator's
-    bearer when given): (status, body), or None when the port did not answer a whole
-    response within ``timeout`` (refused, reset, silent)."""
+                  timeout: float = 5.0, token: str | None = None,
+                  host: str = HOST) -> tuple[int, bytes] | None:
+    """``method path`` on ``host:port`` (``Connection: close``; ``token`` as the
+    operator's bearer when given): (status, body), or None when the port did not answer a
+    whole response within ``timeout`` (refused, reset, silent)."""
     payload = b"" if body is None else json.dumps(body).encode()
-    head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{port}", "Connection: close",
+    head = [f"{method} {path} HTTP/1.1", f"Host: {host}:{port}", "Connection: close",
             "Accept: application/json"]
     if body is not None:
         head += ["Content-Type: application/json", f"Content-Length: {len(payload)}"]
@@ -25,7 +26,7 @@ async def request(port: int, method: str, path: str, body: Any = None, *,
         head.append(f"Authorization: Bearer {token}")
     with trio.move_on_after(timeout):
         try:
-            stream = await trio.open_tcp_stream(HOST, port)
+            stream = await trio.open_tcp_stream(host, port)
             async with stream:
                 await stream.send_all(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
                 raw = b""
@@ -41,9 +42,10 @@ async def request(port: int, method: str, path: str, body: Any = None, *,
     return None
 
 
-async def post_json(port: int, path: str, body: Any) -> dict[str, Any] | None:
+async def post_json(port: int, path: str, body: Any, *,
+                    host: str = HOST) -> dict[str, Any] | None:
     """``POST path`` with a JSON body: the JSON answer of a 2xx, else None."""
-    got = await request(port, "POST", path, body, timeout=15.0)
+    got = await request(port, "POST", path, body, timeout=15.0, host=host)
     if got is None or not 200 <= got[0] < 300:
         return None
     try:
@@ -54,9 +56,9 @@ async def post_json(port: int, path: str, body: Any) -> dict[str, Any] | None:
 
 
 async def get_json(port: int, path: str, *, token: str | None = None,
-                   timeout: float = 5.0) -> Any:
+                   timeout: float = 5.0, host: str = HOST) -> Any:
     """``GET path``: the JSON of a 200 answer, else None."""
-    got = await request(port, "GET", path, timeout=timeout, token=token)
+    got = await request(port, "GET", path, timeout=timeout, token=token, host=host)
     if got is None or got[0] != 200:
         return None
     try:

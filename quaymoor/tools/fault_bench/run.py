@@ -1,4 +1,5 @@
-"""One fault from start to row: the system started, ``tables`` tables seated mid-game, the
+"""One fault from start to row: the system started (a cluster, one process, or the cluster
+over hosts of its own), ``tables`` tables seated mid-game, the
 fault injected while the public port and the records are watched, the games played to
 their end, the records collected and verified, the system stopped.
 
@@ -21,6 +22,7 @@ from typing import Final
 
 import trio
 
+from quaymoor.tools.fault_bench.across_hosts import across_hosts
 from quaymoor.tools.fault_bench.collect import Records, collect
 from quaymoor.tools.fault_bench.fault import Fault, Stage
 from quaymoor.tools.fault_bench.http_get import post_json
@@ -40,8 +42,10 @@ PLAYING_SECONDS: Final = 0.5  #: a ``playing`` fault comes this long into the pl
 STUCK_SECONDS: Final = 6.0  #: the play-out ends when nothing moved for this long
 
 
-def run_fault(fault: Fault, tables: int, pg_outage: float) -> Row:
-    """The fault's row (its figures, or why it could not run)."""
+def run_fault(fault: Fault, tables: int, pg_outage: float, partition: float = 30.0) -> Row:
+    """The fault's row (its figures, or why it could not run); ``pg_outage`` and
+    ``partition`` are the seconds the faults that stop the database or cut a host off
+    last."""
     why = fault.unavailable()
     if why is not None:
         return Row(fault.key, fault.title, unavailable=why)
@@ -50,10 +54,14 @@ def run_fault(fault: Fault, tables: int, pg_outage: float) -> Row:
     try:
         if fault.on == "cluster":
             with cluster(fault.cluster_options()) as running:
-                row = trio.run(_measure, fault, running, tables, pg_outage)
+                row = trio.run(_measure, fault, Stage(running, [], pg_outage, partition),
+                               tables)
+        elif fault.on == "hosts":
+            row = trio.run(_measure_across_hosts, fault, tables, pg_outage, partition)
         else:
             with fault.archive_folder() as folder, single(folder) as server:
-                row = trio.run(_measure, fault, server, tables, pg_outage)
+                row = trio.run(_measure, fault, Stage(server, [], pg_outage, partition),
+                               tables)
     except Exception as exc:  # the row says the bench itself failed, and why
         traceback.print_exc()
         return Row(fault.key, fault.title, broken=f"{type(exc).__name__}: {exc}")
@@ -61,20 +69,28 @@ def run_fault(fault: Fault, tables: int, pg_outage: float) -> Row:
     return row
 
 
-async def _measure(fault: Fault, system: System, tables: int, pg_outage: float) -> Row:
-    clients: list[TableClient] = []
-    stage = Stage(system, clients, pg_outage)
+async def _measure_across_hosts(fault: Fault, tables: int, pg_outage: float,
+                                partition: float) -> Row:
+    """``_measure`` on a cluster over hosts of its own, started and torn down in this run
+    (its sockets the ``client`` host's)."""
+    async with across_hosts() as system:
+        return await _measure(fault, Stage(system, [], pg_outage, partition), tables)
+
+
+async def _measure(fault: Fault, stage: Stage, tables: int) -> Row:
+    system: System = stage.system
+    clients = stage.clients
     outage, seeds = Outage(), Seeds()
     stage_began = trio.current_time()
     async with trio.open_nursery() as players:
         deadline = trio.current_time() + SEAT_SECONDS + PLAYOUT_SECONDS + 600
         for i in range(tables):
-            client = await _seat(system.port, i)
+            client = await _seat(system.host, system.port, i)
             if client is None:
                 stage.notes.append(f"table {i + 1} could not be seated")
                 continue
             clients.append(client)
-            players.start_soon(client.run, system.port, deadline)
+            players.start_soon(client.run, system.port, deadline, system.host)
         with trio.move_on_after(SEAT_SECONDS):
             while not all(c.held and c.connected for c in clients):
                 await trio.sleep(0.1)
@@ -83,8 +99,8 @@ async def _measure(fault: Fault, system: System, tables: int, pg_outage: float) 
         seated = moment - stage_began
         connected = [c for c in clients if c.connected]
         async with trio.open_nursery() as watchers:
-            watchers.start_soon(outage.probe, system.port)
-            watchers.start_soon(seeds.poll, system.port, clients)
+            watchers.start_soon(outage.probe, system.port, system.host)
+            watchers.start_soon(seeds.poll, system.port, clients, system.host)
             if fault.playing:
                 for client in clients:
                     client.released = True
@@ -113,7 +129,7 @@ async def _measure(fault: Fault, system: System, tables: int, pg_outage: float) 
     early = seeds.early(clients)
     _what_happened(stage, records, early)
     return Row(fault.key, fault.title, games=len(clients), connected=len(connected),
-               told=sum(c.told_since(moment) for c in connected),
+               told=sum(fault.told(stage, c, moment) for c in connected),
                records=len(records.found), verified=len(records.verified),
                early=len(early), outage=outage.longest, outage_target=fault.outage_target,
                notes=tuple(stage.notes))
@@ -163,16 +179,18 @@ async def _play_out(clients: list[TableClient]) -> None:
                 return
 
 
-async def _seat(port: int, i: int) -> TableClient | None:
+async def _seat(host: str, port: int, i: int) -> TableClient | None:
     """A play-now table for two (a bot in the other chair), seeded and started."""
     name = f"Faulty {i + 1}"
-    info = await post_json(port, "/api/play-now", {"name": name, "players": 2, "bots": BOTS})
+    info = await post_json(port, "/api/play-now", {"name": name, "players": 2, "bots": BOTS},
+                           host=host)
     if info is None:
         return None
     table, token = str(info["table"]), str(info["token"])
     if await post_json(port, f"/api/tables/{table}/seed",
-                       {"token": token, "client_seed": f"{name}'s dice"}) is None:
+                       {"token": token, "client_seed": f"{name}'s dice"}, host=host) is None:
         return None
-    if await post_json(port, f"/api/tables/{table}/start", {"token": token}) is None:
+    if await post_json(port, f"/api/tables/{table}/start", {"token": token},
+                       host=host) is None:
         return None
     return TableClient(table, token, str(info["fingerprint"]), MOVES_BEFORE)

@@ -8,9 +8,10 @@ process is started here because its faults need more than the load's rig: the sa
 and archive across a restart (a player's browser comes back to the same address), and an
 archive folder of the fault's choosing (a tiny filesystem for the full disk).
 
-Both answer the same questions for the bench: the public port, the ports to read records
-from when the public one is down (every live table process's own port), and the table
-processes as the cluster's ``/status.json`` lists them.
+Both answer the same questions for the bench: the public address, the ports to read
+records from when the public one is down (every live table process's own port), and the
+table processes as the cluster's ``/status.json`` lists them. (The third kind, the cluster
+over hosts of its own, is ``across_hosts``.)
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from quaymoor.tools.fault_bench.http_get import get_json
 from quaymoor.tools.server_bench.cluster_rig import cluster_under_test
 from quaymoor.tools.server_bench.launch import start_process
 from quaymoor.tools.server_bench.served import Served
-from quaymoor.tools.server_bench.settings import serve_options
+from quaymoor.tools.server_bench.settings import HOST, serve_options
 
 SERVING = r"serving on http://[\d.]+:(\d+)/"  #: what ``quaymoor serve`` prints
 STOP_SECONDS = 60.0  #: a process's orderly stop (it archives its games)
@@ -43,11 +44,16 @@ class System(Protocol):
     """A system under test, as the bench reads it."""
 
     @property
+    def host(self) -> str:
+        """The address the players use (with ``port``)."""
+
+    @property
     def port(self) -> int:
-        """The one address the players use."""
+        """The one port the players use."""
 
     async def read_ports(self) -> list[int]:
-        """Where records can be read now: the public port, then each live process's own."""
+        """Where records can be read now, on ``host``: the public port, then each live
+        process's own."""
 
 
 class Cluster:
@@ -63,6 +69,8 @@ class Cluster:
         #: ``quaymoor cluster`` itself (it writes no pid file): HAProxy's parent.
         stat = Path(f"/proc/{served.router.pid}/stat").read_text()
         self.runner_pid = int(stat.rsplit(")", 1)[1].split()[1])
+
+    host = HOST
 
     @property
     def port(self) -> int:
@@ -121,6 +129,8 @@ class Single:
         self._port = 0
         self.logs: list[str] = []
         self.starts = 0
+
+    host = HOST
 
     @property
     def port(self) -> int:

@@ -52,6 +52,7 @@ class TableClient:
         self.ended_at: float | None = None
         self.ended_seed: str | None = None
         self.notices = 0
+        self.heard: Counter[str] = Counter()  #: the notices received, by kind
         self.errors: Counter[str] = Counter()  #: error codes received
         self.closes: Counter[str] = Counter()  #: why connections ended early
         self._keeper = ViewKeeper()
@@ -73,13 +74,13 @@ class TableClient:
         before a fault)."""
         return self.notices > 0 or (self.ended_at is not None and self.ended_at >= moment)
 
-    async def run(self, port: int, deadline: float) -> None:
-        """Play (connecting again after every close) until the game ends for this seat or
-        trio's clock passes ``deadline``, or ``stop`` is called."""
+    async def run(self, port: int, deadline: float, host: str = HOST) -> None:
+        """Play on ``host:port`` (connecting again after every close) until the game ends
+        for this seat or trio's clock passes ``deadline``, or ``stop`` is called."""
         self._scope.deadline = deadline
         with self._scope:
             while self.ended is None:
-                await self._connection(port)
+                await self._connection(host, port)
                 if self.ended is None:
                     await trio.sleep(RECONNECT_SECONDS)
         self.connected = False
@@ -88,10 +89,10 @@ class TableClient:
         """The player leaves (its ``run`` returns)."""
         self._scope.cancel()
 
-    async def _connection(self, port: int) -> None:
+    async def _connection(self, host: str, port: int) -> None:
         try:
             async with trio_websocket.open_websocket_url(
-                    f"ws://{HOST}:{port}/ws?table={self.table}", connect_timeout=5,
+                    f"ws://{host}:{port}/ws?table={self.table}", connect_timeout=5,
                     disconnect_timeout=1, max_message_size=1 << 22) as ws:
                 self.connected = True
                 self.connects += 1
@@ -162,6 +163,7 @@ class TableClient:
             self._refused = True
         elif kind in NOTICES:
             self.notices += 1
+            self.heard[str(kind)] += 1
         return False
 
     def last_version_after(self, moment: float) -> int | None:

@@ -1,7 +1,7 @@
 """What the bench watches from outside while a fault runs: whether the public port
 answers, and whether a record (with its seed) is served for a game that still plays.
 
-``outage``: ``GET /healthz`` on the public port every ``PROBE_SECONDS``; a probe answered
+``outage``: ``GET /healthz`` on the public address every ``PROBE_SECONDS``; a probe answered
 200 within ``PROBE_TIMEOUT`` is an answer, anything else (refused, reset, silence, a 503
 from HAProxy with no process behind it) is not. The figure is the longest time between
 two answers (or from the last answer to the end of the watch, if it never answers again).
@@ -22,6 +22,7 @@ import trio
 
 from quaymoor.tools.fault_bench.http_get import request
 from quaymoor.tools.fault_bench.table_client import TableClient
+from quaymoor.tools.server_bench.settings import HOST
 
 PROBE_SECONDS: Final = 0.1
 PROBE_TIMEOUT: Final = 1.0
@@ -37,12 +38,12 @@ class Outage:
     probes: int = 0
     answered: int = 0
 
-    async def probe(self, port: int) -> None:
+    async def probe(self, port: int, host: str = HOST) -> None:
         """Probe until cancelled (then the last gap, to now, counts too)."""
         self.last_answer = trio.current_time()
         try:
             while True:
-                got = await request(port, "GET", "/healthz", timeout=PROBE_TIMEOUT)
+                got = await request(port, "GET", "/healthz", timeout=PROBE_TIMEOUT, host=host)
                 now = trio.current_time()
                 self.probes += 1
                 if got is not None and got[0] == 200:
@@ -69,17 +70,17 @@ class Seeds:
 
     served: dict[str, Served] = attrs.field(factory=dict)
 
-    async def poll(self, port: int, clients: list[TableClient]) -> None:
+    async def poll(self, port: int, clients: list[TableClient], host: str = HOST) -> None:
         """Poll every game not yet ended for its player, until cancelled."""
         while True:
             for client in clients:
                 if client.ended is None and client.table not in self.served:
-                    await self._look(port, client.table)
+                    await self._look(port, client.table, host)
             await trio.sleep(SEED_POLL_SECONDS)
 
-    async def _look(self, port: int, table: str) -> None:
+    async def _look(self, port: int, table: str, host: str) -> None:
         at = trio.current_time()
-        got = await request(port, "GET", f"/games/{table}.json", timeout=2.0)
+        got = await request(port, "GET", f"/games/{table}.json", timeout=2.0, host=host)
         if got is None or got[0] != 200:
             return
         try:

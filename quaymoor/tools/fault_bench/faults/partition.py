@@ -1,33 +1,73 @@
-"""(9) A table host cut off for ``CUT_SECONDS`` (its namespace's link down, then up): the
-cut-off process fences itself (its tables pause, its players are told), no other process
-serves its games twice, and when the link returns no game is lost or duplicated. Needs the
-primitive named in ``primitive``."""
+"""(9) A table host cut off (its cable to the switch pulled: the switch's end of its link
+down) for ``--partition-seconds`` (30, the issue's), then cabled again, on the cluster laid
+over hosts of its own (``across_hosts``). The tables are seated across both table hosts
+through the router; ``table-1`` (slot ``w00``) is cut, whatever it holds.
+
+What the issue asks: the cut-off host fences itself (its tables pause, its players are
+told), no other host serves its games twice, and when the link returns no game is lost or
+duplicated. So a player of ``table-1`` counts as told only if it got ``table_paused`` or a
+``game_ended`` that ended its game for it (any reason but ``finished``): a game that simply
+went on after the link came back told its player nothing of the cut. A player of
+``table-2``, which was never cut off, is told as in every row (its ``game_ended``). The
+outage is the router's ``/healthz``; the seed watch polls ``/games/<id>.json`` of every
+running game through the router, during the cut and after.
+"""
 
 from __future__ import annotations
 
+import shutil
 from typing import Final
 
 import trio
 
+from quaymoor.cluster import netns
+from quaymoor.cluster.haproxy import slot_name
+from quaymoor.cluster.local_pg import PostgresError, find_bin
+from quaymoor.cluster.netns_cluster import TABLE_HOSTS
+from quaymoor.tools.fault_bench.across_hosts import slot_prefix
 from quaymoor.tools.fault_bench.fault import Fault, Stage
-from quaymoor.tools.fault_bench.faults.primitive import cluster_options, load, missing
-from quaymoor.tools.fault_bench.faults.victim import busiest
+from quaymoor.tools.fault_bench.table_client import TableClient
 
-NETNS = "quaymoor.cluster.netns"
-CUT_SECONDS: Final = 30.0
+CUT_OFF: Final = "table-1"
+PAUSED: Final = "table_paused"  #: what a fenced table's players are sent (the leases')
 
 
 async def _inject(stage: Stage) -> None:
-    primitive = load(NETNS)
-    victim = str((await busiest(stage))["name"])
-    await trio.to_thread.run_sync(primitive.cut, stage.system.folder, victim)
-    await trio.sleep(CUT_SECONDS)
-    await trio.to_thread.run_sync(primitive.heal, stage.system.folder, victim)
-    stage.notes.append(f"{victim}'s host cut off for {CUT_SECONDS:g} s")
+    prefix = slot_prefix(CUT_OFF)
+    held = sum(c.table.startswith(prefix) for c in stage.clients)
+    name = slot_name(TABLE_HOSTS.index(CUT_OFF))
+    stage.notes.append(f"{CUT_OFF} ({name}) held {held} of the {len(stage.clients)} "
+                       "tables when its link went down")
+    began = trio.current_time()
+    await trio.to_thread.run_sync(netns.cut, stage.system.folder, name)
+    try:
+        await trio.sleep(stage.partition)
+    finally:
+        with trio.CancelScope(shield=True):
+            await trio.to_thread.run_sync(netns.heal, stage.system.folder, name)
+    stage.notes.append(f"{CUT_OFF}'s link down for {trio.current_time() - began:.1f} s")
 
 
-FAULT = Fault("partition", f"a table host's link down for {CUT_SECONDS:g} s", "cluster",
-              _inject, hold=5.0,
-              unavailable=lambda: missing(NETNS, "a cluster laid over namespaces, one per host",
-                                          needs="CLUSTER_OPTIONS"),
-              cluster_options=lambda: cluster_options(NETNS))
+def _told(stage: Stage, client: TableClient, moment: float) -> bool:
+    if not client.table.startswith(slot_prefix(CUT_OFF)):
+        return client.told_since(moment)
+    ended_for_it = (client.ended is not None and client.ended != "finished"
+                    and client.ended_at is not None and client.ended_at >= moment)
+    return client.heard[PAUSED] > 0 or ended_for_it
+
+
+def _unavailable() -> str | None:
+    why = netns.missing()
+    if why is not None:
+        return why
+    if shutil.which("haproxy") is None:
+        return "HAProxy is not installed (make haproxy)"
+    try:
+        find_bin()
+    except PostgresError as exc:
+        return str(exc)
+    return None
+
+
+FAULT = Fault("partition", f"{CUT_OFF}'s link down (the partition), then up again", "hosts",
+              _inject, hold=5.0, record_seconds=10.0, unavailable=_unavailable, told=_told)
