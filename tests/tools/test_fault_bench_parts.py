@@ -1,6 +1,7 @@
 """The fault bench's parts that need no system: a row's targets and table, what counts as
 a seed published early, a player's frames, a record's check, PostgreSQL's options read
-back. (``test_fault_bench.py`` runs the whole bench against real systems.)"""
+back, who counts as told in the partition. (``test_fault_bench.py`` runs the whole bench
+against real systems.)"""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import trio
 import trio_websocket
 
 from quaymoor.tools.fault_bench.collect import check
+from quaymoor.tools.fault_bench.fault import Stage
+from quaymoor.tools.fault_bench.faults import partition
 from quaymoor.tools.fault_bench.faults.pg_outage import started_with
 from quaymoor.tools.fault_bench.row import Row, table_text
 from quaymoor.tools.fault_bench.table_client import TableClient
@@ -110,3 +113,31 @@ def test_postgres_is_started_again_with_the_options_it_ran_with(tmp_path: Path) 
         '"/tmp/x y/data" "-c" "listen_addresses=127.0.0.1"\n')
     assert started_with(tmp_path) == (
         "-p 5433 -k '/tmp/x y/data' -c listen_addresses=127.0.0.1")
+
+
+def test_a_cut_off_hosts_player_is_told_only_by_a_pause_or_an_end_of_its_game() -> None:
+    """The partition's count: a player of table-1 (ids ``00...``) whose game simply went
+    on after the link came back was told nothing; one that got ``table_paused``, or a
+    ``game_ended`` that ended its game for it, was. A player of table-2 (``01...``) is
+    told by its ``game_ended``, as in every row."""
+    async def main() -> None:
+        stage = Stage(None, [], 0.0)
+        finished = {"type": "game_ended", "reason": "finished", "seed": "ab"}
+        went_on = TableClient("0011111111", "t", "fp", 3)
+        went_on._take(finished)
+        paused = TableClient("0022222222", "t", "fp", 3)
+        paused._take({"type": "table_paused"})
+        paused._take(finished)
+        ended_for_it = TableClient("0033333333", "t", "fp", 3)
+        ended_for_it._take({"type": "game_ended", "reason": "shutdown", "seed": "ab"})
+        other_host = TableClient("0144444444", "t", "fp", 3)
+        other_host._take(finished)
+        told = [partition.FAULT.told(stage, c, 0.0)
+                for c in (went_on, paused, ended_for_it, other_host)]
+        assert told == [False, True, True, True]
+        assert paused.heard["table_paused"] == 1
+        late = TableClient("0055555555", "t", "fp", 3)
+        late._take({"type": "game_ended", "reason": "shutdown", "seed": "ab"})
+        assert not partition.FAULT.told(stage, late, trio.current_time() + 1)  # before it
+
+    trio.run(main)

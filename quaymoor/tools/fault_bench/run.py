@@ -22,6 +22,7 @@ from typing import Final
 
 import trio
 
+from quaymoor.rules.record import GameRecord
 from quaymoor.tools.fault_bench.across_hosts import across_hosts
 from quaymoor.tools.fault_bench.collect import Records, collect
 from quaymoor.tools.fault_bench.fault import Fault, Stage
@@ -146,6 +147,9 @@ def _what_happened(stage: Stage, records: Records, early: list[str]) -> None:
                            "for their player: still running where no player could reach "
                            "them, or gone")
     stage.notes.extend(f"record of {t} refused: {why}" for t, why in records.refused.items())
+    if differ := _ended_otherwise(clients, records):
+        stage.notes.append(f"{len(differ)} records end otherwise than their player was told "
+                           f"(record / player): {', '.join(differ)}")
     if early:
         stage.notes.append(f"seeds served while played: {', '.join(sorted(early))}")
     ends = Counter(c.ended or "none" for c in clients)
@@ -156,6 +160,24 @@ def _what_happened(stage: Stage, records: Records, early: list[str]) -> None:
     stage.notes.append(f"players: {sum(c.acts for c in clients)} moves, "
                        f"{sum(c.connects for c in clients)} connections; errors received: "
                        f"{_counts(errors)}; connections ended early: {_counts(closes)}")
+
+
+def _ended_otherwise(clients: list[TableClient], records: Records) -> list[str]:
+    """``<id> <record's end> / <player's>`` for each game whose record says it ended
+    otherwise than its ``game_ended`` told its player (a game ended twice: by a process
+    that took its owner for dead, then by its owner)."""
+    differ = []
+    for client in clients:
+        text = records.found.get(client.table)
+        if text is None or client.ended is None:
+            continue
+        try:
+            reason = GameRecord.from_json(text).reason
+        except ValueError:
+            continue  # a refused record: said already
+        if reason != client.ended:
+            differ.append(f"{client.table} {reason} / {client.ended}")
+    return differ
 
 
 def _counts(counter: Counter[str]) -> str:

@@ -36,6 +36,9 @@ async def _inject(stage: Stage) -> None:
     prefix = slot_prefix(CUT_OFF)
     held = sum(c.table.startswith(prefix) for c in stage.clients)
     name = slot_name(TABLE_HOSTS.index(CUT_OFF))
+    if held == 0:  # the router put every table on the other host: nothing to cut off
+        raise RuntimeError(f"{CUT_OFF} ({name}) holds none of the {len(stage.clients)} "
+                           "tables")
     stage.notes.append(f"{CUT_OFF} ({name}) held {held} of the {len(stage.clients)} "
                        "tables when its link went down")
     began = trio.current_time()
