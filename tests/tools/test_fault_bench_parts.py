@@ -30,7 +30,11 @@ def test_a_row_names_every_target_it_missed() -> None:
                             "2 seeds published early", "1 of 4 connected players not told",
                             "outage 4.0 s (target < 3 s)"]
     assert Row("x", "x", games=2, connected=2, told=2, records=2, verified=2,
-               outage=9.0).missed() == []  # the outage is a target of HAProxy's row only
+               outage=9.0, unfinished=2).missed() == []  # targets of HAProxy's row and
+    # the partition's only
+    assert Row("partition", "x", games=3, connected=3, told=3, records=3, verified=3,
+               unfinished=2, finish_target=True).missed() == [
+        "2 of 3 games ended by the fault, not played to their finish"]
 
 
 def test_the_table_says_pass_fail_not_available_and_bench_failed() -> None:

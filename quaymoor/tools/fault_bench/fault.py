@@ -78,6 +78,7 @@ class Fault:
     archive_folder: Callable[[], contextlib.AbstractContextManager[Path | None]] = no_folder
     unavailable: Callable[[], str | None] = nothing_missing
     outage_target: bool = False  #: the public port must answer again within 3 s
+    finish_target: bool = False  #: every game must be played to its finish
     #: Options of ``quaymoor cluster`` the fault needs (a standby).
     cluster_options: Callable[[], tuple[str, ...]] = tuple
     #: Whether a player connected when the fault came (trio time ``moment``) was told.

@@ -5,7 +5,8 @@ Targets (issue 23), for every row: no record lost (every game has a record at th
 every record verified, no seed published while its game still played, every player who
 was connected when the fault came told (``game_ended``, or a paused/resumed notice, or
 reconnected and played on to its ``game_ended``); for the HAProxy row also an outage
-under ``OUTAGE_TARGET`` seconds.
+under ``OUTAGE_TARGET`` seconds; for the partition also every game played to its finish
+(the issue: a 30 s partition of a table host ends no game; its games pause and go on).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ class Row:
     early: int = 0  #: records served while their game still played
     outage: float = 0.0  #: longest time the public port did not answer, s
     outage_target: bool = False
+    unfinished: int = 0  #: games that ended for their player otherwise than ``finished``
+    finish_target: bool = False  #: every game must be played to its finish
     notes: tuple[str, ...] = ()
     unavailable: str | None = None  #: why the fault did not run (then no figures)
     broken: str | None = None  #: the bench itself failed on this fault (no figures)
@@ -55,6 +58,9 @@ class Row:
         if self.told < self.connected:
             missed.append(f"{self.connected - self.told} of {self.connected} connected "
                           "players not told")
+        if self.finish_target and self.unfinished:
+            missed.append(f"{self.unfinished} of {self.games} games ended by the fault, "
+                          "not played to their finish")
         if self.outage_target and self.outage >= OUTAGE_TARGET:
             missed.append(f"outage {self.outage:.1f} s (target < {OUTAGE_TARGET:g} s)")
         return missed

@@ -133,6 +133,8 @@ async def _measure(fault: Fault, stage: Stage, tables: int) -> Row:
                told=sum(fault.told(stage, c, moment) for c in connected),
                records=len(records.found), verified=len(records.verified),
                early=len(early), outage=outage.longest, outage_target=fault.outage_target,
+               unfinished=sum(c.ended != "finished" for c in clients),
+               finish_target=fault.finish_target,
                notes=tuple(stage.notes))
 
 
