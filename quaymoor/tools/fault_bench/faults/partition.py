@@ -52,6 +52,10 @@ async def _inject(stage: Stage) -> None:
         with trio.CancelScope(shield=True):
             await trio.to_thread.run_sync(netns.heal, stage.system.folder, name)
     stage.notes.append(f"{CUT_OFF}'s link down for {trio.current_time() - began:.1f} s")
+    # A piece outside its namespace, or listening on the machine's own interfaces, would
+    # make the cut a partial one: said, so that the row is not read as a real partition.
+    stage.notes.extend(f"not a partition of hosts of their own: {wrong}"
+                       for wrong in await trio.to_thread.run_sync(stage.system.cluster.escaped))
 
 
 def _told(stage: Stage, client: TableClient, moment: float) -> bool:
