@@ -151,7 +151,11 @@ class PgArchive(RecordReads):
         self.fenced = True
 
     def submit(self, game_id: str, record: GameRecord) -> None:
-        """Archive ``record`` under ``game_id``; its live rows go with the same write."""
+        """Archive ``record`` under ``game_id``; its live rows go with the same write.
+        Fenced, nothing (not even served from memory: the reaper's record stands)."""
+        if self.fenced:
+            self.fenced_writes += 1
+            return
         self._pending[game_id] = record
         self.put(Archived(game_id, record))
 

@@ -77,6 +77,14 @@ def sql(folder: Path, query: str, *params: Any) -> list[tuple[Any, ...]]:
         return cur.fetchall() if cur.description else []
 
 
+def _taken_lines(running: RunningCluster) -> list[str]:
+    """What the cluster's command printed since the last call."""
+    lines = []
+    while not running.lines.empty():
+        lines.append(running.lines.get_nowait())
+    return lines
+
+
 @asynccontextmanager
 async def seated(port: int, games: list[dict[str, Any]], seen: dict[str, int]
                  ) -> AsyncIterator[dict[str, Client]]:
@@ -161,6 +169,7 @@ async def test_a_20_s_database_outage_reaps_nobody_and_every_game_finishes(
             # The games then play to their end on the same connections.
             async def finish(info: dict[str, Any]) -> None:
                 client = clients[info["table"]]
+                await client.send({"type": "resync"})  # a view to act on, after a refusal
                 ended = await client.play()
                 assert ended is not None and ended["reason"] == "finished"
                 assert in_order(client), info["table"]
@@ -232,6 +241,12 @@ async def test_a_process_whose_row_is_stopped_stops_serving_and_writes_no_record
         actions = dict(sql(folder, "SELECT table_id, count(*) FROM table_actions"
                                    " WHERE table_id = ANY(%s) GROUP BY table_id", ids))
         assert actions == seen
+        said = ""
+        with trio.move_on_after(5):
+            while "w01 died (exit 2)" not in said:  # the cluster starts another
+                said += "".join(await trio.to_thread.run_sync(_taken_lines, running))
+                await trio.sleep(0.2)
+        assert "w01 died (exit 2)" in said, said[-2000:]
         log = (folder / "w01.log").read_text()
         assert '"event": "taken_for_dead"' in log
         lines = [json.loads(x) for x in log.splitlines() if x.startswith("{")]
