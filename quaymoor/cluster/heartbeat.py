@@ -81,6 +81,7 @@ class Membership:
         self.drained = trio.Event()
         self.lease = Lease(timings or LeaseTimings(), trio.current_time)
         self.fencing = Fencing(supervisor, store, self.lease)
+        self._reaping = False  #: a reap is running (beside the beats)
         supervisor.metrics.registry.register(LeaseCollector(self.fencing))
 
     @property
@@ -117,10 +118,12 @@ class Membership:
         processes once the lease allows it; until this process is taken for dead."""
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self.fencing.watch)
-            await self._beat_until_taken()
+            await self._beat_until_taken(nursery)
             nursery.cancel_scope.cancel()
 
-    async def _beat_until_taken(self) -> None:
+    async def _beat_until_taken(self, nursery: trio.Nursery) -> None:
+        """The beats, one a second; a reap runs beside them (one at a time), so that
+        ending many games never delays this process's own lease."""
         failing = False
         while not self.fencing.taken.is_set():
             started = trio.current_time()
@@ -131,8 +134,9 @@ class Membership:
                 self.lease.renewed(started)
                 self.fencing.renewed()
                 failing = False
-                if self.lease.may_reap():
-                    await self.reap_dead()
+                if self.lease.may_reap() and not self._reaping:
+                    self._reaping = True
+                    nursery.start_soon(self._reap)
             except ArchiveError as exc:  # the database is away: try again at the next beat
                 self.lease.failed()
                 if not failing:  # once per outage, not every second
@@ -146,6 +150,16 @@ class Membership:
                     for t in self.supervisor.tables.values()):
                 self.drained.set()
             await trio.sleep(BEAT_SECONDS)
+
+    async def _reap(self) -> None:
+        try:
+            await self.reap_dead()
+        except ArchiveError as exc:  # the database is away: the next beat tries again
+            log.warning("reaping: %s", exc, extra={"event": "reap_failed"})
+        except Exception:  # a bug here must not stop this process's games too
+            log.exception("reaping failed")
+        finally:
+            self._reaping = False
 
     async def beat(self) -> None:
         rows = await self.store.read(
