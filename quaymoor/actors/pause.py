@@ -58,11 +58,17 @@ class TablePause:
             return None
         self.reason = reason
         self.pauses += 1
+        self.hold_running()
+        return self.told()
+
+    def hold_running(self) -> None:
+        """Hold every timer running now and cancel every bot's move. The table calls it
+        after each message it handles while paused: a player coming back may have had
+        a fresh decision started meanwhile (``Turns.restart``)."""
         for worker in self._turns.workers:
             left = worker.hold()
             if left is not None:
                 self._held[worker.seat] = left
-        return self.told()
 
     def told(self) -> TablePaused:
         """``table_paused`` as it stands (for a connection attaching meanwhile)."""

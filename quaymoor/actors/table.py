@@ -161,6 +161,8 @@ class Table:
             self._dispatch(msg)
         while dropped := self.room.take_dropped():  # after every frame of the message
             self._detach(*dropped)
+        if self.pause_state.paused:  # a timer it started waits for the resume too
+            self.pause_state.hold_running()
         self._handling = None
 
     def _held_by_pause(self, msg: InboxMessage) -> bool:

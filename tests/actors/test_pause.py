@@ -13,6 +13,7 @@ import trio
 from quaymoor.actors.inbox import TableError
 from quaymoor.actors.pause import WAITING_FOR_DATABASE
 from quaymoor.actors.supervisor import Supervisor
+from quaymoor.config import TableConfig
 from quaymoor.protocol.codec import unstructure_with
 from quaymoor.protocol.codes import Code
 from quaymoor.rules.actions import Action
@@ -124,3 +125,41 @@ async def test_a_start_waits_for_the_resume(
     table.resume()
     await supervisor.start(table.id, a.token)
     assert table.game is not None
+
+
+async def test_a_player_back_while_paused_gets_no_running_timer(
+    autojump_clock: trio.testing.MockClock
+) -> None:
+    """A seat's player coming back from a bot during the pause gets a fresh decision
+    (``Play.back``: ``Turns.restart``): that timer waits for the resume too."""
+    slow_bots = Supervisor(TableConfig(bot_delay=5.0, linger_seconds=5.0))
+    async with running(slow_bots):
+        await _back_while_paused(slow_bots)
+
+
+async def _back_while_paused(supervisor: Supervisor) -> None:
+    table = await supervisor.create_table(2)
+    a = await supervisor.join(table.id, "Ada")
+    b = await supervisor.join(table.id, "Bede")
+    await supervisor.start(table.id, a.token)
+    assert table.game is not None
+    game = table.game
+    # Bede never connects: after two timeouts a bot plays his seat (5 s a move). Pause
+    # while it is the bot's decision for him.
+    while not (table.seats[1].bot_playing and 1 in game.deciding()):
+        await trio.sleep(0.5)
+    table.pause(WAITING_FOR_DATABASE)
+    assert table.turns.workers[1].deadline is None
+    bede = Client(table, b.token)
+    await bede.attach()
+    await trio.sleep(0.1)
+    assert not table.seats[1].bot_playing  # he is back ...
+    assert all(w.deadline is None for w in table.turns.workers), "a timer runs while paused"
+    held = {c.seat: c.remaining for c in table.pause_state.told().clocks}
+    assert 89 <= held[1] <= 90  # ... with a fresh decision, held
+    timeouts = table.turns.timeouts
+    await trio.sleep(600)
+    assert table.turns.timeouts == timeouts
+    table.resume()
+    await trio.sleep(held[1] - 1)
+    assert table.turns.timeouts == timeouts, "his decision timed out early"
