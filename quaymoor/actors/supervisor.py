@@ -52,6 +52,9 @@ from quaymoor.store.archive import Archive
 
 #: Tables summarised for /status.json between two checkpoints (about 2 ms of work).
 STATUS_SLICE = 64
+#: The status page's headline: tables (waiting for players, playing, and those whose game
+#: ended, lingering), connections, games finished. Summed over a cluster's live processes.
+HEADLINE_FIGURES = ("tables", "playing", "waiting", "connections", "games_finished")
 #: What the lobby's list says of each table.
 
 if TYPE_CHECKING:
@@ -275,9 +278,12 @@ class Supervisor:
     # ------------------------------------------------------------ status
 
     async def status_json(self) -> bytes:
-        """The status page's data, ``summary()`` and the last minute's figures, as JSON."""
+        """The status page's data, ``summary()`` and the last minute's figures, as JSON;
+        ``totals``, the page's headline, are this process's (a cluster's process replaces
+        them with the sums over the live processes: ``member.cluster_totals``)."""
         tables = await self._tables_json(lambda table: table.status_texts.status(table))
-        rest = {**self.summary(tables=False), "live": self.metrics.live()}
+        rest = {**self.summary(tables=False), "live": self.metrics.live(),
+                "totals": {"scope": "process", "processes": 1, **self.headline()}}
         return ('{"tables": ' + tables + ", " + json.dumps(rest)[1:]).encode()
 
     async def lobby_json(self) -> bytes:
@@ -296,6 +302,13 @@ class Supervisor:
                 await trio.lowlevel.checkpoint()
             parts.append(text(table))
         return "[" + ", ".join(parts) + "]"
+
+    def headline(self) -> dict[str, int]:
+        """The status page's headline figures (``HEADLINE_FIGURES``), this process's."""
+        states = [t.state for t in self.tables.values()]
+        return {"tables": len(states), "playing": states.count(TableState.PLAYING),
+                "waiting": states.count(TableState.WAITING),
+                "connections": self.connections, "games_finished": self.games_finished}
 
     def summary(self, *, tables: bool = True) -> dict[str, Any]:
         """Public facts about the tables and connections now (no hidden information);

@@ -77,8 +77,9 @@ class Fencing:
     async def taken_for_dead(self, by: str | None) -> None:
         """This process's row is stopped (``by`` the instance that reaped it): stop
         serving at once. Every later write is refused, no new table is taken, every
-        table stops playing and ends with the reaper's record (its ``game_ended``, or this process's own when the
-        record is not there within ``RECORDS_WAIT_SECONDS``); then ``taken`` is set."""
+        table stops playing and ends with the reaper's record (its ``game_ended``, or
+        this process's own when the record is not there within
+        ``RECORDS_WAIT_SECONDS``); then ``taken`` is set."""
         if self.taken.is_set():
             return
         self.store.fence()

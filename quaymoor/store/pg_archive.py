@@ -14,7 +14,10 @@ close (``pg_lobby``), and each record archived (which deletes the table's live r
 same transaction). Each batch is applied in one transaction in a worker thread
 (``compacted``: fewer statements). So a table's rows are never written out of order, and
 a record replaces a live game atomically. A batch that fails (the database restarting) is
-retried, on a new connection, until it commits; one the database refuses (a bug: a
+retried, on a new connection, until it commits (also after a failover: the new
+connection goes to the new primary, ``pg_db.conninfo``, and every op is idempotent by its
+key, so a batch that committed before its connection broke is not doubled); one the
+database refuses (a bug: a
 constraint, a type) is written one op at a time, the refused ops logged and dropped. The
 queue fills meanwhile and past ``QUEUE_SIZE`` a write waits on the writer's overflow
 rather than on the table's actor.
@@ -40,6 +43,7 @@ from typing import Any, Final, TypeAlias
 import attrs
 import psycopg
 import trio
+from psycopg.errors import ReadOnlySqlTransaction
 from psycopg.types.json import Jsonb
 
 from quaymoor.rules.record import GameRecord
@@ -66,6 +70,10 @@ BATCH: Final = 512
 #: those as soon as the players see them (the archive, the lobby).
 GATHER_SECONDS: Final = 0.02
 RETRY_SECONDS: Final = 1.0
+#: Errors after which a connection is dropped and the next one made afresh: the server
+#: went away, or it is a standby now (a failover: the new connection goes to the host
+#: that takes writes, ``pg_db.conninfo``). A batch that met one is retried, not dropped.
+RECONNECT: Final = (psycopg.OperationalError, ReadOnlySqlTransaction)
 
 
 @attrs.frozen
@@ -113,7 +121,7 @@ class PgArchive(RecordReads):
             self._write, self._written, label="postgresql", log=log,
             queue_size=QUEUE_SIZE, batch=BATCH, gather_seconds=GATHER_SECONDS,
             urgent=_urgent,
-            transient=(psycopg.OperationalError, ArchiveError), refused=(psycopg.Error,),
+            transient=(*RECONNECT, ArchiveError), refused=(psycopg.Error,),
             retry_seconds=RETRY_SECONDS,
             describe=lambda op: f"{type(op).__name__} of table {op.table_id}")
         self._pending: dict[str, GameRecord] = {}
@@ -192,7 +200,7 @@ class PgArchive(RecordReads):
                     return
                 for op in compacted(batch):
                     op.apply(db)
-        except psycopg.OperationalError:
+        except RECONNECT:
             db.close()
             raise
         self.batches += 1
@@ -229,7 +237,7 @@ class PgArchive(RecordReads):
                     if self._read_db.closed:
                         self._read_db = connect(self.url)
                     return self._read_db.execute(query.encode(), params).fetchall()
-                except psycopg.OperationalError as exc:
+                except RECONNECT as exc:
                     self._read_db.close()
                     if attempt == 2:
                         raise ArchiveError(f"PostgreSQL cannot be read: {exc}") from exc

@@ -64,6 +64,9 @@ async def test_with_a_token_both_need_it_and_show_no_hidden_information() -> Non
             status, _, _ = await get(port, f"/api/tables/{made['table']}/start",
                                      body=json.dumps({"token": seat_token}).encode())
             assert status == 200  # play-now seats; the player starts
+            status, _, _ = await get(port, "/api/play-now", body=json.dumps(
+                {"name": "Waits", "players": 3}).encode())
+            assert status == 201  # a table nobody starts: waiting for players
             await trio.sleep(1.0)  # bots play a little
             for path in ("/status.json", "/metrics"):
                 status, headers, _ = await get(port, path)
@@ -75,7 +78,13 @@ async def test_with_a_token_both_need_it_and_show_no_hidden_information() -> Non
             status, _, text = await get(port, "/status.json", auth=f"Bearer {TOKEN}")
             assert status == 200
             data = json.loads(text)
-            assert data["table_count"] == 1 and data["tables"][0]["state"] == "playing"
+            assert data["table_count"] == 2
+            assert sorted(t["state"] for t in data["tables"]) == ["playing", "waiting"]
+            # The headline, labelled as this process's own (a cluster's are its sums).
+            assert data["totals"] == {"scope": "process", "processes": 1, "tables": 2,
+                                      "playing": 1, "waiting": 1,
+                                      "connections": data["connections"],
+                                      "games_finished": data["games_finished"]}
             live = data["live"]
             assert live["rss_bytes"] > 0
             assert {"p50", "p99"} <= set(live["action_latency_ms"])
