@@ -110,6 +110,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
             return 2
         return bench_load(**given, window=args.window, stalls=args.log_stalls,
                           cluster=args.cluster, compare=args.compare)
+    if args.what == "faults":
+        from quaymoor.tools.fault_bench import bench_faults
+
+        faults = [f.strip() for f in args.faults.split(",") if f.strip()] if args.faults else None
+        code, _ = bench_faults(**({"tables": args.tables} if args.tables is not None else {}),
+                               faults=faults, pg_outage=args.pg_outage, jobs=args.jobs)
+        return code
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
 
@@ -388,14 +395,16 @@ def build_parser() -> argparse.ArgumentParser:
     vp.set_defaults(func=cmd_verify)
 
     bp = sub.add_parser("bench", help="benchmarks that print figures")
-    bp.add_argument("what", choices=["rules", "server", "load"],
+    bp.add_argument("what", choices=["rules", "server", "load", "faults"],
                     help="load: the load proof (every game finished, every stream complete "
-                         "and in order)")
+                         "and in order); faults: each fault of issue 23 injected into a "
+                         "real cluster or serve, a row of what it cost (docs/fault-bench.md)")
     bp.add_argument("--seconds", type=float, default=None,
                     help="rules: time per player count (3); server: load bound (120); "
                          "load: bound (300)")
-    bp.add_argument("--tables", type=_positive, default=500,
-                    help="server, load: tables to load")
+    bp.add_argument("--tables", type=_positive, default=None,
+                    help="server, load: tables to load (500); faults: tables mid-game per "
+                         "fault (20)")
     bp.add_argument("--players", type=_players, default=4,
                     help="server, load: seats per table")
     bp.add_argument("--client-procs", type=_positive, default=None,
@@ -420,6 +429,14 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--log-stalls", action="store_true",
                     help="server, load: the server logs its event-loop stalls over 20 ms "
                          "and a summary is printed (it costs the server some latency)")
+    bp.add_argument("--faults", default=None, metavar="A,B,...",
+                    help="faults: which faults, by name (all of them when not given)")
+    bp.add_argument("--pg-outage", type=_not_negative, default=20.0, metavar="S",
+                    help="faults: seconds PostgreSQL stays stopped (20; the issue's target "
+                         "is 90)")
+    bp.add_argument("--jobs", type=_positive, default=1,
+                    help="faults: how many faults run at once, each on a system of its own "
+                         "(1: one after another, the figures least disturbed)")
     bp.set_defaults(func=cmd_bench)
 
     tp = sub.add_parser("tournament", help="play bots against each other, seats rotated")

@@ -8,7 +8,9 @@ through.
 
 Every record (finished, crashed, shut down, or cancelled with the server) goes to the
 archive when there is one (``quaymoor.store.archive``); ``records`` keeps only the last few in
-memory. ``shutdown`` waits for the archive's writes before it returns.
+memory. ``shutdown`` waits for the archive's writes before it returns. While the archive's
+disk fails its records wait in memory (``store.archive``); past its limit of waiting records
+no new table opens (``SERVER_FULL``), so that what waits stays bounded.
 """
 
 from __future__ import annotations
@@ -90,6 +92,8 @@ class Supervisor:
         self.bots = bot_pool if bot_pool is not None else BotPool()
         self.max_tables = max_tables
         self.archive = archive
+        if archive is not None:
+            self.metrics.watch_archive(lambda: archive.health().as_json())
         self.tables: dict[str, Table] = {}
         #: the last finished and ended games, by table id (all of them: ``archive``)
         self.records: dict[str, GameRecord] = {}
@@ -136,6 +140,10 @@ class Supervisor:
                                                "takes no new tables (try again)")
         if len(self.tables) >= self.max_tables:
             raise TableError(Code.SERVER_FULL, "the server holds as many tables as it can")
+        if self.archive is not None and (health := self.archive.health()).full:
+            raise TableError(Code.SERVER_FULL, (
+                f"the archive is failing: {health.pending} finished games wait to be written;"
+                " no new tables until they are (try again)"))
         assert self._nursery is not None
         table_id = self._new_id()
         while table_id in self.tables or (
@@ -321,4 +329,5 @@ class Supervisor:
             "games_finished": self.games_finished,
             "crash_count": self.crash_count,
             "crashes": [attrs.asdict(c) for c in self.crashes],
+            "archive": None if self.archive is None else self.archive.health().as_json(),
         }

@@ -49,6 +49,7 @@ from psycopg.types.json import Jsonb
 from quaymoor.rules.record import GameRecord
 from quaymoor.store.archive import (
     MAX_LIST,
+    PENDING_LIMIT,
     ArchivedGame,
     ArchiveError,
     RecordReads,
@@ -56,7 +57,7 @@ from quaymoor.store.archive import (
 )
 from quaymoor.store.pg_db import Db, connect
 from quaymoor.store.pg_lobby import Acted, Changed, LobbyOp, compacted
-from quaymoor.store.writer import Writer
+from quaymoor.store.writer import WriteHealth, Writer
 
 log = logging.getLogger("quaymoor.store.pg")
 
@@ -183,6 +184,11 @@ class PgArchive(RecordReads):
     @property
     def pending(self) -> int:
         return len(self._pending)
+
+    def health(self) -> WriteHealth:
+        """How the writes go (as ``Archive.health``): failing since when, how many
+        records wait for the database."""
+        return self._writer.health(pending=len(self._pending), limit=PENDING_LIMIT)
 
     def _write(self, batch: list[Op]) -> None:
         """One transaction (in a worker thread). A broken connection is replaced next time."""
