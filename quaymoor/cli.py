@@ -27,6 +27,16 @@ def _positive(text: str) -> int:
     return n
 
 
+def _lease_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("the lease is a number of seconds") from None
+    if not 2.0 <= seconds <= 3600.0:
+        raise argparse.ArgumentTypeError("the lease is 2 to 3600 seconds")
+    return seconds
+
+
 def _slot(text: str) -> int:
     n = int(text)
     if not 0 <= n <= 255:
@@ -143,6 +153,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                            scheme=args.scheme, stall_ms=args.log_stalls,
                            database_url=args.database, slot=args.slot,
                            haproxy_socket=args.haproxy_socket,
+                           lease_seconds=args.lease_seconds,
                            forwarded_from=frozenset(args.forwarded_from),
                            limits=ClientLimits.per_address_off() if args.no_address_limits
                            else ClientLimits()))
@@ -169,7 +180,7 @@ def cmd_cluster(args: argparse.Namespace) -> int:
         host=args.host, port=args.port, workers=workers, database=args.database,
         folder=args.folder, decision_seconds=args.decision_seconds, bot_delay=args.bot_delay,
         address_limits=not args.no_address_limits, stall_ms=args.log_stalls,
-        standby=args.standby)
+        standby=args.standby, lease_seconds=args.lease_seconds)
     try:
         trio.run(serve_cluster, options)
     except Exception as exc:  # a piece that would not start: say which and why
@@ -292,6 +303,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "ids begin with it)")
     srv.add_argument("--haproxy-socket", default=None,
                      help="in a cluster: HAProxy's runtime API socket (its view on /status)")
+    srv.add_argument("--lease-seconds", type=_lease_seconds, default=None, metavar="S",
+                     help="in a cluster: a process without a heartbeat for S seconds is "
+                          "taken for dead (default 30: a database failover; it pauses its "
+                          "tables after a quarter of it, at most 6 s)")
     srv.add_argument("--forwarded-from", type=_ip_address, action="append", default=[],
                      metavar="ADDRESS",
                      help="a proxy's IP address (repeat for several): a request from it is "
@@ -325,6 +340,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="seconds every bot waits, whatever its table's pace (as serve's)")
     cl.add_argument("--no-address-limits", action="store_true",
                     help="no per-address caps in HAProxy (load tests from one machine)")
+    cl.add_argument("--lease-seconds", type=_lease_seconds, default=None, metavar="S",
+                    help="every process's lease (as serve --lease-seconds; default 30)")
     cl.add_argument("--log-stalls", type=float, default=None, metavar="MS",
                     help="each process logs its event-loop stalls over MS milliseconds "
                          "(as serve --log-stalls)")

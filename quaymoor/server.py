@@ -1,7 +1,9 @@
 """``quaymoor serve``: the supervisor and the front door on one port, until a signal.
 
 On SIGINT or SIGTERM every running game ends the same way (players told, seeds revealed,
-records archived) and the archive's writes finish before the process exits. Cancelled or
+records archived) and the archive's writes finish before the process exits. A cluster's
+process taken for dead by another (``cluster.lease``) ends its tables without records and
+exits with ``TakenForDead`` (``quaymoor serve`` exits 2; the cluster replaces it). Cancelled or
 crashing, the server still archives every running game on the way out.
 """
 
@@ -17,7 +19,7 @@ from quaymoor.actors.gateway import Gateway
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.ws_socket import UnknownTrioWebsocket
 from quaymoor.actors.ws_socket import check_version as check_trio_websocket
-from quaymoor.cluster.heartbeat import Membership
+from quaymoor.cluster.heartbeat import Membership, TakenForDead
 from quaymoor.cluster.member import join_cluster, open_store, safe_cluster_status
 from quaymoor.config import ServerConfig
 from quaymoor.http.api import HttpApi
@@ -78,6 +80,7 @@ async def run_server(
             async with trio.open_nursery() as waiting:
                 if member is not None:
                     waiting.start_soon(_until_drained, member, waiting.cancel_scope)
+                    waiting.start_soon(_until_taken_for_dead, member, waiting.cancel_scope)
                 async for signum in signals:
                     log.info("signal %s: ending every game", signal.Signals(signum).name)
                     break
@@ -88,6 +91,14 @@ async def run_server(
         if archive is not None:
             await archive.close()
         nursery.cancel_scope.cancel()
+    if member is not None and member.fencing.taken.is_set():
+        raise TakenForDead(f"process {member.name} was taken for dead by another: its games "
+                           "were ended there; it stopped serving")
+
+
+async def _until_taken_for_dead(member: Membership, done: trio.CancelScope) -> None:
+    await member.fencing.taken.wait()
+    done.cancel()
 
 
 async def _until_drained(member: Membership, done: trio.CancelScope) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import trio
 
-from quaymoor.cluster.heartbeat import STALE_SECONDS
+from quaymoor.cluster.lease import DEFAULT_WINDOW_SECONDS
 from quaymoor.cluster.local_pg import LocalPostgres
 from quaymoor.tools.fault_bench.fault import Fault, Stage
 
@@ -42,4 +42,4 @@ async def _inject(stage: Stage) -> None:
 
 
 FAULT = Fault("pg-outage", "PostgreSQL stopped (pg_ctl -m immediate), started again",
-              "cluster", _inject, hold=STALE_SECONDS + 3)
+              "cluster", _inject, hold=DEFAULT_WINDOW_SECONDS + 3)

@@ -11,13 +11,13 @@ from typing import Final
 
 import trio
 
-from quaymoor.cluster.heartbeat import STALE_SECONDS
+from quaymoor.cluster.lease import DEFAULT_WINDOW_SECONDS
 from quaymoor.cluster.pg_standby import StandbyPair
 from quaymoor.cluster.runner import PAIR_FOLDER
 from quaymoor.tools.fault_bench.fault import Fault, Stage
 
-#: Longer than the heartbeat's stale window: the failover of issue 23 ("a standby failover
-#: slower than 5 s does the same").
+#: Longer than the old 5 s heartbeat and past the lease's pause (6 s): the failover of
+#: issue 23 ("a standby failover slower than 5 s does the same").
 GAP_SECONDS: Final = 8.0
 
 
@@ -28,4 +28,4 @@ async def _inject(stage: Stage) -> None:
 
 
 FAULT = Fault("pg-promotion", "PostgreSQL primary killed, its standby promoted", "cluster",
-              _inject, hold=STALE_SECONDS + 3, cluster_options=lambda: ("--standby",))
+              _inject, hold=DEFAULT_WINDOW_SECONDS + 3, cluster_options=lambda: ("--standby",))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import signal
 
-from quaymoor.cluster.heartbeat import STALE_SECONDS
+from quaymoor.cluster.lease import DEFAULT_WINDOW_SECONDS
 from quaymoor.tools.fault_bench.fault import Fault, Stage
 from quaymoor.tools.fault_bench.faults.victim import busiest
 
@@ -18,4 +18,4 @@ async def _inject(stage: Stage) -> None:
 
 
 FAULT = Fault("worker-kill", "SIGKILL of the cluster's busiest table process", "cluster",
-              _inject, hold=STALE_SECONDS + 3)
+              _inject, hold=DEFAULT_WINDOW_SECONDS + 3)
