@@ -1,18 +1,22 @@
 """The fault bench's parts that need no system: a row's targets and table, what counts as
 a seed published early, a player's frames, a record's check, PostgreSQL's options read
-back, who counts as told in the partition. (``test_fault_bench.py`` runs the whole bench
-against real systems.)"""
+back, who counts as told in the partition, the sockets made in the client host.
+(``test_fault_bench.py`` runs the whole bench against real systems.)"""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import socket
 from pathlib import Path
 
 import pytest
 import trio
 import trio_websocket
 
+from quaymoor.cluster.netns import NETNS_DIR, Hosts, missing
+from quaymoor.tools.fault_bench.across_hosts import ClientSockets
 from quaymoor.tools.fault_bench.collect import check
 from quaymoor.tools.fault_bench.fault import Stage
 from quaymoor.tools.fault_bench.faults import partition
@@ -125,7 +129,7 @@ def test_a_cut_off_hosts_player_is_told_only_by_a_pause_or_an_end_of_its_game() 
     ``game_ended`` that ended its game for it, was. A player of table-2 (``01...``) is
     told by its ``game_ended``, as in every row."""
     async def main() -> None:
-        stage = Stage(None, [], 0.0)
+        stage = Stage(None, [], 0.0, 10.0)
         finished = {"type": "game_ended", "reason": "finished", "seed": "ab"}
         went_on = TableClient("0011111111", "t", "fp", 3)
         went_on._take(finished)
@@ -145,3 +149,27 @@ def test_a_cut_off_hosts_player_is_told_only_by_a_pause_or_an_end_of_its_game() 
         assert not partition.FAULT.told(stage, late, trio.current_time() + 1)  # before it
 
     trio.run(main)
+
+
+def test_the_bench_sockets_are_made_in_the_client_host_and_the_thread_comes_back() -> None:
+    """``across_hosts.ClientSockets``: an internet socket is the ``client`` host's (it can
+    bind that host's address, which the machine's own namespace has not), and the thread
+    that made it is back in its own namespace (its worker threads would stay otherwise)."""
+    reason = missing()
+    if reason is not None:
+        pytest.skip(reason)
+
+    async def main(hosts: Hosts) -> None:
+        trio.socket.set_custom_socket_factory(
+            ClientSockets(NETNS_DIR / hosts.netns("client")))
+        with trio.socket.socket() as made:
+            await made.bind((hosts.address("client"), 0))
+        with trio.socket.socket(socket.AF_UNIX) as unix:  # not an internet one: as usual
+            assert unix.family == socket.AF_UNIX
+
+    home = os.stat("/proc/thread-self/ns/net").st_ino
+    with Hosts() as hosts:
+        trio.run(main, hosts)
+        assert os.stat("/proc/thread-self/ns/net").st_ino == home
+        with pytest.raises(OSError), socket.socket() as here:
+            here.bind((hosts.address("client"), 0))

@@ -35,7 +35,7 @@ class Stage:
     system: Any
     clients: list[TableClient]
     pg_outage: float  #: seconds the database stays stopped (``--pg-outage``)
-    partition: float = 30.0  #: seconds a table host stays cut off (``--partition-seconds``)
+    partition: float  #: seconds a table host stays cut off (``--partition-seconds``)
     notes: list[str] = attrs.field(factory=list)  #: what the row says besides its figures
     extra: dict[str, Any] = attrs.field(factory=dict)  #: what a fault keeps between steps
 

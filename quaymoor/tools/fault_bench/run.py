@@ -43,7 +43,7 @@ PLAYING_SECONDS: Final = 0.5  #: a ``playing`` fault comes this long into the pl
 STUCK_SECONDS: Final = 6.0  #: the play-out ends when nothing moved for this long
 
 
-def run_fault(fault: Fault, tables: int, pg_outage: float, partition: float = 30.0) -> Row:
+def run_fault(fault: Fault, tables: int, pg_outage: float, partition: float) -> Row:
     """The fault's row (its figures, or why it could not run); ``pg_outage`` and
     ``partition`` are the seconds the faults that stop the database or cut a host off
     last."""
