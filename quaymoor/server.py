@@ -1,7 +1,9 @@
 """``quaymoor serve``: the supervisor and the front door on one port, until a signal.
 
 On SIGINT or SIGTERM every running game ends the same way (players told, seeds revealed,
-records archived) and the archive's writes finish before the process exits. Cancelled or
+records archived) and the archive's writes finish before the process exits; every
+connection's last frames (``game_ended``) and its close are written first, within a bound
+(``Gateway.flush``). Cancelled or
 crashing, the server still archives every running game on the way out. Killed (SIGKILL,
 a power loss), it ends them when it starts again, from the running games it keeps beside
 its archive (``store.sqlite_live``).
@@ -90,6 +92,7 @@ async def run_server(
                     break
                 waiting.cancel_scope.cancel()
         await supervisor.shutdown()
+        await gateway.flush()  # every player reads its game_ended before the close
         if member is not None:
             await member.leave()
         if live is not None:
