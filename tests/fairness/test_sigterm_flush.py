@@ -44,7 +44,8 @@ async def test_sigterm_sends_every_connected_player_game_ended(tmp_path: Any) ->
                 for seat in seats:
                     nursery.start_soon(_player, port, seat, clients)
                 while len(clients) < len(seats) or not all(
-                        c.of_type("update") and c.last_version() >= PLAYED for c in clients.values()):
+                        c.of_type("update") and c.last_version() >= PLAYED
+                        for c in clients.values()):
                     await trio.sleep(0.05)
                 signalled = time.monotonic()
                 served.proc.send_signal(signal.SIGTERM)
