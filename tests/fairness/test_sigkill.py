@@ -114,6 +114,8 @@ async def test_sigkill_loses_no_game_and_a_restart_ends_and_archives_them(
                     subprocess.run, [sys.executable, "-m", "quaymoor", "verify", str(path)],
                     cwd=ROOT, capture_output=True, text=True, timeout=60, check=False))
                 assert done.returncode == 0, done.stderr
+            print(f"SIGKILL: {len(seen)} games, {sum(seen.values())} actions seen, "
+                  f"{lost} lost")
             assert lost == 0
 
             for seat in seats:  # the player's browser reconnects with what it kept

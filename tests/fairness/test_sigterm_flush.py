@@ -55,6 +55,7 @@ async def test_sigterm_sends_every_connected_player_game_ended(tmp_path: Any) ->
             served.stop()
         assert code == 0
         told = [c for c in clients.values() if c.of_type("game_ended")]
+        print(f"SIGTERM: {len(told)} of {len(seats)} players told, exit after {exited:.2f} s")
         assert len(told) == len(seats), (
             f"{len(seats) - len(told)} of {len(seats)} players got no game_ended")
         for seat in seats:
