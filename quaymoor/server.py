@@ -3,10 +3,9 @@
 On SIGINT or SIGTERM every running game ends the same way (players told, seeds revealed,
 records archived) and the archive's writes finish before the process exits; every
 connection's last frames (``game_ended``) and its close are written first, within a bound
-(``Gateway.flush``). Cancelled or
-crashing, the server still archives every running game on the way out. Killed (SIGKILL,
-a power loss), it ends them when it starts again, from the running games it keeps beside
-its archive (``store.sqlite_live``).
+(``Gateway.flush``). Cancelled or crashing, the server still archives every running game
+on the way out. Killed (SIGKILL, a power loss), it ends them when it starts again, from
+the running games it keeps beside its archive (``store.sqlite_live``).
 """
 
 from __future__ import annotations
