@@ -3,7 +3,8 @@ none of them: written as they are played, ended and archived when the process st
 again.
 
 What is kept. In a file beside the archive (``live_path``: ``games.sqlite3-live`` for
-``games.sqlite3``; the archive's own file and schema stay as they are), for each game
+``games.sqlite3``; the archive's own file and schema stay as they are), which one process
+at a time may hold (``_hold``: a lock the kernel drops when the process dies), for each game
 being played: its seeds and seats, written once when it starts (``live_games``), and
 each action as it happens (``live_actions``). The seeds are hidden information: nothing
 serves this file, and the seeds leave it only in the record of a game that has ended.
@@ -27,6 +28,7 @@ writes) only has its rows dropped.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import sqlite3
@@ -34,7 +36,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Final, TypeAlias
+from typing import IO, Final, TypeAlias
 
 import attrs
 import trio
@@ -142,7 +144,12 @@ class LiveStore:
     def __init__(self, path: str, archive: Archive) -> None:
         self.path = path
         self.archive = archive
-        self._db = _open(path)
+        self._lock_file = _hold(path)
+        try:
+            self._db = _open(path)
+        except ArchiveError:
+            self._lock_file.close()
+            raise
         self._lock = threading.Lock()  #: the writer's thread, and the reads at start
         self._writer = Writer[LiveOp](
             self._write, lambda _: None, label=f"live games {path}", log=log,
@@ -165,11 +172,15 @@ class LiveStore:
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """The writer, and the task that drops the rows of games once archived; until
-        cancelled or ``close``d."""
-        async with trio.open_nursery() as nursery:
-            await nursery.start(self._writer.run)
-            nursery.start_soon(self._drop_archived)
-            task_status.started()
+        cancelled. On the way out (the writer has written what was queued) the file's lock
+        is let go."""
+        try:
+            async with trio.open_nursery() as nursery:
+                await nursery.start(self._writer.run)
+                nursery.start_soon(self._drop_archived)
+                task_status.started()
+        finally:  # what was queued is written: the next server on this archive may start
+            self._lock_file.close()
 
     # ------------------------------------------------------------ told (from an actor)
 
@@ -219,6 +230,7 @@ class LiveStore:
         self._writer.close()
         with self._lock:
             self._db.close()
+        self._lock_file.close()
 
     def _write(self, batch: list[LiveOp]) -> None:
         """One transaction (in a worker thread, or blocking on the way out)."""
@@ -270,6 +282,27 @@ class LiveStore:
                                 json.loads(seat_seeds), json.loads(seats),
                                 actions_from_rows(actions)))
         return out
+
+
+def _hold(path: str) -> IO[bytes]:
+    """The lock that makes this process the only one keeping the running games at
+    ``path`` (held until ``close``, released by the kernel when the process dies). A
+    second server on the same archive would end the first one's games at its start, and
+    publish their seeds while they are still being played: it is refused instead."""
+    lock_path = path + ".lock"
+    try:
+        Path(lock_path).parent.mkdir(parents=True, exist_ok=True)
+        held = open(lock_path, "ab")  # noqa: SIM115 (held for the store's life)
+    except OSError as exc:
+        raise ArchiveError(f"{lock_path}: cannot open the running games' lock: {exc}") from exc
+    try:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        held.close()
+        raise ArchiveError(f"{path}: another quaymoor serve keeps its running games here "
+                           "(it uses the same --archive): give this one an archive of its "
+                           "own") from None
+    return held
 
 
 def _open(path: str) -> sqlite3.Connection:

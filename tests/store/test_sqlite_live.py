@@ -1,24 +1,30 @@
 """The single process's running games in SQLite (``store.sqlite_live``): what is written
-as a game is played survives the store's going away, the next start ends it as a
+as a game is played survives the process's being killed, the next start ends it as a
 shutdown with every action, seed revealed and verifiable, exactly once; a game whose
 record the archive already holds is left as archived; rows go only once the record is
 written. (The real SIGKILL of a real server: ``tests/fairness/test_sigkill.py``.)"""
 
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 import trio
 
 from quaymoor.rules.fairness import seed_to_hex
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import SeatInfo
 from quaymoor.rules.verify import verify_record
-from quaymoor.store.archive import Archive
+from quaymoor.store.archive import Archive, ArchiveError
 from quaymoor.store.live_games import LiveGame
 from quaymoor.store.sqlite_live import LiveStore, live_path
 from quaymoor.tools.selfplay import game_seed
+from tests.server_process import ROOT
 
 TABLE = "00000000ab"
 SEATS = [{"name": "Ada", "bot": False}, {"name": "Bede (bot)", "bot": True}]
@@ -46,28 +52,38 @@ def rows(archive: Path) -> tuple[int, int]:
         db.close()
 
 
-async def write_and_leave(path: Path, game: Game, split: int) -> None:
-    """A process that plays ``game`` (its actions in two writes) and goes away without
-    closing its stores (its writers cancelled, as the process's exit would)."""
-    with trio.fail_after(10):
-        async with trio.open_nursery() as nursery:
-            archive = Archive(path)
-            await nursery.start(archive.run)
-            live = LiveStore.beside(archive)
-            assert live is not None
-            await nursery.start(live.run)
-            live.began(began(game))
-            live.acted(TABLE, 0, game.history[:split])
-            live.acted(TABLE, split, game.history[split:])
-            while rows(path)[1] < len(game.history):
-                await trio.sleep(0.01)
-            nursery.cancel_scope.cancel()
+def write_and_die(path: Path, steps: int, split: int) -> None:
+    """A process that plays ``played(steps)`` (its actions in two writes), then is killed
+    (SIGKILL) once they are committed: its writers are never told, its lock is dropped by
+    the kernel."""
+    code = ("import sys, trio; from pathlib import Path; "
+            "from tests.store.test_sqlite_live import _play_then_die; "
+            "trio.run(_play_then_die, Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))")
+    done = subprocess.run([sys.executable, "-c", code, str(path), str(steps), str(split)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+
+
+async def _play_then_die(path: Path, steps: int, split: int) -> None:
+    game = played(steps)
+    async with trio.open_nursery() as nursery:
+        archive = Archive(path)
+        await nursery.start(archive.run)
+        live = LiveStore.beside(archive)
+        assert live is not None
+        await nursery.start(live.run)
+        live.began(began(game))
+        live.acted(TABLE, 0, game.history[:split])
+        live.acted(TABLE, split, game.history[split:])
+        while rows(path)[1] < len(game.history):
+            await trio.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 async def test_a_game_left_running_is_ended_once_at_the_next_start(tmp_path: Path) -> None:
     path = tmp_path / "var" / "games.sqlite3"
     game = played(9)
-    await write_and_leave(path, game, split=4)
+    await trio.to_thread.run_sync(write_and_die, path, 9, 4)
     assert rows(path) == (1, 9)
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
@@ -97,7 +113,7 @@ async def test_a_game_archived_before_the_kill_keeps_its_record(tmp_path: Path) 
     stands (not replaced by a "shutdown" one), the rows go."""
     path = tmp_path / "games.sqlite3"
     game = played(6)
-    await write_and_leave(path, game, split=6)
+    await trio.to_thread.run_sync(write_and_die, path, 6, 6)
     finished = game.record([SeatInfo("Ada", False), SeatInfo("Bede (bot)", True)],
                            game=TABLE, end_reason="crashed", ended_at=1_800_000_100.0)
     with trio.fail_after(10):
@@ -119,3 +135,19 @@ async def test_a_game_archived_before_the_kill_keeps_its_record(tmp_path: Path) 
 
 async def test_an_archive_in_memory_keeps_no_running_games() -> None:
     assert LiveStore.beside(Archive(":memory:")) is None
+
+
+async def test_a_second_server_on_the_same_archive_is_refused(tmp_path: Path) -> None:
+    """Its start would end the first one's running games and publish their seeds."""
+    path = tmp_path / "games.sqlite3"
+    archive = Archive(path)
+    first = LiveStore.beside(archive)
+    assert first is not None
+    with pytest.raises(ArchiveError, match="another quaymoor serve"):
+        LiveStore.beside(Archive(path))
+    async with trio.open_nursery() as nursery:
+        await nursery.start(archive.run)
+        await first.close()  # a clean exit lets the next one in
+        nursery.cancel_scope.cancel()
+    second = LiveStore.beside(Archive(path))
+    assert second is not None
