@@ -48,9 +48,10 @@ def actions_from_rows(rows: list[Any]) -> list[RecordedAction]:
 
 def ended_record(live: LiveGame, *, ended_at: float | None = None) -> GameRecord:
     """The record of a game its process left mid-way: its actions replayed through the
-    rules from its seeds, ended as a shutdown at ``ended_at`` (default: now). Raises the
-    engine's errors when an action written is not legal (a store that was tampered with).
-    CPU-bound: call it in a worker thread."""
+    rules from its seeds, ended as a shutdown at ``ended_at`` (default: now), or as
+    finished when its last action ended it (the process went before its record was
+    written). Raises the engine's errors when an action written is not legal (a store
+    that was tampered with). CPU-bound: call it in a worker thread."""
     partial = GameRecord(
         format=3, algorithm="", players=live.players, seed=live.seed, fingerprint="",
         client_seeds=live.client_seeds,
@@ -58,6 +59,8 @@ def ended_record(live: LiveGame, *, ended_at: float | None = None) -> GameRecord
         actions=live.actions, result=None,
         turned_up=[])  # replayed with the turn-ups tracked again
     game = Game.replay(partial)
-    record = game.record(partial.seats, game=live.table_id, end_reason=EndReason.SHUTDOWN,
+    # Played to its end, its record not yet written when its process went: finished.
+    reason = EndReason.FINISHED if game.is_over() else EndReason.SHUTDOWN
+    record = game.record(partial.seats, game=live.table_id, end_reason=reason,
                          ended_at=time.time() if ended_at is None else ended_at)
     return attrs.evolve(record, seat_seeds=live.seat_seeds)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import trio
 
+from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules.fairness import seed_to_hex
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import SeatInfo
@@ -23,7 +24,7 @@ from quaymoor.rules.verify import verify_record
 from quaymoor.store.archive import Archive, ArchiveError
 from quaymoor.store.live_games import LiveGame
 from quaymoor.store.sqlite_live import LiveStore, live_path
-from quaymoor.tools.selfplay import game_seed
+from quaymoor.tools.selfplay import game_seed, play_random
 from tests.server_process import ROOT
 
 TABLE = "00000000ab"
@@ -31,7 +32,12 @@ SEATS = [{"name": "Ada", "bot": False}, {"name": "Bede (bot)", "bot": True}]
 
 
 def played(steps: int) -> Game:
+    """The game after ``steps`` actions (each seat's first legal one); to its end when
+    ``steps`` is -1 (random legal ones)."""
     game = Game(2, game_seed(7, 1), ["Ada's dice"], events=True)
+    if steps == -1:
+        play_random(game, SplitMix64(3))
+        return game
     for _ in range(steps):
         seat = game.deciding()[0]
         game.apply(seat, game.legal_actions(seat)[0], 1_800_000_000.0 + game.version)
@@ -131,6 +137,30 @@ async def test_a_game_archived_before_the_kill_keeps_its_record(tmp_path: Path) 
             await archive.close()
             nursery.cancel_scope.cancel()
     assert rows(path) == (0, 0)
+
+
+async def test_a_game_killed_before_its_record_was_written_ends_as_finished(
+    tmp_path: Path,
+) -> None:
+    """Its last action ended it, then the kill came before the record's write."""
+    path = tmp_path / "games.sqlite3"
+    game = played(-1)
+    assert game.is_over()
+    await trio.to_thread.run_sync(write_and_die, path, -1, 10)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            archive = Archive(path)
+            await nursery.start(archive.run)
+            live = LiveStore.beside(archive)
+            assert live is not None
+            await nursery.start(live.run)
+            assert await live.end_unfinished() == [TABLE]
+            record = await archive.record(TABLE)
+            assert record is not None and record.end_reason == "finished"
+            assert record.result is not None and record.actions == game.history
+            assert verify_record(record).ok
+            await live.close()
+            nursery.cancel_scope.cancel()
 
 
 async def test_an_archive_in_memory_keeps_no_running_games() -> None:
