@@ -160,7 +160,8 @@ def cmd_cluster(args: argparse.Namespace) -> int:
     options = ClusterOptions(
         host=args.host, port=args.port, workers=workers, database=args.database,
         folder=args.folder, decision_seconds=args.decision_seconds, bot_delay=args.bot_delay,
-        address_limits=not args.no_address_limits, stall_ms=args.log_stalls)
+        address_limits=not args.no_address_limits, stall_ms=args.log_stalls,
+        standby=args.standby)
     try:
         trio.run(serve_cluster, options)
     except Exception as exc:  # a piece that would not start: say which and why
@@ -181,7 +182,7 @@ def cmd_drain(args: argparse.Namespace) -> int:
     import trio
 
     from quaymoor.cluster.haproxy import HaproxyError, set_state
-    from quaymoor.cluster.runner import SOCKET_FILE, drain_flag
+    from quaymoor.cluster.runner import SOCKET_FILE, URL_FILE, drain_flag
     from quaymoor.store.archive import ArchiveError
 
     name = args.process
@@ -191,7 +192,7 @@ def cmd_drain(args: argparse.Namespace) -> int:
     url = args.database
     if url is None:
         try:
-            url = (args.folder / "database.url").read_text().strip()
+            url = (args.folder / URL_FILE).read_text().strip()
         except OSError as exc:
             print(f"quaymoor drain: give --database (no cluster in {args.folder}: {exc})",
                   file=sys.stderr)
@@ -211,6 +212,29 @@ def cmd_drain(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     print(f"{name} is draining: no new tables; it exits when its last game ends")
+    return 0
+
+
+def cmd_haproxy_config(args: argparse.Namespace) -> int:
+    """Print the HAProxy configuration for table processes on several hosts: the same
+    text ``quaymoor cluster`` writes for its own (``haproxy.config_text``)."""
+    from quaymoor.cluster.haproxy import MAX_SLOTS, config_text, table_hosts
+
+    try:
+        workers = table_hosts(args.table_host)
+    except ValueError as exc:
+        print(f"quaymoor haproxy-config: {exc}", file=sys.stderr)
+        return 2
+    highest = max(w.slot for w in workers)
+    slots = args.slots if args.slots is not None else min(
+        MAX_SLOTS, max(2 * len(workers), highest + 1))
+    if not highest < slots <= MAX_SLOTS:
+        print(f"quaymoor haproxy-config: --slots must be above the highest slot given "
+              f"({highest}) and at most {MAX_SLOTS}", file=sys.stderr)
+        return 2
+    print(config_text(host=args.host, port=args.port, workers=workers, slots=slots,
+                      socket_path=args.socket, address_limits=not args.no_address_limits,
+                      maxconn=args.maxconn), end="")
     return 0
 
 
@@ -280,7 +304,12 @@ def build_parser() -> argparse.ArgumentParser:
     cl.add_argument("--workers", type=_positive, default=None,
                     help="table processes (default: one per core)")
     cl.add_argument("--database", default=None,
-                    help="a PostgreSQL URL (default: a PostgreSQL of its own in the folder)")
+                    help="a PostgreSQL URL or conninfo, one host or several (libpq's "
+                         "multi-host form: the one that takes writes is used); default: a "
+                         "PostgreSQL of its own in the folder")
+    cl.add_argument("--standby", action="store_true",
+                    help="without --database: its own PostgreSQL with a streaming standby "
+                         "(a failover to try: docs/deploy.md)")
     cl.add_argument("--folder", type=Path, default=Path("var/cluster"),
                     help="configuration, logs and the local database (var/cluster)")
     cl.add_argument("--decision-seconds", type=float, default=90.0)
@@ -292,6 +321,25 @@ def build_parser() -> argparse.ArgumentParser:
                     help="each process logs its event-loop stalls over MS milliseconds "
                          "(as serve --log-stalls)")
     cl.set_defaults(func=cmd_cluster)
+
+    hc = sub.add_parser("haproxy-config", help="print the HAProxy configuration for table "
+                                               "processes on several hosts (docs/deploy.md)")
+    hc.add_argument("--table-host", action="append", required=True, metavar="[wNN=]HOST:PORT",
+                    help="a table process HAProxy reaches at HOST:PORT (repeat for each); "
+                         "wNN= gives its slot (its serve --slot), else the lowest free one")
+    hc.add_argument("--host", default="0.0.0.0", help="the public address HAProxy binds")
+    hc.add_argument("--port", type=_positive, default=80)
+    hc.add_argument("--slots", type=_positive, default=None,
+                    help="servers in the backend, the spares in maintenance for a deploy "
+                         "(default: twice the table hosts)")
+    hc.add_argument("--socket", default="/run/haproxy/quaymoor.sock",
+                    help="HAProxy's runtime API socket (give it to each serve "
+                         "--haproxy-socket, and to quaymoor drain)")
+    hc.add_argument("--maxconn", type=_positive, default=10_000,
+                    help="client connections at once (HAProxy needs two open files each)")
+    hc.add_argument("--no-address-limits", action="store_true",
+                    help="no per-address caps in HAProxy")
+    hc.set_defaults(func=cmd_haproxy_config)
 
     dr = sub.add_parser("drain", help="a cluster's process takes no new tables and exits "
                                       "when its games end")

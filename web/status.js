@@ -19,7 +19,7 @@ import { renderPhases, renderTables } from "./status_tables.js";
 import { $, el, setText } from "./status_dom.js";
 import {
   DASH, HISTORY_MS, POLL_MS, TIMEOUT_MS, clock, crashNote, fmtCount, fmtMiB, fmtMs, fmtRate,
-  fmtUptime, get, historyPoint, isNum, mib, seatTotals, summaryText,
+  fmtUptime, get, historyPoint, isNum, mib, scopeText, seatTotals, summaryText,
 } from "./status_data.js";
 
 /** @typedef {import("./status_data.js").Status} Status */
@@ -93,9 +93,15 @@ function render(status, now) {
   const live = status.live && typeof status.live === "object" ? status.live : null;
   setText($("summary"), summaryText(status, tables));
 
-  setText($("v-tables"), fmtCount(isNum(status.table_count) ? status.table_count : tables.length));
-  setText($("v-connections"), fmtCount(status.connections));
-  setText($("v-finished"), fmtCount(status.games_finished));
+  // The headline: this process's figures, or a cluster's sums over its live processes.
+  const totals = status.totals;
+  setText($("now-scope"), scopeText(status));
+  setText($("v-tables"), fmtCount(totals ? totals.tables
+    : isNum(status.table_count) ? status.table_count : tables.length));
+  setText($("v-playing"), fmtCount(totals?.playing));
+  setText($("v-waiting"), fmtCount(totals?.waiting));
+  setText($("v-connections"), fmtCount(totals ? totals.connections : status.connections));
+  setText($("v-finished"), fmtCount(totals ? totals.games_finished : status.games_finished));
   setText($("v-crashes"), fmtCount(status.crash_count));
   $("v-crashes").classList.toggle("bad", (status.crash_count || 0) > 0);
   setText($("v-timeouts"), fmtCount(get(live, "timeouts")));

@@ -49,9 +49,29 @@ const STATES = ["playing", "waiting", "finished", "ended"];
  * @typedef {Record<string, unknown>} Live
  */
 /**
+ * How the archive's writes go (the server's `WriteHealth`; `text` is its one line).
+ * @typedef {object} ArchiveHealth
+ * @property {boolean} failing
+ * @property {number} pending records ended and not yet written
+ * @property {string} text "archive failing since ..., N pending"
+ */
+/**
+ * /status.json's `totals`: the headline figures, this process's (`scope` "process") or,
+ * from a cluster's process, the sums over the live processes (`scope` "cluster").
+ * @typedef {object} Totals
+ * @property {"process" | "cluster"} scope
+ * @property {number} processes
+ * @property {number} tables
+ * @property {number} playing
+ * @property {number} waiting
+ * @property {number} connections
+ * @property {number} games_finished
+ */
+/**
  * /status.json. `processes` and `haproxy` only from a cluster's process
  * (status_processes.js).
  * @typedef {object} Status
+ * @property {Totals} [totals]
  * @property {number} [uptime_seconds]
  * @property {StatusTable[]} [tables]
  * @property {number} [table_count]
@@ -60,6 +80,7 @@ const STATES = ["playing", "waiting", "finished", "ended"];
  * @property {number} [crash_count]
  * @property {Crash[]} [crashes]
  * @property {Live | null} [live]
+ * @property {ArchiveHealth | null} [archive]
  * @property {import("./status_processes.js").Process[]} [processes]
  * @property {import("./status_processes.js").RouterView[] | string} [haproxy]
  */
@@ -230,8 +251,26 @@ export function seatTotals(tables) {
 
 // ------------------------------------------------------------------ the whole page
 
+/**
+ * The headline's scope, in words. @param {Status} status
+ * @returns {string}
+ */
+export function scopeText(status) {
+  const totals = status.totals;
+  if (!totals || totals.scope !== "cluster") return "(this process)";
+  return `(cluster totals: ${plural(totals.processes, "live process", "live processes")})`;
+}
+
 /** The line at the top. @param {Status} status @param {readonly StatusTable[]} tables */
 export function summaryText(status, tables) {
+  const totals = status.totals;
+  const archive = status.archive?.failing ? ` · ${status.archive.text}` : "";
+  if (totals && totals.scope === "cluster") {  // the tables listed are this process's only
+    return `Cluster: ${plural(totals.tables, "table")} (${totals.playing} playing, ` +
+      `${totals.waiting} waiting) · ${plural(totals.connections, "connection")} · ` +
+      `${plural(totals.games_finished, "game")} finished, over ` +
+      `${plural(totals.processes, "live process", "live processes")}${archive}`;
+  }
   const states = [...new Set([...STATES, ...tables.map((t) => t.state)])]
     .map((state) => /** @type {[string, number]} */ ([state, tables.filter((t) => t.state === state).length]))
     .filter(([, n]) => n > 0)
@@ -241,7 +280,7 @@ export function summaryText(status, tables) {
   return `${plural(count, "table")}${states.length ? ` (${states.join(", ")})` : ""} · ` +
     `${plural(status.connections ?? 0, "connection")} · ` +
     `${plural(status.games_finished ?? 0, "game")} finished · ` +
-    `${crashes ? plural(crashes, "table crash", "table crashes") : "no crashes"}`;
+    `${crashes ? plural(crashes, "table crash", "table crashes") : "no crashes"}${archive}`;
 }
 
 /** The crashes card's note. @param {number} count since the start @param {number} listed */

@@ -78,7 +78,8 @@ export function renderProcesses(status) {
     cell(tr, view ? `${view.status} (weight ${view.weight}, ${view.scur} open)` : DASH);
     return tr;
   });
-  // The cards above are this process's own figures; this row adds up the live ones.
+  // The "Now" card shows the cluster's totals (/status.json's `totals`); the others are
+  // this process's own figures. This row adds up the live ones' (RSS too).
   const live = procs.filter((p) => stateOf(p) === "serving" || stateOf(p) === "draining");
   /** @param {Summed} key */
   const sum = (key) => live.reduce((n, p) => {

@@ -154,6 +154,7 @@ export const CLOSE = Object.freeze({
   "BAD_TOKEN": 4005,
   "TOO_MANY_CONNECTIONS": 4006,
   "IDLE": 4007,
+  "RECORD_PENDING": 4008,
   "MESSAGE_TOO_BIG": 1009,
 });
 
@@ -172,6 +173,7 @@ export const CLOSE_MEANINGS = Object.freeze({
   "4005": "the token was refused, or the table closed meanwhile",
   "4006": "this address holds too many websockets",
   "4007": "nothing was received for too long",
+  "4008": "the table's server stopped; its record is on its way: reconnect",
   "1009": "a message over 64 KiB",
 });
 

@@ -177,8 +177,8 @@ class Gateway:
     async def _gone(self, ws: WebSocketConnection, table_id: str) -> bool:
         """A table this process does not hold, as the supervisor's ``directory`` knows it
         (in a cluster, one whose process stopped): its ``game_ended`` (then close 4000), or
-        close 4002 while a survivor archives it (the client comes back); False when it is
-        no table of anyone's."""
+        close 4008 (``RECORD_PENDING``) while a survivor archives it (the client comes back
+        for the ``game_ended``); False when it is no table of anyone's."""
         directory = self.supervisor.directory
         ended = await directory.ended_elsewhere(table_id)
         if ended is not None:
@@ -186,7 +186,8 @@ class Gateway:
             await ws.aclose(Close.TABLE_CLOSED, "the game ended when its server stopped")
             return True
         if await directory.live_elsewhere(table_id):
-            await ws.aclose(Close.SHUTDOWN, "its server stopped: its record is being kept")
+            await ws.aclose(Close.RECORD_PENDING,
+                            "its server stopped: its record is on its way, reconnect")
             return True
         return False
 

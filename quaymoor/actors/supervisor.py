@@ -8,7 +8,9 @@ through.
 
 Every record (finished, crashed, shut down, or cancelled with the server) goes to the
 archive when there is one (``quaymoor.store.archive``); ``records`` keeps only the last few in
-memory. ``shutdown`` waits for the archive's writes before it returns.
+memory. ``shutdown`` waits for the archive's writes before it returns. While the archive's
+disk fails its records wait in memory (``store.archive``); past its limit of waiting records
+no new table opens (``SERVER_FULL``), so that what waits stays bounded.
 """
 
 from __future__ import annotations
@@ -52,6 +54,9 @@ from quaymoor.store.archive import Archive
 
 #: Tables summarised for /status.json between two checkpoints (about 2 ms of work).
 STATUS_SLICE = 64
+#: The status page's headline: tables (waiting for players, playing, and those whose game
+#: ended, lingering), connections, games finished. Summed over a cluster's live processes.
+HEADLINE_FIGURES = ("tables", "playing", "waiting", "connections", "games_finished")
 #: What the lobby's list says of each table.
 
 if TYPE_CHECKING:
@@ -87,6 +92,8 @@ class Supervisor:
         self.bots = bot_pool if bot_pool is not None else BotPool()
         self.max_tables = max_tables
         self.archive = archive
+        if archive is not None:
+            self.metrics.watch_archive(lambda: archive.health().as_json())
         self.tables: dict[str, Table] = {}
         #: the last finished and ended games, by table id (all of them: ``archive``)
         self.records: dict[str, GameRecord] = {}
@@ -133,6 +140,10 @@ class Supervisor:
                                                "takes no new tables (try again)")
         if len(self.tables) >= self.max_tables:
             raise TableError(Code.SERVER_FULL, "the server holds as many tables as it can")
+        if self.archive is not None and (health := self.archive.health()).full:
+            raise TableError(Code.SERVER_FULL, (
+                f"the archive is failing: {health.pending} finished games wait to be written;"
+                " no new tables until they are (try again)"))
         assert self._nursery is not None
         table_id = self._new_id()
         while table_id in self.tables or (
@@ -275,9 +286,12 @@ class Supervisor:
     # ------------------------------------------------------------ status
 
     async def status_json(self) -> bytes:
-        """The status page's data, ``summary()`` and the last minute's figures, as JSON."""
+        """The status page's data, ``summary()`` and the last minute's figures, as JSON;
+        ``totals``, the page's headline, are this process's (a cluster's process replaces
+        them with the sums over the live processes: ``member.cluster_totals``)."""
         tables = await self._tables_json(lambda table: table.status_texts.status(table))
-        rest = {**self.summary(tables=False), "live": self.metrics.live()}
+        rest = {**self.summary(tables=False), "live": self.metrics.live(),
+                "totals": {"scope": "process", "processes": 1, **self.headline()}}
         return ('{"tables": ' + tables + ", " + json.dumps(rest)[1:]).encode()
 
     async def lobby_json(self) -> bytes:
@@ -297,6 +311,13 @@ class Supervisor:
             parts.append(text(table))
         return "[" + ", ".join(parts) + "]"
 
+    def headline(self) -> dict[str, int]:
+        """The status page's headline figures (``HEADLINE_FIGURES``), this process's."""
+        states = [t.state for t in self.tables.values()]
+        return {"tables": len(states), "playing": states.count(TableState.PLAYING),
+                "waiting": states.count(TableState.WAITING),
+                "connections": self.connections, "games_finished": self.games_finished}
+
     def summary(self, *, tables: bool = True) -> dict[str, Any]:
         """Public facts about the tables and connections now (no hidden information);
         ``tables=False`` leaves out the list of tables."""
@@ -308,4 +329,5 @@ class Supervisor:
             "games_finished": self.games_finished,
             "crash_count": self.crash_count,
             "crashes": [attrs.asdict(c) for c in self.crashes],
+            "archive": None if self.archive is None else self.archive.health().as_json(),
         }

@@ -46,6 +46,7 @@ def process_figures(supervisor: Supervisor) -> dict[str, Any]:
     return {
         "tables": len(supervisor.tables),
         "playing": sum(t.state is TableState.PLAYING for t in supervisor.tables.values()),
+        "waiting": sum(t.state is TableState.WAITING for t in supervisor.tables.values()),
         "connections": supervisor.connections,
         "action_p99_ms": live["action_latency_ms"]["p99"],
         "loop_lag_p99_ms": live["event_loop_lag_ms"]["p99"],

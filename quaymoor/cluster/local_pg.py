@@ -43,10 +43,13 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 class LocalPostgres:
-    """A PostgreSQL in ``folder`` on a free port of 127.0.0.1; ``start``, then ``stop``."""
+    """A PostgreSQL in ``folder`` on a free port of 127.0.0.1; ``start``, then ``stop``.
+    ``settings`` are ``-c NAME=VALUE`` options on its command line (not in its
+    configuration files, so a base backup of it does not copy them: ``pg_standby``)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, settings: dict[str, str] | None = None) -> None:
         self.folder = folder.resolve()
+        self.settings = dict(settings or {})
         self.data = self.folder / "data"
         self.port = 0
         self.bin = find_bin()
@@ -63,7 +66,8 @@ class LocalPostgres:
     def url(self) -> str:
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{DATABASE}"
 
-    def _run(self, *args: str) -> str:
+    def run(self, *args: str) -> str:
+        """One of the server's programs (``bin``) as its user; its output."""
         # A session of its own: a terminal's Ctrl-C must not stop the database before the
         # table processes have archived their games (the cluster stops it last).
         done = subprocess.run([*self._as, *args], capture_output=True, text=True,
@@ -72,25 +76,30 @@ class LocalPostgres:
             raise PostgresError(f"{Path(args[0]).name} failed: {done.stderr.strip()[-800:]}")
         return done.stdout
 
-    def start(self) -> str:
-        """Create the database cluster when it is not there, start the server; its URL."""
+    def prepare(self) -> None:
+        """The folder, made the server's user's."""
         self.folder.mkdir(parents=True, exist_ok=True)
         if self._as:
             shutil.chown(self.folder, "postgres", "postgres")
+
+    def start(self) -> str:
+        """Create the database cluster when it is not there, start the server; its URL."""
+        self.prepare()
         if not (self.data / "PG_VERSION").exists():
-            self._run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust",
-                      "-U", USER, "-E", "UTF8", "--no-instructions")
+            self.run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust",
+                     "-U", USER, "-E", "UTF8", "--no-instructions")
         self.port = free_port()
         options = (f"-p {self.port} -k {self.data} -c listen_addresses=127.0.0.1"
-                   " -c max_connections=200 -c fsync=on")
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options,
-                  "-l", str(self.folder / "postgres.log"), "-w", "-t", "30", "start")
+                   " -c max_connections=200 -c fsync=on"
+                   + "".join(f" -c {k}={v}" for k, v in self.settings.items()))
+        self.run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options,
+                 "-l", str(self.folder / "postgres.log"), "-w", "-t", "30", "start")
         self._create_database()
         return self.url
 
     def pg_ctl(self, *args: str) -> None:
         """``pg_ctl -D <data> ARGS`` as the server's user (an operator's stop or start)."""
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), *args)
+        self.run(str(self.bin / "pg_ctl"), "-D", str(self.data), *args)
 
     def _create_database(self) -> None:
         import psycopg  # noqa: PLC0415  # only the cluster needs it
@@ -101,8 +110,17 @@ class LocalPostgres:
                               (DATABASE,)).fetchone():
                 db.execute(f"CREATE DATABASE {DATABASE}")
 
+    @property
+    def pid(self) -> int | None:
+        """The postmaster's pid from its pid file (None without one: a killed server's
+        is left behind, so the pid may be gone)."""
+        try:
+            return int((self.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
     def stop(self) -> None:
         """Stop the server (fast: connections are closed, what committed is kept)."""
         if (self.data / "postmaster.pid").exists():
-            self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w",
+            self.run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w",
                       "stop")

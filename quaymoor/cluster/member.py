@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from quaymoor.actors.supervisor import Supervisor
+from quaymoor.actors.supervisor import HEADLINE_FIGURES, Supervisor
 from quaymoor.cluster.haproxy import HaproxyError, servers_view, slot_name, slot_prefix
 from quaymoor.cluster.heartbeat import STALE_SECONDS, Membership
 from quaymoor.cluster.shared_tables import SharedTables
@@ -39,30 +39,34 @@ def join_cluster(
 
 async def cluster_status(member: Membership, haproxy_socket: str | None) -> dict[str, Any]:
     """``processes``: every process up or stopped in the last ten minutes, with its
-    figures; ``haproxy``: the router's view of its servers (or why it is not known).
+    figures; ``haproxy``: the router's view of its servers (or why it is not known);
+    ``totals``: the headline figures summed over the live processes (``cluster_totals``).
 
     A live process's figures are its own, from its last heartbeat (at most a beat old).
     A process that is not alive (stopped, or its heartbeat stale) reports nothing more,
     and its last heartbeat may be older than its newest tables (one made and killed
-    within a beat showed 0): its ``tables`` and ``playing`` are then the live rows the
-    database still holds for it (until a survivor has ended them, then 0), and its
-    ``connections`` are unknown (None)."""
+    within a beat showed 0): its ``tables``, ``playing`` and ``waiting`` are then the
+    live rows the database still holds for it (until a survivor has ended them, then 0),
+    and its ``connections`` are unknown (None)."""
     rows = await member.store.read(
         "SELECT name, instance, address, pid, started_at, draining, stopped_at,"
         " stats, extract(epoch FROM now() - beat_at),"
         " (SELECT count(*) FROM live_tables t WHERE t.instance = p.instance),"
         " (SELECT count(*) FROM live_tables t WHERE t.instance = p.instance"
-        "  AND t.lobby->>'state' = 'playing')"
+        "  AND t.lobby->>'state' = 'playing'),"
+        " (SELECT count(*) FROM live_tables t WHERE t.instance = p.instance"
+        "  AND t.lobby->>'state' = 'waiting')"
         " FROM processes p"
         " WHERE stopped_at IS NULL OR stopped_at > now() - interval '10 minutes'"
         " ORDER BY stopped_at IS NOT NULL, name, started_at")
     processes = []
     for (name, instance, address, pid, started, draining, stopped, stats, age,
-         held, playing) in rows:
+         held, playing, waiting) in rows:
         alive = stopped is None and float(age) < STALE_SECONDS
         figures = {k: v for k, v in dict(stats).items() if k != "draining"}
         if not alive:
-            figures.update(tables=int(held), playing=int(playing), connections=None)
+            figures.update(tables=int(held), playing=int(playing), waiting=int(waiting),
+                           connections=None)
         processes.append({
             "name": name, "instance": instance, "address": address, "pid": pid,
             "this": instance == member.instance,
@@ -79,7 +83,18 @@ async def cluster_status(member: Membership, haproxy_socket: str | None) -> dict
             view = await servers_view(haproxy_socket)
         except HaproxyError as exc:
             view = str(exc)
-    return {"process": member.name, "processes": processes, "haproxy": view}
+    return {"process": member.name, "processes": processes, "haproxy": view,
+            "totals": cluster_totals(processes)}
+
+
+def cluster_totals(processes: list[dict[str, Any]]) -> dict[str, Any]:
+    """The status page's headline for the whole cluster: each of ``HEADLINE_FIGURES``
+    summed over the live processes (as of their last heartbeat; a figure a process of
+    an older version does not report counts 0). Through HAProxy any process answers
+    ``/status.json``: without these the headline was whichever one that was."""
+    live = [p for p in processes if p["alive"]]
+    return {"scope": "cluster", "processes": len(live),
+            **{key: sum(int(p.get(key) or 0) for p in live) for key in HEADLINE_FIGURES}}
 
 
 async def safe_cluster_status(member: Membership, haproxy_socket: str | None

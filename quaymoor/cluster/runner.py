@@ -3,14 +3,18 @@
 
 Each process gets a slot (``haproxy.slot_name``), a free port of 127.0.0.1, the database
 and HAProxy's runtime socket; its log goes to ``<folder>/wNN.log``. HAProxy's
-configuration (``<folder>/haproxy.cfg``) has as many spare slots as processes, so that a
+configuration (``<folder>/haproxy.cfg``) has two spare slots per process, so that a
 rolling deploy (SIGHUP, or ``Cluster.replace``) starts each replacement beside the
 process it replaces, points a spare slot at it through the runtime API, and drains the
 old one, which exits once its last game has ended (exit code 0, as after SIGTERM). A
 process that dies (any other exit) is replaced the same way, and a survivor archives its
-games. SIGINT or SIGTERM stops everything in order: every
-process ends its games and archives them, then HAProxy and PostgreSQL stop (each runs in
-a session of its own, so a terminal's Ctrl-C reaches only this command, which orders it).
+games; so is one an operator drains (``quaymoor drain``: the runner reads the flag each
+second), so that as many processes take tables. HAProxy is watched too (``router``):
+restarted at once when it dies, from a configuration regenerated from the live
+processes, which is rewritten on every change. SIGINT or SIGTERM stops everything in
+order: every process ends its games and archives them, then HAProxy and PostgreSQL stop
+(each runs in a session of its own, so a terminal's Ctrl-C reaches only this command,
+which orders it).
 """
 
 from __future__ import annotations
@@ -29,19 +33,22 @@ import attrs
 import trio
 
 from quaymoor.cluster.haproxy import (
+    MAX_SLOTS,
     HaproxyError,
     Worker,
     add_worker,
-    config_text,
     servers_view,
     set_state,
     slot_name,
 )
 from quaymoor.cluster.listening import wait_listening
 from quaymoor.cluster.local_pg import LocalPostgres, free_port
+from quaymoor.cluster.pg_standby import StandbyPair
+from quaymoor.cluster.router import Router
 from quaymoor.ops.logs import configure_json_logs
 from quaymoor.ops.open_files import hard_open_files, raise_open_files
-from quaymoor.store.pg_db import check_database, connect
+from quaymoor.store.archive import ArchiveError
+from quaymoor.store.pg_db import check_database, connect, redacted
 
 log = logging.getLogger("quaymoor.cluster")
 
@@ -49,7 +56,18 @@ DEFAULT_FOLDER: Final = Path("var/cluster")
 SOCKET_FILE: Final = "haproxy.sock"  #: HAProxy's runtime API, in the folder
 TOKEN_FILE: Final = "operator.token"  #: the operators' token, in the folder (mode 600)
 PG_FOLDER: Final = "pg"  #: the cluster's own PostgreSQL (without --database), in the folder
+#: With ``--standby``: its primary and streaming standby (``pg_standby``), in the folder.
+PAIR_FOLDER: Final = "pg-pair"
+URL_FILE: Final = "database.url"  #: the database's URL, in the folder (mode 600)
 HEALTH_TIMEOUT: Final = 30.0
+#: Slots in HAProxy's backend per process: its own, a spare for a rolling deploy's new
+#: process, and one for a replacement started meanwhile (a process drained by hand or
+#: dead while its predecessor still drains), so that a deploy after a drain still finds a
+#: slot for every process.
+SLOTS_PER_WORKER: Final = 3
+#: How often the runner reads which of its processes an operator drained (``quaymoor
+#: drain``): each one drained is replaced at once, so that the capacity stays.
+DRAIN_POLL_SECONDS: Final = 1.0
 
 
 @attrs.frozen
@@ -58,6 +76,9 @@ class ClusterOptions:
     port: int = 8000
     workers: int = 2
     database: str | None = None  #: None: a PostgreSQL of its own in ``folder``
+    #: Without ``database``: its own PostgreSQL is a primary with a streaming standby,
+    #: reached by a multi-host URL (``pg_standby``: what a failover test kills and promotes)
+    standby: bool = False
     folder: Path = DEFAULT_FOLDER
     decision_seconds: float = 90.0
     bot_delay: float | None = None  #: None: each table's pace (``serve --bot-delay``)
@@ -82,6 +103,18 @@ def drain_flag(url: str, name: str) -> int:
     finally:
         db.close()
     return len(rows)
+
+
+def draining_processes(url: str) -> set[tuple[str, int]]:
+    """The (name, pid) of every live process whose drain flag is set (the pid tells this
+    host's process from an earlier one of that name whose row is not reaped yet)."""
+    db = connect(url)
+    try:
+        rows = db.execute("SELECT name, pid FROM processes WHERE draining"
+                          " AND stopped_at IS NULL").fetchall()
+    finally:
+        db.close()
+    return {(str(name), int(pid)) for name, pid in rows}
 
 
 #: File descriptors HAProxy needs besides two per connection: listeners, the runtime
@@ -110,14 +143,19 @@ class Cluster:
         self.options = options
         self.folder = options.folder.resolve()
         self.socket = str(self.folder / SOCKET_FILE)
-        self.slots = 2 * options.workers
+        self.slots = min(MAX_SLOTS, SLOTS_PER_WORKER * options.workers)
         self.workers: dict[int, WorkerProcess] = {}
         self.pg: LocalPostgres | None = None
+        self.pair: StandbyPair | None = None
         self.url = options.database or ""
-        self.haproxy: trio.Process | None = None
         self.port = options.port
         self.stopping = False
         self._nursery: trio.Nursery | None = None
+        self._adding = trio.Lock()  #: one new process at a time (each takes a free slot)
+        self.router = Router(
+            binary=options.haproxy, folder=self.folder, host=options.host, port=options.port,
+            slots=self.slots, socket_path=self.socket, address_limits=options.address_limits,
+            maxconn=haproxy_maxconn(), workers=self.live_workers)
         #: Behind HAProxy every client comes from 127.0.0.1, so loopback proves nothing:
         #: the operators' pages always need this token (``<folder>/operator.token``).
         self.operator_token = (os.environ.get("QUAYMOOR_OPERATOR_TOKEN")
@@ -132,11 +170,17 @@ class Cluster:
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
-                if not self.url:
+                if not self.url and self.options.standby:
+                    self.pair = StandbyPair(self.folder / PAIR_FOLDER)
+                    self.url = await trio.to_thread.run_sync(self.pair.start)
+                elif not self.url:
                     self.pg = LocalPostgres(self.folder / PG_FOLDER)
                     self.url = await trio.to_thread.run_sync(self.pg.start)
                 await trio.to_thread.run_sync(check_database, self.url)
-                (self.folder / "database.url").write_text(self.url + "\n")
+                url_file = self.folder / URL_FILE  # it may hold a password
+                url_file.touch(mode=0o600)
+                url_file.chmod(0o600)
+                url_file.write_text(self.url + "\n")
                 token_file = self.folder / TOKEN_FILE
                 token_file.touch(mode=0o600)
                 token_file.chmod(0o600)
@@ -144,11 +188,18 @@ class Cluster:
                 for slot in range(self.options.workers):
                     await self._spawn(slot)
                 await self._start_haproxy()
+                await nursery.start(self.router.keep)
+                nursery.start_soon(self._follow_drains)
                 task_status.started(self.port)
                 await trio.sleep_forever()
         finally:
             with trio.CancelScope(shield=True):
                 await self.stop()
+
+    def live_workers(self) -> list[Worker]:
+        """Every process running now, as HAProxy routes it (a draining one at weight 0)."""
+        return [attrs.evolve(e.worker, draining=e.draining)
+                for _, e in sorted(self.workers.items()) if e.process.returncode is None]
 
     # ------------------------------------------------------------ processes
 
@@ -190,17 +241,40 @@ class Cluster:
         if self.stopping:
             return
         try:
-            await set_state(self.socket, slot, "maint")
+            await self.router.change(lambda: set_state(self.socket, slot, "maint"))
         except HaproxyError as exc:
             log.warning("%s: %s", slot_name(slot), exc)
-        if entry.draining or code == 0:  # drained (``drain`` here or ``quaymoor drain``)
+        if entry.draining or code == 0:  # drained: its replacement started with the drain
             log.info("%s exited (%s)", slot_name(slot), code)
             return
         log.error("%s died (exit %s): starting another in its place", slot_name(slot), code)
-        try:  # in another slot: the dead one's row holds its slot until it is found dead
+        try:  # in another slot (docs/deploy.md, "What is lost when": why)
             await self.add(avoid=slot)
         except (RuntimeError, HaproxyError) as exc:
             log.error("no replacement for %s: %s", slot_name(slot), exc)
+
+    async def _follow_drains(self) -> None:
+        """Forever: a process an operator drained (``quaymoor drain``, the flag in
+        PostgreSQL) is marked draining here too (the configuration gives it weight 0, so
+        an HAProxy restarted meanwhile still sends it no new table) and replaced at once
+        in a free slot: the cluster keeps as many processes taking tables."""
+        while True:
+            await trio.sleep(DRAIN_POLL_SECONDS)
+            try:
+                drained = await trio.to_thread.run_sync(draining_processes, self.url)
+            except ArchiveError as exc:  # the database is away: the next poll
+                log.debug("draining processes unknown: %s", exc)
+                continue
+            for slot, entry in list(self.workers.items()):
+                if entry.draining or (slot_name(slot), entry.process.pid) not in drained:
+                    continue
+                log.info("%s drained by an operator: starting its replacement",
+                         slot_name(slot), extra={"event": "drain_replaced"})
+                await self._mark_draining(entry)
+                try:
+                    await self.add()
+                except (RuntimeError, HaproxyError) as exc:
+                    log.error("no replacement for drained %s: %s", slot_name(slot), exc)
 
     def free_slot(self, avoid: int | None = None) -> int:
         for slot in range(self.slots):
@@ -211,16 +285,21 @@ class Cluster:
     async def add(self, avoid: int | None = None) -> WorkerProcess:
         """A new process in a free slot (not ``avoid``), taking tables: no restart of
         anything else."""
-        entry = await self._spawn(self.free_slot(avoid))
-        await add_worker(self.socket, entry.worker)
+        async with self._adding:
+            entry = await self._spawn(self.free_slot(avoid))
+        await self.router.change(lambda: add_worker(self.socket, entry.worker))
         return entry
 
     async def drain(self, slot: int) -> None:
         """No new tables for ``slot``; it exits once its last game has ended."""
         entry = self.workers[slot]
-        entry.draining = True
-        await set_state(self.socket, slot, "drain")
+        await self._mark_draining(entry)
         await trio.to_thread.run_sync(drain_flag, self.url, slot_name(slot))
+
+    async def _mark_draining(self, entry: WorkerProcess) -> None:
+        entry.draining = True
+        slot = entry.worker.slot
+        await self.router.change(lambda: set_state(self.socket, slot, "drain"))
 
     async def replace(self, slot: int) -> WorkerProcess:
         """A rolling deploy's step: the new process first, then the old one drained."""
@@ -236,26 +315,7 @@ class Cluster:
     # ------------------------------------------------------------ HAProxy
 
     async def _start_haproxy(self) -> None:
-        assert self._nursery is not None
-        cfg = self.folder / "haproxy.cfg"
-        cfg.write_text(config_text(
-            host=self.options.host, port=self.options.port,
-            workers=[e.worker for e in self.workers.values()], slots=self.slots,
-            socket_path=self.socket, address_limits=self.options.address_limits,
-            maxconn=haproxy_maxconn()))
-        checked = subprocess.run([self.options.haproxy, "-c", "-q", "-f", str(cfg)],
-                                 capture_output=True, text=True, check=False)
-        if checked.returncode != 0:
-            raise RuntimeError(f"haproxy refused {cfg}: {checked.stderr.strip()}")
-        out = (self.folder / "haproxy.log").open("ab")
-        try:
-            self.haproxy = await trio.lowlevel.open_process(
-                [self.options.haproxy, "-db", "-f", str(cfg)], stdout=out,
-                stderr=subprocess.STDOUT, start_new_session=True)
-        finally:
-            out.close()
-        await wait_listening(self.options.host, self.options.port, HEALTH_TIMEOUT,
-                             self.haproxy)
+        await self.router.start()
         # HAProxy's first checks: every process up before the address is announced.
         names = {slot_name(slot) for slot in self.workers}
         with trio.fail_after(HEALTH_TIMEOUT):
@@ -284,15 +344,11 @@ class Cluster:
             if entry.process.returncode is None:
                 entry.process.kill()
                 await entry.process.wait()
-        if self.haproxy is not None and self.haproxy.returncode is None:
-            self.haproxy.terminate()
-            with trio.move_on_after(5):
-                await self.haproxy.wait()
-            if self.haproxy.returncode is None:
-                self.haproxy.kill()
-                await self.haproxy.wait()
+        await self.router.stop()
         if self.pg is not None:
             await trio.to_thread.run_sync(self.pg.stop)
+        if self.pair is not None:
+            await trio.to_thread.run_sync(self.pair.stop)
 
 
 async def serve_cluster(options: ClusterOptions) -> None:
@@ -303,7 +359,7 @@ async def serve_cluster(options: ClusterOptions) -> None:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, signal.SIGHUP) as sigs:
             port = await nursery.start(cluster.run)
             print(f"Quaymoor cluster is serving on http://{options.host}:{port}/ "
-                  f"({options.workers} processes; PostgreSQL {cluster.url}; "
+                  f"({options.workers} processes; PostgreSQL {redacted(cluster.url)}; "
                   f"logs and the operator token in {cluster.folder})", flush=True)
             async for signum in sigs:
                 if signum == signal.SIGHUP:

@@ -1,6 +1,12 @@
 """Finished games over HTTP: records from the archive, the game page, replays.
 
-- ``GET /games/<id>.json``: the record as archived (a download).
+- ``GET /games/<id>.json``: the record as archived (a download). While the archive is
+  failing (a full or read-only disk: ``store.archive``) a record not yet written answers
+  **202** ``{"status": "pending", "id", "pending_since", "message"}`` with ``Retry-After``,
+  and 200 with the record once it is written: a download is a record that is kept. A record
+  waiting the few milliseconds of a healthy write is served from memory, as always (a
+  player downloads it the moment the game ends). The game page and the API below serve
+  it from memory while it waits, failing or not.
 - ``GET /games/<id>``: the game page (``web/game.html``; its script asks the API below).
 - ``GET /api/games?limit=20``: the games that ended last, newest first.
 - ``GET /api/games/<id>``: one game: seats, result with scores by component, seed,
@@ -47,6 +53,8 @@ _API = re.compile(r"^/api/games/([0-9a-f]{10})(/replay|/views|/charts)?$")
 _SEAT = re.compile(r"^[0-9]{1,2}$")
 _UNKNOWN = ("no finished game has that id (a running game's record is published when it "
             "ends)")
+#: Seconds a pending record's download says to wait before asking again.
+PENDING_RETRY_AFTER = 5
 _REPLAYS_KEPT = 16  #: of each kind (whole replays, one seat's views, charts)
 
 
@@ -98,6 +106,14 @@ class GamesApi:
     async def _download(self, game_id: str) -> HttpResponse:
         archive = self.supervisor.archive
         if archive is not None:
+            health = archive.health()
+            if health.failing_since is not None and archive.pending_record(game_id):
+                return json_response({
+                    "status": "pending", "id": game_id,
+                    "pending_since": health.failing_since,
+                    "message": ("the game has ended and its record waits to be written: "
+                                f"{health.text()}; ask again"),
+                }, 202, (("Retry-After", str(PENDING_RETRY_AFTER)),))
             text = await archive.record_json(game_id)
         else:
             record = self.supervisor.records.get(game_id)

@@ -210,6 +210,14 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
         "operationId": "record", "summary": "an ended game's record (a download)",
         "parameters": [GAME_PARAM],
         "responses": {**_ok(_obj(["seed", "actions"], {}, closed=False)),
+                      "202": {"description": "ended, its record not yet written: the "
+                                             "archive is failing (ask again after "
+                                             "Retry-After seconds)",
+                              "content": {JSON: {"schema": _obj(
+                                  ["status", "id", "pending_since", "message"], {
+                                      "status": {"const": "pending"}, "id": STRING,
+                                      "pending_since": {"type": "number"},
+                                      "message": STRING})}}},
                       **_refusals(Code.UNKNOWN_GAME, Code.NOT_FOUND,
                                   Code.ARCHIVE_UNAVAILABLE)}}},
     "/games/{game}": {"get": {

@@ -20,7 +20,7 @@ from typing import Any
 
 import trio
 from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 
@@ -127,6 +127,31 @@ class _Present(Collector):
                                 value=status["uptime_seconds"])
 
 
+class _ArchiveGauges(Collector):
+    """The archive's writes, read at scrape time from its health (``store.writer``'s
+    ``WriteHealth.as_json``): failures, records waiting, the last failure's time."""
+
+    def __init__(self, health: Callable[[], dict[str, Any]]) -> None:
+        self._health = health
+
+    def collect(self) -> Iterator[Metric]:
+        h = self._health()
+        yield CounterMetricFamily("quaymoor_archive_write_failures",
+                                  "Failed attempts to write a batch of the archive",
+                                  value=h["failures"])
+        yield GaugeMetricFamily("quaymoor_archive_pending_records",
+                                "Records ended and not yet written to the archive",
+                                value=h["pending"])
+        yield GaugeMetricFamily("quaymoor_archive_failing",
+                                "1 while the archive's writes fail", value=int(h["failing"]))
+        yield GaugeMetricFamily("quaymoor_archive_last_failure_timestamp_seconds",
+                                "Unix time of the archive's last failed write (0: none)",
+                                value=h["last_failure"] or 0.0)
+        yield CounterMetricFamily("quaymoor_archive_records_lost",
+                                  "Writes the exit could not make (each logged by name)",
+                                  value=h["lost"])
+
+
 class Metrics:
     """The process's counters, histograms and one-minute windows."""
 
@@ -184,6 +209,10 @@ class Metrics:
     def watch(self, summary: Callable[[], dict[str, Any]]) -> None:
         """Report the present (tables, seats, connections) from ``summary`` at scrapes."""
         self.registry.register(_Present(summary))
+
+    def watch_archive(self, health: Callable[[], dict[str, Any]]) -> None:
+        """Report the archive's writes (``_ArchiveGauges``) from ``health`` at scrapes."""
+        self.registry.register(_ArchiveGauges(health))
 
     def message_in(self) -> None:
         self.messages_in.inc()

@@ -171,12 +171,18 @@ class Close(IntEnum):
     INTERNAL_ERROR = 1011  #: the websocket handler raised
     TABLE_CLOSED = 4000  #: the table closed (lingering over, or never started)
     TABLE_CRASHED = 4001
-    SHUTDOWN = 4002  #: the server is stopping
+    #: This table's server is stopping, and ``game_ended`` ("shutdown", the seed) came
+    #: first: the game is over, its record kept. Only that: on one process and in a
+    #: cluster alike (a table whose record is still on its way is ``RECORD_PENDING``).
+    SHUTDOWN = 4002
     TOO_SLOW = 4003  #: the connection's outbox was full
     UNKNOWN_TABLE = 4004
     BAD_TOKEN = 4005  #: the hello's token was refused, or the table closed meanwhile
     TOO_MANY_CONNECTIONS = 4006  #: the client's address holds as many websockets as it may
     IDLE = 4007  #: nothing received from the client for ``ClientLimits.idle_seconds``
+    #: In a cluster: the table's process stopped and a survivor is ending its game (its
+    #: record not archived yet): no ``game_ended`` yet, reconnect in a moment to get it.
+    RECORD_PENDING = 4008
 
 
 def rules_code(exc: RulesError) -> Code:
@@ -204,6 +210,7 @@ CLOSE_MEANINGS: Final[Mapping[Close, str]] = {
     Close.BAD_TOKEN: "the token was refused, or the table closed meanwhile",
     Close.TOO_MANY_CONNECTIONS: "this address holds too many websockets",
     Close.IDLE: "nothing was received for too long",
+    Close.RECORD_PENDING: "the table's server stopped; its record is on its way: reconnect",
 }
 #: The close code trio-websocket sends itself, for a message over the size limit.
 MESSAGE_TOO_BIG: Final = 1009

@@ -18,6 +18,22 @@ is lost: the writer writes whatever is still queued synchronously on its way out
 ``submit`` that comes after that writes at once, blocking, as the process is going down.
 Rewriting a record is harmless (``INSERT OR REPLACE`` by id).
 
+When the disk fails (full, remounted read-only, I/O errors: ``DiskTrouble``) the server
+stays up and nothing is dropped: the batch is retried with backoff (``RETRY_SECONDS`` up to
+``MAX_RETRY_SECONDS``) until it commits, and every record waits in ``pending`` meanwhile,
+served from memory to the game pages (the download, ``/games/<id>.json``, answers 202
+"pending" while the archive is failing: ``http.games``). Each failure also closes both
+connections, so that a filesystem mended underneath (space freed, remounted, replaced) is
+opened afresh, and an unmount is not kept busy by the server; a reopen opens only a
+database that is there (never a new one where the filesystem is not mounted yet).
+
+Past ``PENDING_LIMIT`` records waiting, the supervisor opens no new table
+(``WriteHealth.full``): the games being played still end and their records wait too, so
+what is held in memory is bounded by the limit plus the tables open. A process that exits
+while the disk is still failing waits ``EXIT_WAIT`` seconds of failures for it, then logs
+each record it could not write by id (lost, counted). ``health`` says how it goes
+(``/status``, ``/metrics``).
+
 Reads (one game's record, the recent list) run in worker threads too, on a connection of
 their own (WAL mode lets them read while a batch is written). A path of ``:memory:`` keeps
 the archive in memory (one connection shared by both sides), for tests and throwaway runs.
@@ -26,6 +42,7 @@ the archive in memory (one connection shared by both sides), for tests and throw
 from __future__ import annotations
 
 import abc
+import contextlib
 import json
 import logging
 import sqlite3
@@ -39,7 +56,7 @@ import attrs
 import trio
 
 from quaymoor.rules.record import GameRecord
-from quaymoor.store.writer import Writer
+from quaymoor.store.writer import WriteHealth, Writer
 
 log = logging.getLogger("quaymoor.store.archive")
 
@@ -49,6 +66,16 @@ SCHEMA_VERSION: Final = 1
 QUEUE_SIZE: Final = 1024
 BATCH: Final = 256
 MAX_LIST: Final = 100
+#: Records waiting for a failing disk past which no new table opens (a record is tens of
+#: kilobytes: this bounds the memory they take to tens of megabytes, plus the open tables').
+PENDING_LIMIT: Final = 1000
+RETRY_SECONDS: Final = 0.25
+MAX_RETRY_SECONDS: Final = 4.0
+#: Seconds of failing writes the exit waits for before it gives the records up (logged).
+EXIT_WAIT: Final = 10.0
+#: SQLite's primary result codes of a disk that may mend: busy or locked, read-only, I/O
+#: error, full, cannot open (a corrupt or non-database file is not among them).
+_DISK_CODES: Final = frozenset({5, 6, 8, 10, 13, 14})
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -71,6 +98,19 @@ CREATE INDEX IF NOT EXISTS games_by_reason ON games (reason, ended_at);
 
 class ArchiveError(Exception):
     """The archive cannot be opened, or is closed."""
+
+
+class DiskTrouble(ArchiveError):
+    """A write failed for a reason the disk may mend (full, read-only, I/O error): the
+    writer retries it."""
+
+
+def _disk_trouble(exc: BaseException) -> bool:
+    if isinstance(exc, OSError):
+        return True
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, sqlite3.OperationalError) and (
+        code is None or code & 0xFF in _DISK_CODES)
 
 
 @attrs.frozen
@@ -112,11 +152,22 @@ def summary_of(game_id: str, record: GameRecord) -> ArchivedGame:
     )
 
 
-def _open(path: str) -> sqlite3.Connection:
+def _connect(path: str, *, create: bool) -> sqlite3.Connection:
+    """A connection to the database at ``path``; with ``create`` False only to one that is
+    there (a reopen after a failure must not make an empty archive in a mount point whose
+    filesystem is away: it would take the records, then be hidden by the mount)."""
+    if create or path == ":memory:":
+        return sqlite3.connect(path, check_same_thread=False, isolation_level=None,
+                               timeout=30.0)
+    return sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=rw", uri=True,
+                           check_same_thread=False, isolation_level=None, timeout=30.0)
+
+
+def _open(path: str, *, create: bool = True) -> sqlite3.Connection:
     try:
-        if path != ":memory:":
+        if path != ":memory:" and create:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30.0)
+        db = _connect(path, create=create)
     except (OSError, sqlite3.Error) as exc:
         raise ArchiveError(f"{path}: cannot open the archive: {exc}") from exc
     try:
@@ -179,10 +230,14 @@ class Archive(RecordReads):
     """Finished and ended games in SQLite at ``path``. Run the writer with
     ``await nursery.start(archive.run)``; ``submit`` records, ``flush`` to wait for them."""
 
-    def __init__(self, path: str | Path, *, queue_size: int = QUEUE_SIZE) -> None:
+    def __init__(self, path: str | Path, *, queue_size: int = QUEUE_SIZE,
+                 pending_limit: int = PENDING_LIMIT,
+                 retry_seconds: float = RETRY_SECONDS) -> None:
         self.path = str(path)
-        self._write_db = _open(self.path)
-        self._read_db = self._write_db if self.path == ":memory:" else _open(self.path)
+        self.pending_limit = pending_limit
+        self._write_db: sqlite3.Connection | None = _open(self.path)
+        self._read_db: sqlite3.Connection | None = (
+            self._write_db if self.path == ":memory:" else _open(self.path))
         self._write_lock = threading.Lock()
         self._read_lock = self._write_lock if self._read_db is self._write_db else (
             threading.Lock())
@@ -190,11 +245,15 @@ class Archive(RecordReads):
         #: that a newer submit for the same game superseded
         self._writer = Writer[tuple[int, str, GameRecord]](
             self._write, self._written, keep=self._take,
-            label=f"archive {self.path}", log=log, queue_size=queue_size, batch=BATCH)
+            label=f"archive {self.path}", log=log, queue_size=queue_size, batch=BATCH,
+            transient=(DiskTrouble,), retry_seconds=retry_seconds,
+            max_retry_seconds=max(retry_seconds, MAX_RETRY_SECONDS),
+            describe=lambda op: f"record of game {op[1]}")
         self._pending: dict[str, tuple[int, GameRecord]] = {}
         self._seq = 0
         self._closed = False
         self.written = 0  #: records committed since start (rewrites count again)
+        self._gave_up = False  #: a flush on the way out has given up on a failing disk
 
     # ------------------------------------------------------------ writing
 
@@ -214,23 +273,30 @@ class Archive(RecordReads):
         self._writer.put((self._seq, game_id, record))
 
     async def flush(self) -> None:
-        """Wait until every record submitted so far has been written."""
-        await self._writer.flush()
+        """Wait until every record submitted so far has been written; while the disk
+        fails, for ``EXIT_WAIT`` seconds of failures at most (then the records still
+        pending are logged: the callers are on the way out)."""
+        if not await self._writer.flush(failing_wait=EXIT_WAIT) and not self._gave_up:
+            self._gave_up = True  # said once: ``close`` flushes again after ``shutdown``
+            log.error("archive %s: still failing after %.0f s; %d records not written: %s",
+                      self.path, EXIT_WAIT, len(self._pending), ", ".join(self._pending),
+                      extra={"event": "archive_records_unwritten"})
 
     async def close(self) -> None:
         """Write what is pending, stop taking records and close the database."""
         await self.flush()
         self._closed = True
         self._writer.close()
-        with self._write_lock:
-            self._write_db.close()
-        if self._read_db is not self._write_db:
-            with self._read_lock:
-                self._read_db.close()
+        with self._both_locks():
+            self._close_connections()
 
     @property
     def pending(self) -> int:
         return len(self._pending)
+
+    def health(self) -> WriteHealth:
+        """How the writes go: failing since when, how many records wait."""
+        return self._writer.health(pending=len(self._pending), limit=self.pending_limit)
 
     def _take(self, batch: list[tuple[int, str, GameRecord]]
               ) -> list[tuple[int, str, GameRecord]]:
@@ -260,12 +326,70 @@ class Archive(RecordReads):
                 json.dumps(entry.winners), json.dumps(entry.totals), entry.actions,
                 entry.algorithm, text,
             ))
-        with self._write_lock, _transaction(self._write_db) as db:
-            db.executemany(
-                "INSERT OR REPLACE INTO games (id, ended_at, players, reason, seats, winners, "
-                "totals, actions, algorithm, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                rows,
-            )
+        with self._write_lock:
+            self._check_open()
+            try:
+                if self._write_db is None:
+                    self._write_db = _open(self.path, create=False)
+                with _transaction(self._write_db) as db:
+                    db.executemany(
+                        "INSERT OR REPLACE INTO games (id, ended_at, players, reason, seats, "
+                        "winners, totals, actions, algorithm, record) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        rows,
+                    )
+            except (sqlite3.Error, OSError, ArchiveError) as exc:
+                cause = exc.__cause__ if isinstance(exc, ArchiveError) else exc
+                if cause is None or not _disk_trouble(cause):
+                    raise
+                if self.path != ":memory:":
+                    with self._read_lock:  # the write lock is held: both are
+                        self._close_connections()
+                raise DiskTrouble(f"{self.path}: {exc}") from exc
+
+    @contextmanager
+    def _both_locks(self) -> Iterator[None]:
+        """The write lock, then the read lock when it is another (``:memory:`` has one)."""
+        with self._write_lock:
+            if self._read_lock is self._write_lock:
+                yield
+            else:
+                with self._read_lock:
+                    yield
+
+    def _close_connections(self) -> None:
+        """Close both connections (the caller holds both locks); the next write or read
+        opens its own again."""
+        for db in {id(c): c for c in (self._write_db, self._read_db) if c is not None}.values():
+            with contextlib.suppress(sqlite3.Error):
+                db.close()
+        self._write_db = self._read_db = None
+
+    def _reader(self) -> sqlite3.Connection:
+        """The read connection (the caller holds the read lock), opened again after a
+        failure closed it: plainly, for it writes nothing (on a full or read-only disk
+        ``_open``'s schema statements could not run)."""
+        self._check_open()
+        if self._read_db is None:
+            try:
+                self._read_db = _connect(self.path, create=False)
+            except sqlite3.Error as exc:
+                raise ArchiveError(f"{self.path}: cannot read the archive: {exc}") from exc
+        return self._read_db
+
+    def _query(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        """Rows of ``sql`` on the read connection; a disk that cannot be read now is an
+        ``ArchiveError`` (answered 503), and its connection is opened afresh next time."""
+        with self._read_lock:
+            db = self._reader()
+            try:
+                return db.execute(sql, params).fetchall()
+            except sqlite3.OperationalError as exc:
+                if self.path != ":memory:":
+                    with contextlib.suppress(sqlite3.Error):
+                        db.close()
+                    self._read_db = None
+                raise ArchiveError(f"{self.path}: cannot read the archive: {exc}") from exc
 
     # ------------------------------------------------------------ reading
 
@@ -290,24 +414,16 @@ class Archive(RecordReads):
         return merged[:limit]
 
     def record_json_sync(self, game_id: str) -> str | None:
-        with self._read_lock:
-            self._check_open()
-            row = self._read_db.execute(
-                "SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
-        return None if row is None else str(row[0])
+        rows = self._query("SELECT record FROM games WHERE id = ?", (game_id,))
+        return str(rows[0][0]) if rows else None
 
     def has_sync(self, game_id: str) -> bool:
-        with self._read_lock:
-            self._check_open()
-            row = self._read_db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone()
-        return row is not None
+        return bool(self._query("SELECT 1 FROM games WHERE id = ?", (game_id,)))
 
     def recent_sync(self, limit: int = 20) -> list[ArchivedGame]:
-        with self._read_lock:
-            self._check_open()
-            rows = self._read_db.execute(
-                "SELECT id, ended_at, players, reason, seats, winners, totals, actions, "
-                "algorithm FROM games ORDER BY ended_at DESC LIMIT ?", (limit,)).fetchall()
+        rows = self._query(
+            "SELECT id, ended_at, players, reason, seats, winners, totals, actions, "
+            "algorithm FROM games ORDER BY ended_at DESC LIMIT ?", (limit,))
         return [
             ArchivedGame(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]),
                          json.loads(r[6]), r[7], r[8])
@@ -315,9 +431,7 @@ class Archive(RecordReads):
         ]
 
     def count_sync(self) -> int:
-        with self._read_lock:
-            self._check_open()
-            return int(self._read_db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        return int(self._query("SELECT COUNT(*) FROM games", ())[0][0])
 
     def _check_open(self) -> None:
         if self._closed:
@@ -329,7 +443,11 @@ def _transaction(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     db.execute("BEGIN IMMEDIATE")
     try:
         yield db
+        db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        # SQLite rolls a transaction back itself on some errors (a full disk): a ROLLBACK
+        # then would fail and hide the error that matters
+        if db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
         raise
-    db.execute("COMMIT")

@@ -14,7 +14,10 @@ close (``pg_lobby``), and each record archived (which deletes the table's live r
 same transaction). Each batch is applied in one transaction in a worker thread
 (``compacted``: fewer statements). So a table's rows are never written out of order, and
 a record replaces a live game atomically. A batch that fails (the database restarting) is
-retried, on a new connection, until it commits; one the database refuses (a bug: a
+retried, on a new connection, until it commits (also after a failover: the new
+connection goes to the new primary, ``pg_db.conninfo``, and every op is idempotent by its
+key, so a batch that committed before its connection broke is not doubled); one the
+database refuses (a bug: a
 constraint, a type) is written one op at a time, the refused ops logged and dropped. The
 queue fills meanwhile and past ``QUEUE_SIZE`` a write waits on the writer's overflow
 rather than on the table's actor.
@@ -32,11 +35,13 @@ from typing import Any, Final, TypeAlias
 import attrs
 import psycopg
 import trio
+from psycopg.errors import ReadOnlySqlTransaction
 from psycopg.types.json import Jsonb
 
 from quaymoor.rules.record import GameRecord
 from quaymoor.store.archive import (
     MAX_LIST,
+    PENDING_LIMIT,
     ArchivedGame,
     ArchiveError,
     RecordReads,
@@ -44,7 +49,7 @@ from quaymoor.store.archive import (
 )
 from quaymoor.store.pg_db import Db, connect
 from quaymoor.store.pg_lobby import Acted, Changed, LobbyOp, compacted
-from quaymoor.store.writer import Writer
+from quaymoor.store.writer import WriteHealth, Writer
 
 log = logging.getLogger("quaymoor.store.pg")
 
@@ -58,6 +63,10 @@ BATCH: Final = 512
 #: those as soon as the players see them (the archive, the lobby).
 GATHER_SECONDS: Final = 0.02
 RETRY_SECONDS: Final = 1.0
+#: Errors after which a connection is dropped and the next one made afresh: the server
+#: went away, or it is a standby now (a failover: the new connection goes to the host
+#: that takes writes, ``pg_db.conninfo``). A batch that met one is retried, not dropped.
+RECONNECT: Final = (psycopg.OperationalError, ReadOnlySqlTransaction)
 
 
 @attrs.frozen
@@ -105,7 +114,7 @@ class PgArchive(RecordReads):
             self._write, self._written, label="postgresql", log=log,
             queue_size=QUEUE_SIZE, batch=BATCH, gather_seconds=GATHER_SECONDS,
             urgent=_urgent,
-            transient=(psycopg.OperationalError, ArchiveError), refused=(psycopg.Error,),
+            transient=(*RECONNECT, ArchiveError), refused=(psycopg.Error,),
             retry_seconds=RETRY_SECONDS,
             describe=lambda op: f"{type(op).__name__} of table {op.table_id}")
         self._pending: dict[str, GameRecord] = {}
@@ -150,6 +159,11 @@ class PgArchive(RecordReads):
     def pending(self) -> int:
         return len(self._pending)
 
+    def health(self) -> WriteHealth:
+        """How the writes go (as ``Archive.health``): failing since when, how many
+        records wait for the database."""
+        return self._writer.health(pending=len(self._pending), limit=PENDING_LIMIT)
+
     def _write(self, batch: list[Op]) -> None:
         """One transaction (in a worker thread). A broken connection is replaced next time."""
         if self._write_db is None or self._write_db.closed:
@@ -159,7 +173,7 @@ class PgArchive(RecordReads):
             with db.transaction():
                 for op in compacted(batch):
                     op.apply(db)
-        except psycopg.OperationalError:
+        except RECONNECT:
             db.close()
             raise
         self.batches += 1
@@ -183,7 +197,7 @@ class PgArchive(RecordReads):
                     if self._read_db.closed:
                         self._read_db = connect(self.url)
                     return self._read_db.execute(query.encode(), params).fetchall()
-                except psycopg.OperationalError as exc:
+                except RECONNECT as exc:
                     self._read_db.close()
                     if attempt == 2:
                         raise ArchiveError(f"PostgreSQL cannot be read: {exc}") from exc

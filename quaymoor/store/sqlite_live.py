@@ -42,7 +42,13 @@ import attrs
 import trio
 
 from quaymoor.rules.record import RecordedAction
-from quaymoor.store.archive import Archive, ArchiveError
+from quaymoor.store.archive import (
+    EXIT_WAIT,
+    MAX_RETRY_SECONDS,
+    RETRY_SECONDS,
+    Archive,
+    ArchiveError,
+)
 from quaymoor.store.live_games import LiveGame, action_rows, actions_from_rows, ended_record
 from quaymoor.store.writer import Writer
 
@@ -54,8 +60,8 @@ BATCH: Final = 512
 #: written (each batch is a transaction, an fsync and a trip to a worker thread); what a
 #: SIGKILL or a power loss can take of the actions as they happen.
 GATHER_SECONDS: Final = 0.02
-#: How often games whose record is still pending in the archive are looked at again.
-ENDED_RETRY_SECONDS: Final = 1.0
+#: How often ended games whose record is still pending in the archive are looked at again.
+ENDED_CHECK_SECONDS: Final = 0.5
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS live_games (
@@ -155,6 +161,7 @@ class LiveStore:
             self._write, lambda _: None, label=f"live games {path}", log=log,
             queue_size=QUEUE_SIZE, batch=BATCH, gather_seconds=GATHER_SECONDS,
             urgent=_urgent, transient=(sqlite3.OperationalError,), refused=(sqlite3.Error,),
+            retry_seconds=RETRY_SECONDS, max_retry_seconds=MAX_RETRY_SECONDS,
             describe=lambda op: type(op).__name__)
         #: games ended whose rows wait for their records to leave the archive's pending
         self._ending: list[str] = []
@@ -201,15 +208,16 @@ class LiveStore:
             self._writer.put(op)
 
     async def _drop_archived(self) -> None:
-        """Forever: the rows of ended games whose records are written go (those still
-        pending in the archive are looked at again a little later)."""
+        """Forever: the rows of ended games whose records the archive has written go;
+        those still pending (a batch being written, or a disk failing) are looked at again
+        every ``ENDED_CHECK_SECONDS``. (Not ``Archive.flush``: that is for the way out, and
+        says so when the disk fails.)"""
         while True:
             await self._ending_due.wait()
+            await trio.sleep(ENDED_CHECK_SECONDS)
             self._ending_due = trio.Event()
-            await self.archive.flush()
             self._drop_written()
             if self._ending:
-                await trio.sleep(ENDED_RETRY_SECONDS)
                 self._ending_due.set()
 
     def _drop_written(self) -> None:
@@ -221,11 +229,17 @@ class LiveStore:
 
     async def close(self) -> None:
         """After the supervisor's shutdown (every record submitted, the archive flushed):
-        drop the rows of the games archived, write what is queued, close the file. A game
-        whose record is still pending keeps its rows: a restart ends it again."""
+        drop the rows of the games archived, write what is queued (while the disk fails,
+        ``EXIT_WAIT`` seconds of failures at most), close the file. A game whose record is
+        still pending keeps its rows: a restart ends it again."""
         await self.archive.flush()
         self._drop_written()
-        await self._writer.flush()
+        if not await self._writer.flush(failing_wait=EXIT_WAIT):  # the disk still fails
+            log.error("live games %s: %d writes not made (a restart ends the games from "
+                      "what was written)", self.path, self._writer.queued,
+                      extra={"event": "live_writes_unwritten"})
+            self._closed = True  # the writer keeps its file until the process exits
+            return
         self._closed = True
         self._writer.close()
         with self._lock:

@@ -13,28 +13,38 @@ that long first (an urgent one, queued meanwhile, ends the wait). Each batch goe
 to ``write`` in a worker thread (one transaction), then to ``written`` on the event loop.
 ``flush`` waits until everything queued so far has gone through.
 
-Errors. An error of ``transient`` (the database restarting) makes the batch wait
-``retry_seconds`` and go again, until it commits. An error of ``refused`` (the database
-refuses what a batch holds: a bug, a constraint) has the batch written one operation at a
-time, each refused one logged and dropped rather than retried for ever. Any other error
-ends the writer (and the nursery it runs in), and its batch is tried once more on the way
-out.
+Errors. An error of ``transient`` (the database restarting; for SQLite a full disk, a
+read-only or failing filesystem) makes the batch wait and go again, until it commits: the
+first wait is ``retry_seconds``, each next one twice as long, up to ``max_retry_seconds``
+(backoff: a disk that stays full is not hammered). While a batch fails the writer is
+*failing* (``health``: since when, how many failures, the last error); the first commit
+after that ends it. Nothing queued is dropped meanwhile: every operation waits in the
+channel and the overflow (whoever owns the writer bounds how much it lets wait).
+
+An error of ``refused`` (the database refuses what a batch holds: a bug, a constraint)
+has the batch written one operation at a time, each refused one logged and dropped rather
+than retried for ever. Any other error ends the writer (and the nursery it runs in), and
+its batch is tried once more on the way out.
 
 When the writer is not running (never started, or gone: cancelled with the rest of the
 server) nothing is lost: on its way out it writes at once, blocking, the batch it had in
 hand (when the writer was cancelled or failed before it committed) and whatever is still
 queued, and a ``put`` after that writes its operation at once, blocking, as the process
-is going down.
+is going down. If that last write fails too (the disk is still full as the process
+exits) the operations are logged by name as lost and counted (``health().lost``): never
+dropped in silence.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections import deque
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
+import attrs
 import trio
 
 from quaymoor.ops.channels import waiting
@@ -42,6 +52,42 @@ from quaymoor.ops.channels import waiting
 T = TypeVar("T")
 
 Errors = tuple[type[BaseException], ...]
+
+
+@attrs.frozen
+class WriteHealth:
+    """How an archive's writes are going, for ``/status``, ``/metrics`` and the
+    supervisor (which opens no new table while ``full``)."""
+
+    pending: int  #: records submitted and not yet written
+    limit: int  #: past this many pending records no new table opens
+    failures: int  #: failed attempts to write a batch, since the start
+    failing_since: float | None  #: wall-clock time of the first failure of this streak
+    last_failure: float | None  #: wall-clock time of the last failure, ever
+    last_error: str | None  #: what the last failure said
+    lost: int  #: operations the exit could not write (logged by name)
+
+    @property
+    def failing(self) -> bool:
+        return self.failing_since is not None
+
+    @property
+    def full(self) -> bool:
+        """As many records wait as the archive lets wait: no new tables until they drain."""
+        return self.pending >= self.limit
+
+    def text(self) -> str:
+        """One line for the status page: "archive ok" or "archive failing since ...,
+        N pending"."""
+        if self.failing_since is None:
+            return f"archive ok, {self.pending} pending"
+        since = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(self.failing_since))
+        text = f"archive failing since {since}, {self.pending} pending"
+        return text + (f" (limit {self.limit} reached: no new tables)" if self.full else "")
+
+    def as_json(self) -> dict[str, Any]:
+        return {**attrs.asdict(self), "failing": self.failing, "full": self.full,
+                "text": self.text()}
 
 
 class Writer(Generic[T]):
@@ -64,6 +110,7 @@ class Writer(Generic[T]):
         transient: Errors = (),
         refused: Errors = (),
         retry_seconds: float = 1.0,
+        max_retry_seconds: float | None = None,
         describe: Callable[[T], str] = repr,
     ) -> None:
         self._write = write
@@ -77,7 +124,14 @@ class Writer(Generic[T]):
         self._transient = transient
         self._refused = refused
         self._retry_seconds = retry_seconds
+        self._max_retry = retry_seconds if max_retry_seconds is None else max_retry_seconds
         self._describe = describe
+        self._failures = 0
+        self._failing_since: float | None = None  #: wall clock, for people
+        self._failing_at = 0.0  #: trio's clock, for ``flush``'s patience
+        self._last_failure: float | None = None
+        self._last_error: str | None = None
+        self._lost = 0
         self._send, self._recv = trio.open_memory_channel[T](queue_size)
         self._overflow: deque[T] = deque()
         self._unwritten: list[T] = []  #: the batch in hand when the writer ended
@@ -94,6 +148,11 @@ class Writer(Generic[T]):
     def queued(self) -> int:
         """Operations put and not yet through ``written``."""
         return self._queued
+
+    def health(self, *, pending: int, limit: int) -> WriteHealth:
+        """Its failures now; ``pending`` and ``limit`` are the owner's (records, not ops)."""
+        return WriteHealth(pending, limit, self._failures, self._failing_since,
+                           self._last_failure, self._last_error, self._lost)
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """The single writer, until cancelled or ``close``d. On the way out (cancelled
@@ -145,14 +204,26 @@ class Writer(Generic[T]):
                 self._nursery.start_soon(self._move_overflow)
                 self._moving = True
 
-    async def flush(self) -> None:
+    async def flush(self, *, failing_wait: float | None = None) -> bool:
         """Wait until every operation put so far has been written (or dropped as
-        refused). With the writer gone, writes what it left at once."""
+        refused). With the writer gone, writes what it left at once. With
+        ``failing_wait``, gives up once the writes have been failing that many seconds
+        (the process is exiting and the disk is still full): returns False then, with
+        the operations still queued (False too when the writer is gone and its last write
+        failed)."""
         while self._queued:
             if not self._running:
                 self._write_rest()
-                break
-            await self._idle.wait()
+                return not self._queued  # what it could not write is logged as lost
+            if failing_wait is None:
+                await self._idle.wait()
+                continue
+            with trio.move_on_after(0.1):
+                await self._idle.wait()
+            if (self._failing_since is not None
+                    and trio.current_time() - self._failing_at >= failing_wait):
+                return False
+        return True
 
     def close(self) -> None:
         """Take no more operations into the channel: the writer ends once it has written
@@ -179,6 +250,7 @@ class Writer(Generic[T]):
         """Write ``batch``; retry it while the errors are transient, one operation at a
         time when the database refuses it."""
         todo = self._kept(batch)
+        delay = self._retry_seconds
         while todo:
             try:
                 try:
@@ -190,12 +262,30 @@ class Writer(Generic[T]):
                                         self._label, len(todo))
                     await trio.to_thread.run_sync(self._write_each, todo)
             except self._transient as exc:
-                self._log.warning("%s: a batch of %d could not be written (%s); retrying",
-                                  self._label, len(todo), exc)
-                await trio.sleep(self._retry_seconds)
+                self._failed(exc)
+                self._log.warning(
+                    "%s: a batch of %d could not be written (%s); retrying in %.2g s",
+                    self._label, len(todo), exc, delay,
+                    extra={"event": "archive_write_failed"})
+                await trio.sleep(delay)
+                delay = min(delay * 2, self._max_retry)
                 continue
             break
+        if self._failing_since is not None:
+            self._log.warning("%s: writing again after %.1f s of failures", self._label,
+                              time.time() - self._failing_since,
+                              extra={"event": "archive_write_recovered"})
+            self._failing_since = None
         self._done(batch, todo)
+
+    def _failed(self, exc: BaseException) -> None:
+        now = time.time()
+        self._failures += 1
+        self._last_failure = now
+        self._last_error = f"{type(exc).__name__}: {exc}"
+        if self._failing_since is None:
+            self._failing_since = now
+            self._failing_at = trio.current_time()
 
     def _write_each(self, todo: list[T]) -> None:
         for op in todo:
@@ -219,7 +309,8 @@ class Writer(Generic[T]):
         rest.extend(self._overflow)
         self._overflow.clear()
         if rest:
-            self._write_now(rest)
+            with contextlib.suppress(Exception):  # logged and counted by ``_write_now``
+                self._write_now(rest)
 
     def _write_now(self, batch: list[T]) -> None:
         todo = self._kept(batch)
@@ -227,7 +318,10 @@ class Writer(Generic[T]):
             try:
                 self._write(todo)
             except Exception:
-                self._log.exception("%s: %d writes lost", self._label, len(todo))
+                self._lost += len(todo)
+                self._log.exception("%s: %d writes lost: %s", self._label, len(todo),
+                                    ", ".join(self._describe(op) for op in todo),
+                                    extra={"event": "archive_writes_lost"})
                 raise
         self._done(batch, todo)
 

@@ -2,7 +2,8 @@
 (its lobby is its own tables, no address holds a table elsewhere, no game ended
 elsewhere), and the gateway answers a hello for a table it does not hold from whatever
 directory the supervisor has: the game ended elsewhere (its ``game_ended``, then 4000),
-still being archived (4002), or unknown (4004)."""
+still being archived (4008: come back for the ``game_ended``; 4002 means only a
+shutdown whose ``game_ended`` came first), or unknown (4004)."""
 
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ async def test_the_gateway_asks_the_directory_about_a_table_it_does_not_hold() -
             assert message["record_url"] == f"/games/{ENDED}.json"
             async with connect(port) as archiving:
                 await archiving.hello(ARCHIVING)
-                assert await archiving.drain() == Close.SHUTDOWN
+                assert await archiving.drain() == Close.RECORD_PENDING
             assert archiving.frames == []
             async with connect(port) as unknown:
                 await unknown.hello(MADE_UP)

@@ -150,6 +150,26 @@ async def live_processes(running: RunningCluster) -> dict[str, dict[str, Any]]:
     return {p["name"]: p for p in (await status(running))["processes"] if p["alive"]}
 
 
+SERVER_LINE = re.compile(r"^\s*server (w[0-9a-f]{2}) (\S+) check( weight 0| disabled)?$",
+                         re.M)
+
+
+def servers_on_disk(running: RunningCluster) -> dict[str, tuple[str, str]]:
+    """``haproxy.cfg``'s servers now: name -> (address, "" / " weight 0" (draining) /
+    " disabled" (a spare))."""
+    text = (running.folder / "haproxy.cfg").read_text()
+    return {m[1]: (m[2], m[3] or "") for m in SERVER_LINE.finditer(text)}
+
+
+async def file_names_live_processes(running: RunningCluster) -> bool:
+    """``haproxy.cfg`` on disk routes to exactly the live processes, at their addresses,
+    the draining ones at weight 0."""
+    on_disk = servers_on_disk(running)
+    procs = await live_processes(running)
+    return {n: (a, how) for n, (a, how) in on_disk.items() if how != " disabled"} == {
+        n: (p["address"], " weight 0" if p["draining"] else "") for n, p in procs.items()}
+
+
 def worker_port(process: dict[str, Any]) -> int:
     return int(str(process["address"]).rsplit(":", 1)[1])
 

@@ -86,5 +86,11 @@ def test_play_through_the_router_then_the_process_dies(running: RunningCluster) 
         assert rows[-1].startswith("All 2 live"), rows
         assert sum("serving" in r and "UP" in r for r in rows) == 2, rows
         assert any("stopped" in r for r in rows), rows
+        # The headline is the cluster's, labelled so (not the answering process's own).
+        status.wait_for_function(
+            "() => document.querySelector('#now-scope').textContent.includes('cluster')")
+        assert status.locator("#now-scope").inner_text() == (
+            "(cluster totals: 2 live processes)")
+        assert status.locator("#summary").inner_text().startswith("Cluster: ")
         shot(status, "cluster-status")
         context.close()

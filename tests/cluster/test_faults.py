@@ -28,9 +28,11 @@ from tests.cluster.running import (
     RunningCluster,
     cluster,
     connect_to,
+    file_names_live_processes,
     in_order,
     live_processes,
     play_some,
+    servers_on_disk,
     status,
     until,
     verify_with_cli,
@@ -99,22 +101,32 @@ async def test_drain_then_rolling_deploy_end_no_game(running: RunningCluster) ->
             return bool((await live_processes(running))["w01"]["draining"])
 
         await until(w01_draining, 10)
-        fresh = [await play_now(port, players=2, name="Bede") for _ in range(4)]
-        assert {f["table"][:2] for f in fresh} == {"00"}, "a draining process took a table"
+
+        # The runner replaces the drained process at once (in a free slot, w02): as
+        # many processes as before take tables.
+        async def replacement() -> bool:
+            procs = await live_processes(running)
+            return sorted(n for n, p in procs.items() if not p["draining"]) == ["w00", "w02"]
+
+        await until(replacement, 30)
+        await until(lambda: file_names_live_processes(running), 5)  # w01 at weight 0
+        fresh = [await play_now(port, players=2, name="Bede") for _ in range(6)]
+        assert "01" not in {f["table"][:2] for f in fresh}, "a draining process took a table"
 
         # The draining process's game plays to its end through the router ...
         client_b = await play_to_end(port, b)
         assert client_b.of_type("game_ended")[-1]["reason"] == "finished"
         assert in_order(client_b)
 
-        # ... and then the process exits (exit 0: the runner starts none in its place).
+        # ... and then the process exits (exit 0: its replacement is already serving).
         async def w01_gone() -> bool:
             return "w01" not in await live_processes(running)
 
         await until(w01_gone, 15)
 
-        # A rolling deploy: a new process joins, w00 drains; its games still finish, and a
-        # spectator connected all through the deploy sees every event once, in order.
+        # A rolling deploy: new processes join, w00 and w02 drain; their games still
+        # finish, and a spectator connected all through the deploy sees every event once,
+        # in order.
         async with connect_to(port, a["table"]) as watcher:
             await watcher.hello(a["table"])
             await watcher.until("update")
@@ -122,11 +134,12 @@ async def test_drain_then_rolling_deploy_end_no_game(running: RunningCluster) ->
 
             async def replaced() -> bool:
                 procs = await live_processes(running)
-                return procs.get("w00", {}).get("draining") is True and len(procs) == 2
+                old = {n for n, p in procs.items() if p["draining"]}
+                return old == {"w00", "w02"} and len(procs) == 4
 
             await until(replaced, 30)
             newer = await play_now(port, players=2, name="Cuthbert")
-            assert newer["table"][:2] != "00"
+            assert newer["table"][:2] not in ("00", "02")
             await play_all_to_end(port, [a, *fresh])
             final = await watcher.until("game_ended")
             assert final["reason"] == "finished"
@@ -135,13 +148,19 @@ async def test_drain_then_rolling_deploy_end_no_game(running: RunningCluster) ->
                 f["version"] for f in watcher.of_type("update"))
 
         async def w00_gone() -> bool:
-            return "w00" not in await live_processes(running)
+            return not {"w00", "w02"} & set(await live_processes(running))
 
         await until(w00_gone, 15)
         client = await play_to_end(port, newer)
         assert client.of_type("game_ended")[-1]["reason"] == "finished"
-        listed = await http(port, "GET", "/api/games?limit=100")
-        reasons = {g["id"]: g["reason"] for g in listed.body["games"]}
+        reasons: dict[str, str] = {}
+
+        async def all_archived() -> bool:  # the last record's batch commits a moment later
+            listed = await http(port, "GET", "/api/games?limit=100")
+            reasons.update({g["id"]: g["reason"] for g in listed.body["games"]})
+            return all(info["table"] in reasons for info in [a, b, *fresh, newer])
+
+        await until(all_archived, 10)
         for info in [a, b, *fresh, newer]:
             assert reasons[info["table"]] == "finished"
 
@@ -169,6 +188,9 @@ async def test_sigkill_with_20_games_loses_no_record(running: RunningCluster) ->
             return {i["table"] for i in games["01"]} <= ids
 
         await until(archived, 30)
+        # The file on disk no longer names the dead process: its replacement instead.
+        await until(lambda: file_names_live_processes(running), 15)
+        assert servers_on_disk(running)["w01"][1] == " disabled"
 
         async def check(info: dict[str, Any]) -> None:
             got = await http(port, "GET", f"/games/{info['table']}.json")

@@ -2,7 +2,8 @@
 PostgreSQL: a live process shows the figures of its own heartbeat; one that is not alive
 (killed: its heartbeat stale) shows the tables the database still holds for it, not its
 last heartbeat's count, which may be older than its newest table (the stale row after a
-kill: 0 tables shown for a process that held one)."""
+kill: 0 tables shown for a process that held one). ``totals``, the page's headline in a
+cluster, are the sums over the live processes only."""
 
 from __future__ import annotations
 
@@ -42,6 +43,13 @@ async def test_a_killed_processs_row_counts_what_the_database_holds(database: st
             for table, state in (("01000000aa", "playing"), ("01000000bb", "waiting")):
                 store.put(Opened(table, DEAD, 2, {"id": table, "state": state,
                                                   "created": 1.0}))
+            # w02 is alive, with figures of its own.
+            w02 = {"tables": 3, "playing": 1, "waiting": 2, "connections": 5,
+                   "games_finished": 7, "rss_bytes": 1}
+            await store.read(
+                "INSERT INTO processes (instance, name, address, pid, stats) VALUES"
+                " ('live-instance-02', 'w02', '127.0.0.1:3', 1, %s) RETURNING instance",
+                Jsonb(w02))
             await store.flush()
             await member.beat()
 
@@ -49,6 +57,10 @@ async def test_a_killed_processs_row_counts_what_the_database_holds(database: st
             dead, alive = found["w01"], found["w00"]
             assert not dead["alive"] and dead["beat_age_seconds"] >= 5
             assert (dead["tables"], dead["playing"], dead["connections"]) == (2, 1, None)
+            assert dead["waiting"] == 1
+            totals = (await cluster_status(member, None))["totals"]
+            assert totals == {"scope": "cluster", "processes": 2, "tables": 3, "playing": 1,
+                              "waiting": 2, "connections": 5, "games_finished": 7}
             assert dead["rss_bytes"] == 1  # the rest: its last heartbeat's, as it said
             assert alive["alive"] and alive["this"]
             assert (alive["tables"], alive["connections"]) == (0, 0)  # its own figures

@@ -19,6 +19,8 @@ from quaymoor.http.frontdoor import HttpRequest
 from quaymoor.ops.logs import JsonFormatter
 from quaymoor.rules.fairness import seed_to_hex
 from quaymoor.server import run_server
+from quaymoor.store.archive import Archive
+from tests.store.test_archive import small_record
 
 TOKEN = "s3cret-operator-token"
 
@@ -64,6 +66,9 @@ async def test_with_a_token_both_need_it_and_show_no_hidden_information() -> Non
             status, _, _ = await get(port, f"/api/tables/{made['table']}/start",
                                      body=json.dumps({"token": seat_token}).encode())
             assert status == 200  # play-now seats; the player starts
+            status, _, _ = await get(port, "/api/play-now", body=json.dumps(
+                {"name": "Waits", "players": 3}).encode())
+            assert status == 201  # a table nobody starts: waiting for players
             await trio.sleep(1.0)  # bots play a little
             for path in ("/status.json", "/metrics"):
                 status, headers, _ = await get(port, path)
@@ -75,7 +80,13 @@ async def test_with_a_token_both_need_it_and_show_no_hidden_information() -> Non
             status, _, text = await get(port, "/status.json", auth=f"Bearer {TOKEN}")
             assert status == 200
             data = json.loads(text)
-            assert data["table_count"] == 1 and data["tables"][0]["state"] == "playing"
+            assert data["table_count"] == 2
+            assert sorted(t["state"] for t in data["tables"]) == ["playing", "waiting"]
+            # The headline, labelled as this process's own (a cluster's are its sums).
+            assert data["totals"] == {"scope": "process", "processes": 1, "tables": 2,
+                                      "playing": 1, "waiting": 1,
+                                      "connections": data["connections"],
+                                      "games_finished": data["games_finished"]}
             live = data["live"]
             assert live["rss_bytes"] > 0
             assert {"p50", "p99"} <= set(live["action_latency_ms"])
@@ -157,3 +168,22 @@ async def test_status_and_lobby_lists_of_many_tables_are_whole_and_let_the_loop_
             assert code == 200 and len(json.loads(text)["tables"]) == len(made)
             code, _, text = await get(port, "/api/tables")
             assert code == 200 and len(json.loads(text)["tables"]) == len(made)
+
+
+def test_the_archives_writes_are_on_metrics_and_status() -> None:
+    """Healthy here (a failing disk's figures: tests/store/test_disk_faults.py)."""
+    archive = Archive(":memory:")
+    supervisor = Supervisor(TableConfig(), archive=archive)
+    archive.submit("00000000c1", small_record(1))  # no writer running: written at once
+    families = {f.name: f for f in text_string_to_metric_families(
+        supervisor.metrics.exposition().decode())}
+    values = {name: families[name].samples[0].value for name in (
+        "quaymoor_archive_write_failures", "quaymoor_archive_pending_records",
+        "quaymoor_archive_failing", "quaymoor_archive_last_failure_timestamp_seconds",
+        "quaymoor_archive_records_lost")}
+    assert values == dict.fromkeys(values, 0.0)
+    assert supervisor.summary()["archive"] == {
+        "pending": 0, "limit": 1000, "failures": 0, "failing_since": None,
+        "last_failure": None, "last_error": None, "lost": 0, "failing": False,
+        "full": False, "text": "archive ok, 0 pending"}
+    assert archive.count_sync() == 1

@@ -179,3 +179,17 @@ def test_an_archive_that_cannot_be_used_is_refused(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(ArchiveError, match="newer"):
         check_archive(newer)
+
+
+async def test_an_archive_in_memory_closes() -> None:
+    """(Its two sides share one connection and one lock.)"""
+    archive = Archive(":memory:")
+    async with trio.open_nursery() as nursery:
+        await nursery.start(archive.run)
+        archive.submit("00000000d1", small_record(1))
+        with trio.fail_after(5):
+            await archive.close()
+        nursery.cancel_scope.cancel()
+    assert archive.written == 1 and archive.pending == 0
+    with pytest.raises(ArchiveError):
+        archive.count_sync()

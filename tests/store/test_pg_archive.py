@@ -85,7 +85,8 @@ def test_running_games_seeds_and_creators_are_for_the_servers_role_only(database
 
 async def test_records_wait_while_postgresql_is_away() -> None:
     """PostgreSQL stopped under a running store: the records wait in its queue, the batch
-    is retried, and once the database is back every record is there (docs/deploy.md)."""
+    is retried, the store says since when it fails, and once the database is back every
+    record is there (docs/deploy.md)."""
     needs_cluster_tools()
     folder = Path(tempfile.mkdtemp(prefix="quaymoor-pg-away-"))
     folder.chmod(0o755)
@@ -107,11 +108,16 @@ async def test_records_wait_while_postgresql_is_away() -> None:
                                                   ended_at=1e9 + i))
             await trio.sleep(2.5)  # two retries
             assert store.pending == 3 and store.written == 0
+            away = store.health()  # what /status and /metrics show meanwhile
+            assert away.failing and away.failures >= 2 and away.pending == 3
+            assert away.text().startswith("archive failing since ")
+            assert away.text().endswith(", 3 pending")
             await trio.to_thread.run_sync(
                 pg.pg_ctl, "-o", options, "-l", str(pg.folder / "postgres.log"), "-w", "start")
             with trio.fail_after(15):
                 await store.flush()
             assert store.pending == 0 and store.written == 3
+            assert not store.health().failing and store.health().failures >= away.failures
             assert [g.id for g in await store.recent(5)] == ids[::-1]
             await store.close()
             nursery.cancel_scope.cancel()

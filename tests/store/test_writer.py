@@ -2,12 +2,15 @@
 operation written once and in order (past the channel's size too), in batches off the
 event loop, gathered until an urgent one comes, retried while the database is away,
 written one at a time when it refuses a batch, and nothing lost when the writer is
-cancelled or gone."""
+cancelled or gone; retries back off, the writer says since when it fails, a flush on the
+way out gives up when told, and what the exit cannot write is named and counted."""
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
+from itertools import pairwise
 
 import pytest
 import trio
@@ -184,3 +187,79 @@ async def test_an_error_of_no_known_kind_ends_the_writer_and_is_raised() -> None
     assert caught.group_contains(RuntimeError, match="a bug")
     assert tries == [[1], [1]]  # in the writer's thread, then once more on its way out
     assert db.done == [] and w.queued == 1
+
+
+class TimedDb(FakeDb):
+    """A ``FakeDb`` that keeps when each write was tried."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tried_at: list[float] = []
+
+    def write(self, batch: list[int]) -> None:
+        self.tried_at.append(time.monotonic())
+        super().write(batch)
+
+
+async def test_retries_back_off_and_the_writer_says_since_when_it_fails() -> None:
+    db = TimedDb()
+    w = writer(db, retry_seconds=0.02, max_retry_seconds=0.16)
+    tries_at = db.tried_at
+    async with trio.open_nursery() as nursery:
+        await nursery.start(w.run)
+        assert not w.health(pending=0, limit=10).failing
+        db.away = True
+        w.put(1)
+        await trio.sleep(0.8)
+        failing = w.health(pending=1, limit=10)
+        assert failing.failing and failing.failures == len(tries_at) >= 5
+        assert failing.last_error == "Transient: away"
+        assert failing.failing_since is not None and failing.last_failure is not None
+        assert failing.text().startswith("archive failing since ")
+        assert failing.text().endswith(", 1 pending")
+        gaps = [b - a for a, b in pairwise(tries_at)]
+        assert gaps[0] < 0.06 and gaps[3] >= 0.15  # 0.02, 0.04, 0.08, then 0.16 ...
+        assert max(gaps) < 0.3  # ... and no longer
+        db.away = False
+        with trio.fail_after(5):
+            await w.flush()
+        mended = w.health(pending=0, limit=10)
+        assert not mended.failing and mended.failures == failing.failures
+        assert mended.last_failure == failing.last_failure and db.rows == [1]
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_flush_gives_up_after_failing_for_as_long_as_it_is_told() -> None:
+    db = FakeDb()
+    w = writer(db)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(w.run)
+        db.away = True
+        w.put(1)
+        started = trio.current_time()
+        with trio.fail_after(5):
+            assert await w.flush(failing_wait=0.2) is False
+        assert 0.2 <= trio.current_time() - started < 1.0 and w.queued == 1
+        db.away = False
+        with trio.fail_after(5):
+            assert await w.flush(failing_wait=0.2) is True
+        nursery.cancel_scope.cancel()
+
+
+async def test_what_the_exit_cannot_write_is_named_and_counted_not_raised(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    db = FakeDb()
+    w = writer(db, describe=lambda op: f"op {op}")
+    with caplog.at_level(logging.ERROR, logger=log.name):
+        async with trio.open_nursery() as nursery:
+            await nursery.start(w.run)
+            db.away = True
+            w.put(1)
+            w.put(2)
+            await trio.sleep(0.05)
+            nursery.cancel_scope.cancel()  # the process exits with the database away
+    assert w.health(pending=2, limit=10).lost == 2 and db.rows == []
+    assert await w.flush() is False and w.queued == 2  # given up: not written, not done
+    assert w.health(pending=2, limit=10).lost == 2
+    assert "fake: 2 writes lost: op 1, op 2" in [r.getMessage() for r in caplog.records]
