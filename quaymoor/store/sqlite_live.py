@@ -28,15 +28,19 @@ writes) only has its rows dropped.
 
 from __future__ import annotations
 
-import fcntl
+import contextlib
+import hashlib
 import json
 import logging
+import os
+import shutil
+import socket
 import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Final, TypeAlias
+from typing import Final, TypeAlias
 
 import attrs
 import trio
@@ -60,6 +64,8 @@ BATCH: Final = 512
 #: written (each batch is a transaction, an fsync and a trip to a worker thread); what a
 #: SIGKILL or a power loss can take of the actions as they happen.
 GATHER_SECONDS: Final = 0.02
+#: Free bytes below which a failed write is not tried again (the archive's come first).
+GIVE_WAY_BYTES: Final = 1 << 20
 #: How often ended games whose record is still pending in the archive are looked at again.
 ENDED_CHECK_SECONDS: Final = 0.5
 
@@ -150,11 +156,11 @@ class LiveStore:
     def __init__(self, path: str, archive: Archive) -> None:
         self.path = path
         self.archive = archive
-        self._lock_file = _hold(path)
+        self._held = _hold(path)
         try:
-            self._db = _open(path)
+            self._db: sqlite3.Connection | None = _open(path)
         except ArchiveError:
-            self._lock_file.close()
+            self._held.close()
             raise
         self._lock = threading.Lock()  #: the writer's thread, and the reads at start
         self._writer = Writer[LiveOp](
@@ -187,7 +193,7 @@ class LiveStore:
                 nursery.start_soon(self._drop_archived)
                 task_status.started()
         finally:  # what was queued is written: the next server on this archive may start
-            self._lock_file.close()
+            self._held.close()
 
     # ------------------------------------------------------------ told (from an actor)
 
@@ -243,14 +249,28 @@ class LiveStore:
         self._closed = True
         self._writer.close()
         with self._lock:
-            self._db.close()
-        self._lock_file.close()
+            if self._db is not None:
+                self._db.close()
+        self._held.close()
 
     def _write(self, batch: list[LiveOp]) -> None:
-        """One transaction (in a worker thread, or blocking on the way out)."""
-        with self._lock, _transaction(self._db) as db:
-            for op in batch:
-                op.apply(db)
+        """One transaction (in a worker thread, or blocking on the way out). A failing
+        disk closes the file (its space and its mount let go, as the archive's writes
+        do); the retry opens it again, never creating it (a disk unmounted meanwhile),
+        and not while the disk is nearly full: the archive's records have the space
+        first."""
+        with self._lock:
+            if self._db is None:
+                self._db = _reopen(self.path)
+            try:
+                with _transaction(self._db) as db:
+                    for op in batch:
+                        op.apply(db)
+            except (sqlite3.OperationalError, OSError):
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.close()
+                self._db = None
+                raise
         self.batches += 1
 
     # ------------------------------------------------------------ after a crash
@@ -282,6 +302,8 @@ class LiveStore:
             return self._unfinished()
 
     def _unfinished(self) -> list[LiveGame]:
+        if self._db is None:
+            self._db = _reopen(self.path)
         games = self._db.execute(
             "SELECT table_id, players, seed, client_seeds, seat_seeds, seats FROM live_games"
             " ORDER BY table_id").fetchall()
@@ -298,25 +320,42 @@ class LiveStore:
         return out
 
 
-def _hold(path: str) -> IO[bytes]:
+def _hold(path: str) -> socket.socket:
     """The lock that makes this process the only one keeping the running games at
-    ``path`` (held until ``close``, released by the kernel when the process dies). A
-    second server on the same archive would end the first one's games at its start, and
-    publish their seeds while they are still being played: it is refused instead."""
-    lock_path = path + ".lock"
+    ``path``: an abstract unix socket named after the file (nothing on the disk, so a
+    failing disk can still be unmounted; the kernel drops it when the process dies; one
+    network namespace's). A second server on the same archive would end the first one's
+    games at its start, and publish their seeds while they are still being played: it is
+    refused instead."""
+    name = hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:32]
+    held = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        Path(lock_path).parent.mkdir(parents=True, exist_ok=True)
-        held = open(lock_path, "ab")  # noqa: SIM115 (held for the store's life)
-    except OSError as exc:
-        raise ArchiveError(f"{lock_path}: cannot open the running games' lock: {exc}") from exc
-    try:
-        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        held.bind(f"\0quaymoor-live-{name}")
     except OSError:
         held.close()
         raise ArchiveError(f"{path}: another quaymoor serve keeps its running games here "
                            "(it uses the same --archive): give this one an archive of its "
                            "own") from None
     return held
+
+
+def _reopen(path: str) -> sqlite3.Connection:
+    """The file opened again after a failure: never created, and not on a nearly full
+    disk (``GIVE_WAY_BYTES``); raises ``sqlite3.OperationalError`` (retried) else."""
+    try:
+        free = shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
+    except OSError as exc:
+        raise sqlite3.OperationalError(f"{path}: {exc}") from exc
+    if free < GIVE_WAY_BYTES:
+        raise sqlite3.OperationalError(f"{path}: {free} bytes free: the archive's first")
+    db = sqlite3.connect(f"file:{path}?mode=rw", uri=True, check_same_thread=False,
+                         isolation_level=None, timeout=30.0)
+    try:
+        db.execute("PRAGMA synchronous=FULL")
+    except sqlite3.Error:
+        db.close()
+        raise
+    return db
 
 
 def _open(path: str) -> sqlite3.Connection:
