@@ -27,6 +27,16 @@ def _positive(text: str) -> int:
     return n
 
 
+def _lease_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("the lease is a number of seconds") from None
+    if not 2.0 <= seconds <= 3600.0:
+        raise argparse.ArgumentTypeError("the lease is 2 to 3600 seconds")
+    return seconds
+
+
 def _slot(text: str) -> int:
     n = int(text)
     if not 0 <= n <= 255:
@@ -100,6 +110,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
             return 2
         return bench_load(**given, window=args.window, stalls=args.log_stalls,
                           cluster=args.cluster, compare=args.compare)
+    if args.what == "faults":
+        from quaymoor.tools.fault_bench import bench_faults
+
+        faults = [f.strip() for f in args.faults.split(",") if f.strip()] if args.faults else None
+        code, _ = bench_faults(**({"tables": args.tables} if args.tables is not None else {}),
+                               faults=faults, pg_outage=args.pg_outage, jobs=args.jobs)
+        return code
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
 
@@ -135,6 +152,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                            scheme=args.scheme, stall_ms=args.log_stalls,
                            database_url=args.database, slot=args.slot,
                            haproxy_socket=args.haproxy_socket,
+                           lease_seconds=args.lease_seconds,
                            forwarded_from=frozenset(args.forwarded_from),
                            limits=ClientLimits.per_address_off() if args.no_address_limits
                            else ClientLimits()))
@@ -161,7 +179,7 @@ def cmd_cluster(args: argparse.Namespace) -> int:
         host=args.host, port=args.port, workers=workers, database=args.database,
         folder=args.folder, decision_seconds=args.decision_seconds, bot_delay=args.bot_delay,
         address_limits=not args.no_address_limits, stall_ms=args.log_stalls,
-        standby=args.standby)
+        standby=args.standby, lease_seconds=args.lease_seconds)
     try:
         trio.run(serve_cluster, options)
     except Exception as exc:  # a piece that would not start: say which and why
@@ -284,6 +302,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "ids begin with it)")
     srv.add_argument("--haproxy-socket", default=None,
                      help="in a cluster: HAProxy's runtime API socket (its view on /status)")
+    srv.add_argument("--lease-seconds", type=_lease_seconds, default=None, metavar="S",
+                     help="in a cluster: a process without a heartbeat for S seconds is "
+                          "taken for dead (default 30: a database failover; it pauses its "
+                          "tables after a quarter of it, at most 6 s)")
     srv.add_argument("--forwarded-from", type=_ip_address, action="append", default=[],
                      metavar="ADDRESS",
                      help="a proxy's IP address (repeat for several): a request from it is "
@@ -317,6 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="seconds every bot waits, whatever its table's pace (as serve's)")
     cl.add_argument("--no-address-limits", action="store_true",
                     help="no per-address caps in HAProxy (load tests from one machine)")
+    cl.add_argument("--lease-seconds", type=_lease_seconds, default=None, metavar="S",
+                    help="every process's lease (as serve --lease-seconds; default 30)")
     cl.add_argument("--log-stalls", type=float, default=None, metavar="MS",
                     help="each process logs its event-loop stalls over MS milliseconds "
                          "(as serve --log-stalls)")
@@ -371,14 +395,16 @@ def build_parser() -> argparse.ArgumentParser:
     vp.set_defaults(func=cmd_verify)
 
     bp = sub.add_parser("bench", help="benchmarks that print figures")
-    bp.add_argument("what", choices=["rules", "server", "load"],
+    bp.add_argument("what", choices=["rules", "server", "load", "faults"],
                     help="load: the load proof (every game finished, every stream complete "
-                         "and in order)")
+                         "and in order); faults: each fault of issue 23 injected into a "
+                         "real cluster or serve, a row of what it cost (docs/fault-bench.md)")
     bp.add_argument("--seconds", type=float, default=None,
                     help="rules: time per player count (3); server: load bound (120); "
                          "load: bound (300)")
-    bp.add_argument("--tables", type=_positive, default=500,
-                    help="server, load: tables to load")
+    bp.add_argument("--tables", type=_positive, default=None,
+                    help="server, load: tables to load (500); faults: tables mid-game per "
+                         "fault (20)")
     bp.add_argument("--players", type=_players, default=4,
                     help="server, load: seats per table")
     bp.add_argument("--client-procs", type=_positive, default=None,
@@ -403,6 +429,14 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--log-stalls", action="store_true",
                     help="server, load: the server logs its event-loop stalls over 20 ms "
                          "and a summary is printed (it costs the server some latency)")
+    bp.add_argument("--faults", default=None, metavar="A,B,...",
+                    help="faults: which faults, by name (all of them when not given)")
+    bp.add_argument("--pg-outage", type=_not_negative, default=20.0, metavar="S",
+                    help="faults: seconds PostgreSQL stays stopped (20; the issue's target "
+                         "is 90)")
+    bp.add_argument("--jobs", type=_positive, default=1,
+                    help="faults: how many faults run at once, each on a system of its own "
+                         "(1: one after another, the figures least disturbed)")
     bp.set_defaults(func=cmd_bench)
 
     tp = sub.add_parser("tournament", help="play bots against each other, seats rotated")

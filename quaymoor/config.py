@@ -90,6 +90,9 @@ class ServerConfig:
     slot: int | None = None
     #: In a cluster: HAProxy's runtime API socket, for its view on the status page.
     haproxy_socket: str | None = None
+    #: In a cluster: the lease's window, seconds without a heartbeat before a process is
+    #: taken for dead (``cluster.lease``; tests shorten it); None: the lease's own default.
+    lease_seconds: float | None = None
     #: Proxies (IP addresses) whose ``X-Forwarded-For`` names the client
     #: (``quaymoor serve --forwarded-from``; the cluster's HAProxy): empty, none.
     forwarded_from: frozenset[str] = frozenset()

@@ -3,9 +3,11 @@
 On SIGINT or SIGTERM every running game ends the same way (players told, seeds revealed,
 records archived) and the archive's writes finish before the process exits; every
 connection's last frames (``game_ended``) and its close are written first, within a bound
-(``Gateway.flush``). Cancelled or crashing, the server still archives every running game
-on the way out. Killed (SIGKILL, a power loss), it ends them when it starts again, from
-the running games it keeps beside its archive (``store.sqlite_live``).
+(``Gateway.flush``). A cluster's process taken for dead by another (``cluster.lease``)
+ends its tables without records and exits with ``TakenForDead`` (``quaymoor serve`` exits
+2; the cluster replaces it). Cancelled or crashing, the server still archives every
+running game on the way out. Killed (SIGKILL, a power loss), it ends them when it starts
+again, from the running games it keeps beside its archive (``store.sqlite_live``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from quaymoor.actors.live_directory import keep_running_games
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.ws_socket import UnknownTrioWebsocket
 from quaymoor.actors.ws_socket import check_version as check_trio_websocket
-from quaymoor.cluster.heartbeat import Membership
+from quaymoor.cluster.heartbeat import Membership, TakenForDead
 from quaymoor.cluster.member import join_cluster, open_store, safe_cluster_status
 from quaymoor.config import ServerConfig
 from quaymoor.http.api import HttpApi
@@ -86,6 +88,7 @@ async def run_server(
             async with trio.open_nursery() as waiting:
                 if member is not None:
                     waiting.start_soon(_until_drained, member, waiting.cancel_scope)
+                    waiting.start_soon(_until_taken_for_dead, member, waiting.cancel_scope)
                 async for signum in signals:
                     log.info("signal %s: ending every game", signal.Signals(signum).name)
                     break
@@ -99,6 +102,14 @@ async def run_server(
         if archive is not None:
             await archive.close()
         nursery.cancel_scope.cancel()
+    if member is not None and member.fencing.taken.is_set():
+        raise TakenForDead(f"process {member.name} was taken for dead by another: its games "
+                           "were ended there; it stopped serving")
+
+
+async def _until_taken_for_dead(member: Membership, done: trio.CancelScope) -> None:
+    await member.fencing.taken.wait()
+    done.cancel()
 
 
 async def _until_drained(member: Membership, done: trio.CancelScope) -> None:

@@ -52,7 +52,7 @@ function stateOf(proc) {
   return proc.draining ? "draining" : "serving";
 }
 
-/** @param {{processes?: Process[], haproxy?: RouterView[] | string}} status /status.json */
+/** @param {{processes?: Process[], haproxy?: RouterView[] | string, lease?: Lease}} status /status.json */
 export function renderProcesses(status) {
   const card = document.getElementById("processes-card");
   if (!card) return;
@@ -100,5 +100,24 @@ export function renderProcesses(status) {
   body.replaceChildren(...rows, total);
   const note = /** @type {HTMLElement} */ (document.getElementById("haproxy-note")); // in the card
   note.textContent = typeof status.haproxy === "string" ? `HAProxy: ${status.haproxy}` : "";
+  note.hidden = note.textContent === "";
+  renderLease(status.lease);
+}
+
+/**
+ * This process's lease (quaymoor/cluster/fencing.py `status`): a line under the card,
+ * shown only when something is wrong (its heartbeat late, its tables paused).
+ * @typedef {{age_seconds: number | null, lapsed: boolean, paused_tables: number,
+ *   games_reaped: number, window_seconds: number}} Lease
+ * @param {Lease | undefined} lease
+ */
+function renderLease(lease) {
+  const note = document.getElementById("lease-note");
+  if (!note) return;
+  const age = lease && num(lease.age_seconds) ? `${lease.age_seconds.toFixed(1)} s` : "never";
+  note.textContent = lease && (lease.lapsed || lease.paused_tables > 0)
+    ? `This process's last heartbeat began ${age} ago: ${lease.paused_tables} tables paused, ` +
+      `waiting for the database (taken for dead after ${lease.window_seconds} s).`
+    : "";
   note.hidden = note.textContent === "";
 }

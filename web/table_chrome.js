@@ -5,6 +5,7 @@
 // the game's own state is the model's (table_model.js).
 
 import { toast } from "./dom.js";
+import { announce } from "./announce.js";
 import { api, TableConnection } from "./net.js";
 import { seatName } from "./text.js";
 import { setToken, getName, setName } from "./store.js";
@@ -32,6 +33,7 @@ export class TableChrome {
     this.pace = null;
     /** @type {{count: number, names: string[]} | null} */
     this.watchers = null;
+    this.paused = false; // the server said table_paused, and not yet table_resumed
     this.busy = false; // a start or a join is on its way
     this.copied = "";
     /** @type {Msg | null} the client seeds at the start, until they are logged */
@@ -70,6 +72,7 @@ export class TableChrome {
       setBanner(null);
       return;
     }
+    if (state === "lost") this.paused = false; // the catch-up says again if it still is
     if (state === "lost") setBanner("Connection lost — reconnecting…");
     else if (state === "open") setBanner(null);
   }
@@ -120,8 +123,32 @@ export class TableChrome {
         if (model.view) t.draw(); else this.drawPre();
         break;
       case SERVER_MESSAGES.EXPLANATION: t.drawing.onExplanation(m); break;
+      case SERVER_MESSAGES.TABLE_PAUSED: this.onPaused(m); break;
+      case SERVER_MESSAGES.TABLE_RESUMED: this.onResumed(m); break;
       default: break;
     }
+  }
+
+  /** The table waits for its server's database: no clock runs, nothing can be played.
+   * @param {Msg} m */
+  onPaused(m) {
+    const t = this.t;
+    this.paused = true;
+    t.model.clocks = []; // stopped: shown again, with the time they had left, on resuming
+    setBanner(`The table is paused, ${String(m.reason)}: the timers are stopped and play goes on as soon as it is back.`);
+    announce("The table is paused: its server is waiting for its database.");
+    if (t.model.view) t.draw();
+  }
+
+  /** Play goes on, each timer with the time it had left. @param {Msg} m */
+  onResumed(m) {
+    const t = this.t;
+    this.paused = false;
+    t.model.clocks = Array.isArray(m.clocks) ? m.clocks : [];
+    t.clocksAt = performance.now();
+    setBanner(null);
+    announce("The table is playing again.");
+    if (t.model.view) t.draw();
   }
 
   /** @param {Msg} m */

@@ -111,6 +111,33 @@ class SeatWorker:
         if self._clock is not None:
             self._clock.deadline = math.inf
 
+    def hold(self) -> float | None:
+        """Stop the running timer where it is, keeping its decision (``actors.pause``),
+        and cancel the bot's move; returns the seconds the timer had left (None: none
+        was running). ``carry_on`` restarts it."""
+        if self._scope is not None:
+            self._scope.cancel()
+            self._scope = None
+        self._pending_bot = None
+        if self.deadline is None:
+            return None
+        left = max(0.0, self.deadline - trio.current_time())
+        self.deadline = None
+        if self._clock is not None:
+            self._clock.deadline = math.inf
+        return left
+
+    def carry_on(self, seconds: float) -> None:
+        """Restart the timer ``hold`` stopped, with the ``seconds`` it had left (nothing
+        when its decision has ended meanwhile)."""
+        if self._decision is None or self._closed:
+            return
+        self.deadline = trio.current_time() + seconds
+        if self._clock is not None:
+            self._clock.deadline = self.deadline
+        else:
+            self._start_timer_task()
+
     def start_timer(self, decision: int, seconds: float) -> None:
         self.stop()
         if not self._ready():

@@ -30,6 +30,7 @@ from quaymoor.actors.host import Host
 from quaymoor.actors.inbox import InboxMessage, TableError
 from quaymoor.actors.lobby import Seats
 from quaymoor.actors.outlet import Receipt
+from quaymoor.actors.pause import TablePause
 from quaymoor.actors.play import Change, Play
 from quaymoor.actors.presence import Came
 from quaymoor.actors.rematch import Rematch
@@ -39,7 +40,7 @@ from quaymoor.actors.turns import Turns
 from quaymoor.config import TableConfig
 from quaymoor.ops.metrics import Metrics
 from quaymoor.protocol.codes import Close, Code, rules_code
-from quaymoor.protocol.messages import GameStarted, Lobby, Welcome
+from quaymoor.protocol.messages import EndOfGame, GameStarted, Lobby, Welcome
 from quaymoor.protocol.pace import DEFAULT_PACE, Pace, TableState
 from quaymoor.rules.actions import Action
 from quaymoor.rules.errors import RulesError
@@ -98,6 +99,8 @@ class Table:
         self.rematch = Rematch(table_id, self.room, self.seats,
                                partial(on_rematch, self) if on_rematch is not None else None)
         self.host = Host(self.inbox, host, config.host_away_seconds)  #: who starts the game
+        #: paused while its process cannot renew its lease (``actors.pause``)
+        self.pause_state = TablePause(table_id, self.turns)
         self._on_record = on_record
         #: Told after the start and after every change of the game (the table directory).
         self.on_change: Callable[[Table], None] | None = None
@@ -153,11 +156,30 @@ class Table:
         self._handling = msg  # a raise leaves it set, for refuse_pending to answer
         # The one guard for a connection's message: one the table has let go (dropped,
         # detached) meanwhile has nobody to answer.
-        if not isinstance(msg, inbox.FROM_CONNECTION) or self.room.attached(msg.connection):
+        if ((not isinstance(msg, inbox.FROM_CONNECTION) or self.room.attached(msg.connection))
+                and not self._held_by_pause(msg)):
             self._dispatch(msg)
         while dropped := self.room.take_dropped():  # after every frame of the message
             self._detach(*dropped)
+        if self.pause_state.paused:  # a timer it started waits for the resume too
+            self.pause_state.hold_running()
         self._handling = None
+
+    def _held_by_pause(self, msg: InboxMessage) -> bool:
+        """While the table is paused (``actors.pause``): a message it holds back, or one
+        it refuses with ``table_paused`` (answered here)."""
+        pause = self.pause_state
+        if not pause.paused:
+            return False
+        if pause.holds(msg):
+            return True
+        if not pause.refuses(msg):
+            return False
+        if isinstance(msg, inbox.Start):
+            msg.reply.fail(TableError(Code.TABLE_PAUSED, pause.refusal))
+        elif isinstance(msg, inbox.ActFrom | inbox.VoteFrom):
+            self.room.refuse(msg.connection, Code.TABLE_PAUSED, pause.refusal)
+        return True
 
     def _dispatch(self, msg: InboxMessage) -> None:
         match msg:
@@ -181,6 +203,8 @@ class Table:
                 if self.room.attached(msg.connection):  # not refused, nor dropped already
                     self.room.came(msg.connection)
                     self.rematch.catch_up(msg.connection)
+                    if self.pause_state.paused:
+                        self.room.send(msg.connection, self.pause_state.told())
             case inbox.ChatFrom(connection=conn, text=text):
                 self.room.chat_from(conn, text)
             case inbox.RematchFrom(connection=conn):
@@ -386,6 +410,40 @@ class Table:
         self._keep_record()
         log.info("table %s finished after %d actions", self.id, game.version,
                  extra={"event": "table_finished", "table": self.id})
+
+    # ------------------------------------------------------------ pause (actors.pause)
+
+    def pause(self, reason: str) -> None:
+        """Stop play (timers, bots, acts) and tell everyone why; safe to call from
+        outside the actor's task. A table whose game is over has nothing to pause."""
+        if self.state not in (TableState.WAITING, TableState.PLAYING):
+            return
+        told = self.pause_state.pause(reason)
+        if told is not None:
+            self.room.broadcast(told)
+
+    def resume(self) -> None:
+        """Play goes on where it stopped; safe to call from outside the actor's task."""
+        if not self.pause_state.paused:
+            return
+        playing = self.state is TableState.PLAYING
+        self.room.broadcast(self.pause_state.resume(self.game if playing else None,
+                                                    self.seats))
+
+    def end_elsewhere(self, ended: EndOfGame | None) -> None:
+        """Another process ended this table's game and wrote its record (this one was
+        taken for dead): tell everyone ``ended`` (the record's ``game_ended``), keep no
+        record, close. Safe to call from outside the actor's task."""
+        if self.state not in (TableState.WAITING, TableState.PLAYING):
+            return
+        self.state = TableState.ENDED
+        self.end_reason = EndReason.SHUTDOWN
+        self.turns.stop_all()
+        log.warning("table %s: its game was ended by another process", self.id,
+                    extra={"event": "table_ended_elsewhere", "table": self.id})
+        if ended is not None:
+            self.room.broadcast(ended)
+        self.room.close_all(Close.TABLE_CLOSED, "the game was ended by another server")
 
     # ------------------------------------------------------------ ending
 

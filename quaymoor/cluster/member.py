@@ -10,9 +10,11 @@ from typing import Any
 
 from quaymoor.actors.supervisor import HEADLINE_FIGURES, Supervisor
 from quaymoor.cluster.haproxy import HaproxyError, servers_view, slot_name, slot_prefix
-from quaymoor.cluster.heartbeat import STALE_SECONDS, Membership
+from quaymoor.cluster.heartbeat import Membership
+from quaymoor.cluster.lease import LeaseTimings
 from quaymoor.cluster.shared_tables import SharedTables
 from quaymoor.config import ServerConfig
+from quaymoor.ops.logs import set_log_fields
 from quaymoor.store.archive import Archive, ArchiveError
 from quaymoor.store.pg_archive import PgArchive
 
@@ -34,13 +36,18 @@ def join_cluster(
     slot = config.slot if config.slot is not None else 0
     supervisor.table_prefix = slot_prefix(slot)
     supervisor.directory = SharedTables(store)
-    return Membership(store, slot_name(slot), supervisor)
+    set_log_fields(process=store.instance, slot=slot_name(slot))  # on every log line
+    timings = (LeaseTimings() if config.lease_seconds is None
+               else LeaseTimings(window=config.lease_seconds))
+    return Membership(store, slot_name(slot), supervisor, timings)
 
 
 async def cluster_status(member: Membership, haproxy_socket: str | None) -> dict[str, Any]:
     """``processes``: every process up or stopped in the last ten minutes, with its
     figures; ``haproxy``: the router's view of its servers (or why it is not known);
-    ``totals``: the headline figures summed over the live processes (``cluster_totals``).
+    ``totals``: the headline figures summed over the live processes (``cluster_totals``);
+    ``lease``: this process's lease (``fencing.Fencing.status``), as this process knows
+    it (also while the database is away).
 
     A live process's figures are its own, from its last heartbeat (at most a beat old).
     A process that is not alive (stopped, or its heartbeat stale) reports nothing more,
@@ -62,7 +69,7 @@ async def cluster_status(member: Membership, haproxy_socket: str | None) -> dict
     processes = []
     for (name, instance, address, pid, started, draining, stopped, stats, age,
          held, playing, waiting) in rows:
-        alive = stopped is None and float(age) < STALE_SECONDS
+        alive = stopped is None and float(age) < member.window
         figures = {k: v for k, v in dict(stats).items() if k != "draining"}
         if not alive:
             figures.update(tables=int(held), playing=int(playing), waiting=int(waiting),
@@ -84,7 +91,7 @@ async def cluster_status(member: Membership, haproxy_socket: str | None) -> dict
         except HaproxyError as exc:
             view = str(exc)
     return {"process": member.name, "processes": processes, "haproxy": view,
-            "totals": cluster_totals(processes)}
+            "totals": cluster_totals(processes), "lease": member.fencing.status()}
 
 
 def cluster_totals(processes: list[dict[str, Any]]) -> dict[str, Any]:
@@ -103,4 +110,5 @@ async def safe_cluster_status(member: Membership, haproxy_socket: str | None
     try:
         return await cluster_status(member, haproxy_socket)
     except ArchiveError as exc:
-        return {"process": member.name, "processes": [], "processes_error": str(exc)}
+        return {"process": member.name, "processes": [], "processes_error": str(exc),
+                "lease": member.fencing.status()}

@@ -45,7 +45,7 @@ from quaymoor.cluster.listening import wait_listening
 from quaymoor.cluster.local_pg import LocalPostgres, free_port
 from quaymoor.cluster.pg_standby import StandbyPair
 from quaymoor.cluster.router import Router
-from quaymoor.ops.logs import configure_json_logs
+from quaymoor.ops.logs import configure_json_logs, set_log_fields
 from quaymoor.ops.open_files import hard_open_files, raise_open_files
 from quaymoor.store.archive import ArchiveError
 from quaymoor.store.pg_db import check_database, connect, redacted
@@ -85,6 +85,7 @@ class ClusterOptions:
     address_limits: bool = True  #: HAProxy holds the per-address limits
     stall_ms: float | None = None  #: each process logs its event-loop stalls over it
     haproxy: str = "haproxy"
+    lease_seconds: float | None = None  #: None: the lease's default (``cluster.lease``)
 
 
 @attrs.define
@@ -214,7 +215,9 @@ class Cluster:
                 *(() if opts.address_limits else ("--no-address-limits",)),
                 "--decision-seconds", str(opts.decision_seconds),
                 *(["--bot-delay", str(opts.bot_delay)] if opts.bot_delay is not None else []),
-                *(["--log-stalls", str(opts.stall_ms)] if opts.stall_ms is not None else [])]
+                *(["--log-stalls", str(opts.stall_ms)] if opts.stall_ms is not None else []),
+                *(["--lease-seconds", str(opts.lease_seconds)]
+                  if opts.lease_seconds is not None else [])]
         out = (self.folder / f"{slot_name(slot)}.log").open("ab")
         try:
             process = await trio.lowlevel.open_process(
@@ -354,6 +357,7 @@ class Cluster:
 async def serve_cluster(options: ClusterOptions) -> None:
     """``quaymoor cluster``: until SIGINT or SIGTERM; SIGHUP is a rolling deploy."""
     configure_json_logs()
+    set_log_fields(process="cluster")
     cluster = Cluster(options)
     async with trio.open_nursery() as nursery:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM, signal.SIGHUP) as sigs:

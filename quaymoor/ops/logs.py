@@ -2,7 +2,9 @@
 
 Every record carries ``ts`` (ISO 8601, UTC), ``level``, ``logger`` and ``message``; fields
 passed with ``extra={"event": ..., "table": ...}`` are added as they are, and a traceback
-as ``error``. Log lines are for operators: they never carry a seed before a game's end,
+as ``error``; in a cluster every line also names its ``process`` (the instance id of its
+row in ``processes``) and ``slot`` (``w01``), or ``process: "cluster"`` for the runner.
+Log lines are for operators: they never carry a seed before a game's end,
 a seat token or another seat's seals.
 """
 
@@ -19,6 +21,16 @@ _STANDARD: Final = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None
 }
 
 
+#: Fields on every line of this process (``set_log_fields``: a cluster's process and slot).
+_FIELDS: dict[str, Any] = {}
+
+
+def set_log_fields(**fields: Any) -> None:
+    """Put ``fields`` on every later line (after the standard ones; a record's own
+    ``extra`` of the same name wins)."""
+    _FIELDS.update(fields)
+
+
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
@@ -26,6 +38,7 @@ class JsonFormatter(logging.Formatter):
             "level": record.levelname.lower(),
             "logger": record.name,
             "message": record.getMessage(),
+            **_FIELDS,
         }
         for key, value in vars(record).items():
             if key not in _STANDARD and not key.startswith("_"):

@@ -48,6 +48,7 @@ class Code(StrEnum):
     # An ``act`` the table or the rules refuse.
     SPECTATOR = "spectator"
     NOT_PLAYING = "not_playing"
+    TABLE_PAUSED = "table_paused"
     NOT_YOUR_DECISION = "not_your_decision"
     ILLEGAL_ACTION = "illegal_action"
     GAME_OVER = "game_over"
@@ -132,6 +133,7 @@ CODE_MEANINGS: Final[Mapping[Code, str]] = {
     Code.IDLE_TIMEOUT: "nothing was received for too long",
     Code.SPECTATOR: "spectators cannot do that",
     Code.NOT_PLAYING: "the game is not being played now",
+    Code.TABLE_PAUSED: "the table is paused while its server waits for its database",
     Code.NOT_YOUR_DECISION: "it is not this seat's decision",
     Code.ILLEGAL_ACTION: "the rules do not allow that action now",
     Code.GAME_OVER: "the game has ended",

@@ -318,8 +318,31 @@ class Explanation:
     text: list[str]
 
 
+@attrs.frozen
+class TablePaused:
+    """The table is paused: its server cannot renew its lease on the cluster's database
+    (``reason`` says so in words), so nothing is played until it can. Every decision
+    timer is stopped with ``clocks`` left, the bots wait, and an ``act`` or ``vote_bot``
+    is refused (``table_paused``); chat goes on. To everyone attached when it pauses, and
+    after the catch-up to a connection that attaches meanwhile. ``table_resumed`` follows,
+    or ``game_ended`` when the game was ended elsewhere."""
+
+    table: str
+    reason: str
+    clocks: list[Clock]
+
+
+@attrs.frozen
+class TableResumed:
+    """The pause is over: play goes on, each timer with the ``clocks`` it had left."""
+
+    table: str
+    clocks: list[Clock]
+
+
 ServerMessage = (Welcome | GameStarted | Update | Lobby | EndOfGame | Error | Pong | ChatLine
-                 | ChatRecent | RematchOffer | RematchSeat | PaceSet | Watchers | Explanation)
+                 | ChatRecent | RematchOffer | RematchSeat | PaceSet | Watchers | Explanation
+                 | TablePaused | TableResumed)
 
 #: Wire tags that are not the class name in snake case.
 TAGS: Final[dict[type, str]] = {EndOfGame: "game_ended", PaceSet: "pace", SetPace: "pace",

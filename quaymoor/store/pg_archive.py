@@ -22,6 +22,14 @@ constraint, a type) is written one op at a time, the refused ops logged and drop
 queue fills meanwhile and past ``QUEUE_SIZE`` a write waits on the writer's overflow
 rather than on the table's actor.
 
+Fenced. A process taken for dead (``cluster.lease``) must not write after the process
+that reaped it has claimed its games: every batch first takes a share lock on the
+process's row in ``processes`` and checks the row is not stopped by another; the reaper's
+claim (an ``UPDATE`` of that row) waits for the lock, so a batch either commits before
+the claim (and the reaper sees what it wrote) or finds the row stopped and writes
+nothing. From then on (or once the heartbeat saw the row stopped: ``fence``) the store
+drops every write.
+
 Records are served from ``pending`` until their write commits, as the SQLite archive does,
 and ``flush`` waits for everything queued. Migrations are ``quaymoor.store.migrations``.
 """
@@ -121,6 +129,9 @@ class PgArchive(RecordReads):
         self._closed = False
         self.written = 0  #: records committed since start
         self.batches = 0
+        #: Taken for dead: every write is dropped (the reaper wrote this process's games).
+        self.fenced = False
+        self.fenced_writes = 0  #: writes dropped so
 
     # ------------------------------------------------------------ writing
 
@@ -131,14 +142,29 @@ class PgArchive(RecordReads):
         """Queue ``op`` (returns at once; from any task of this thread's trio run). Once
         the store is closed only a record is refused: the process's exit removes its
         live rows (``heartbeat.leave``)."""
+        if self.fenced:
+            self.fenced_writes += 1
+            return
         if self._closed:
             if isinstance(op, Archived):
                 raise ArchiveError("the store is closed")
             return
         self._writer.put(op)
 
+    def fence(self) -> None:
+        """This process was taken for dead: drop every write from now on (those queued
+        too, as the writer reaches them)."""
+        if not self.fenced:
+            log.error("the store is fenced: this process was taken for dead, nothing more "
+                      "of it is written", extra={"event": "store_fenced"})
+        self.fenced = True
+
     def submit(self, game_id: str, record: GameRecord) -> None:
-        """Archive ``record`` under ``game_id``; its live rows go with the same write."""
+        """Archive ``record`` under ``game_id``; its live rows go with the same write.
+        Fenced, nothing (not even served from memory: the reaper's record stands)."""
+        if self.fenced:
+            self.fenced_writes += 1
+            return
         self._pending[game_id] = record
         self.put(Archived(game_id, record))
 
@@ -169,8 +195,15 @@ class PgArchive(RecordReads):
         if self._write_db is None or self._write_db.closed:
             self._write_db = connect(self.url)
         db = self._write_db
+        if self.fenced:
+            self.fenced_writes += len(batch)
+            return
         try:
             with db.transaction():
+                if self._stopped_by_another(db):
+                    self.fenced = True
+                    self.fenced_writes += len(batch)
+                    return
                 for op in compacted(batch):
                     op.apply(db)
         except RECONNECT:
@@ -178,7 +211,20 @@ class PgArchive(RecordReads):
             raise
         self.batches += 1
 
+    def _stopped_by_another(self, db: Db) -> bool:
+        """Whether this process's row was stopped by another process (a share lock on it
+        until the batch's transaction ends: the reaper's claim waits for it)."""
+        row = db.execute(
+            "SELECT stopped_at IS NOT NULL AND stopped_by IS DISTINCT FROM instance"
+            " FROM processes WHERE instance = %s FOR SHARE", (self.instance,)).fetchone()
+        return bool(row and row[0])
+
     def _written(self, batch: list[Op]) -> None:
+        if self.fenced:  # dropped: the reaper's records stand
+            for op in batch:
+                if isinstance(op, Archived) and self._pending.get(op.table_id) is op.record:
+                    del self._pending[op.table_id]
+            return
         for op in batch:
             if isinstance(op, Archived) and self._pending.get(op.table_id) is op.record:
                 del self._pending[op.table_id]

@@ -5,10 +5,11 @@ Drain: the process takes no new tables, its game plays to the end through the ro
 then it exits; a rolling deploy (SIGHUP to ``quaymoor cluster``) starts a new process
 beside the old one, which drains: no game ends early, no stream loses or repeats an event.
 
-Kill: the survivor notices (heartbeat row stale, HAProxy's checks), ends the dead
-process's games as "shutdown" with every action it had played, seeds revealed, records
-that ``quaymoor verify`` accepts; a player reconnecting through HAProxy is told the game
-ended; the other process's games go on to their end."""
+Kill: the survivor notices (heartbeat row older than the lease's window, here shortened to
+``LEASE_SECONDS``; HAProxy's checks), ends the dead process's games as "shutdown" with
+every action it had played, seeds revealed, records that ``quaymoor verify`` accepts, logs
+and counts them; a player reconnecting through HAProxy is told the game ended; the other
+process's games go on to their end."""
 
 from __future__ import annotations
 
@@ -29,24 +30,43 @@ from tests.cluster.running import (
     cluster,
     connect_to,
     file_names_live_processes,
+    get_json,
     in_order,
     live_processes,
+    operator_token,
     play_some,
     servers_on_disk,
     status,
     until,
     verify_with_cli,
+    worker_port,
 )
 from tests.server_process import ROOT
 
 LIMIT = 120
+#: The lease's window here (30 s by default: ``cluster.lease``), so that the test is fast.
+LEASE_SECONDS = 12
 KILLED_GAMES = 20  #: games running on the process that is killed (and as many on the other)
 FINISHED_AFTER = 4  #: the other process's games played to their end after the kill
 
 
+async def http_text(port: int, path: str, token: str) -> str:
+    """``GET path`` with the operator token: the body as text (``/metrics``)."""
+    head = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close",
+            f"Authorization: Bearer {token}"]
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    async with stream:
+        await stream.send_all(("\r\n".join(head) + "\r\n\r\n").encode())
+        raw = b""
+        while chunk := await stream.receive_some(65536):
+            raw += chunk
+    return raw.partition(b"\r\n\r\n")[2].decode()
+
+
 @pytest.fixture
 def running() -> Iterator[RunningCluster]:
-    with cluster("--bot-delay", "0.05", "--decision-seconds", "60") as c:
+    with cluster("--bot-delay", "0.05", "--decision-seconds", "60",
+                 "--lease-seconds", str(LEASE_SECONDS)) as c:
         yield c
 
 
@@ -181,13 +201,28 @@ async def test_sigkill_with_20_games_loses_no_record(running: RunningCluster) ->
 
         victim = (await live_processes(running))["w01"]
         os.kill(int(victim["pid"]), signal.SIGKILL)
+        killed_at = trio.current_time()
 
         async def archived() -> bool:
             listed = await http(port, "GET", "/api/games?limit=100")
             ids = {g["id"] for g in listed.body["games"] if g["reason"] == "shutdown"}
             return {i["table"] for i in games["01"]} <= ids
 
-        await until(archived, 30)
+        await until(archived, LEASE_SECONDS + 22)
+        # Not before the window: a process is reaped only once its beat is that old.
+        assert trio.current_time() - killed_at >= LEASE_SECONDS - 1
+        # The survivor logged the games it ended, and counts them.
+        reaps = [json.loads(line) for line in (running.folder / "w00.log").read_text()
+                 .splitlines() if '"event": "games_reaped"' in line]
+        assert reaps and set(reaps[0]["games"]) == {i["table"] for i in games["01"]}
+        assert reaps[0]["slot"] == "w00" and reaps[0]["dead_instance"] == victim["instance"]
+        survivor = (await live_processes(running))["w00"]
+        token = operator_token(running.folder)
+        code, own = await get_json(worker_port(survivor), "/status.json", token)
+        assert code == 200 and own["lease"]["games_reaped"] == KILLED_GAMES, own.get("lease")
+        metrics = await http_text(worker_port(survivor), "/metrics", token)
+        assert f"quaymoor_games_reaped_total {float(KILLED_GAMES)}" in metrics
+        assert "quaymoor_lease_age_seconds" in metrics and "quaymoor_tables_paused 0.0" in metrics
         # The file on disk no longer names the dead process: its replacement instead.
         await until(lambda: file_names_live_processes(running), 15)
         assert servers_on_disk(running)["w01"][1] == " disabled"

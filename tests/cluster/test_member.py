@@ -37,7 +37,7 @@ async def test_a_killed_processs_row_counts_what_the_database_holds(database: st
             # w01 beat with no table, then opened one and was killed within the beat.
             await store.read(
                 "INSERT INTO processes (instance, name, address, pid, beat_at, stats) VALUES"
-                " (%s, 'w01', '127.0.0.1:2', 1, now() - interval '8 seconds', %s)"
+                " (%s, 'w01', '127.0.0.1:2', 1, now() - interval '40 seconds', %s)"
                 " RETURNING instance", DEAD, Jsonb({"tables": 0, "playing": 0,
                                                     "connections": 0, "rss_bytes": 1}))
             for table, state in (("01000000aa", "playing"), ("01000000bb", "waiting")):
@@ -55,7 +55,8 @@ async def test_a_killed_processs_row_counts_what_the_database_holds(database: st
 
             found = await rows(member)
             dead, alive = found["w01"], found["w00"]
-            assert not dead["alive"] and dead["beat_age_seconds"] >= 5
+            # Older than the lease's window (30 s): not alive.
+            assert not dead["alive"] and dead["beat_age_seconds"] >= member.window
             assert (dead["tables"], dead["playing"], dead["connections"]) == (2, 1, None)
             assert dead["waiting"] == 1
             totals = (await cluster_status(member, None))["totals"]

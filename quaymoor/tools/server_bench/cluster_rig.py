@@ -11,7 +11,7 @@ from its pid file (its CPU, with its backends', is the cluster's too). The clust
 in a session of its own, so a terminal's Ctrl-C reaches only the benchmark, which stops it
 in order (SIGTERM: every process ends its games, then HAProxy and PostgreSQL stop). The
 folder is kept for its logs (``wNN.log``, ``haproxy.log``, ``haproxy.cfg``); its database
-is removed.
+is removed (its pair's too, with ``--standby``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import trio
 
 from quaymoor.cluster.haproxy import HaproxyError, runtime, servers_view
 from quaymoor.cluster.local_pg import LocalPostgres, PostgresError, free_port
-from quaymoor.cluster.runner import PG_FOLDER, SOCKET_FILE, TOKEN_FILE
+from quaymoor.cluster.runner import PAIR_FOLDER, PG_FOLDER, SOCKET_FILE, TOKEN_FILE
 from quaymoor.tools.server_bench.launch import start_process
 from quaymoor.tools.server_bench.served import Measured, Served
 from quaymoor.tools.server_bench.server_http import get_json
@@ -43,9 +43,10 @@ STOP_SECONDS = 120.0  #: every process archives its games (the cluster allows 30
 
 
 @contextlib.contextmanager
-def cluster_under_test(workers: int, *, stalls: bool) -> Iterator[tuple[Served, dict[str, str]]]:
-    """The running cluster and each table process's log file, by name; stopped afterwards
-    (also on error or Ctrl-C)."""
+def cluster_under_test(workers: int, *, stalls: bool, extra: tuple[str, ...] = ()
+                       ) -> Iterator[tuple[Served, dict[str, str]]]:
+    """The running cluster (with ``extra`` options of ``quaymoor cluster``) and each table
+    process's log file, by name; stopped afterwards (also on error or Ctrl-C)."""
     folder = Path(tempfile.mkdtemp(prefix="quaymoor-bench-cluster-"))
     folder.chmod(0o755)  # as root, PostgreSQL runs as the postgres user: it must get in
     proc: subprocess.Popen[str] | None = None
@@ -54,7 +55,7 @@ def cluster_under_test(workers: int, *, stalls: bool) -> Iterator[tuple[Served, 
     try:
         proc, port, log = start_process(
             [sys.executable, "-m", "quaymoor", "cluster", "--workers", str(workers),
-             "--port", str(free_port()), "--folder", str(folder), *serve_options(stalls)],
+             "--port", str(free_port()), "--folder", str(folder), *serve_options(stalls), *extra],
             r"Quaymoor cluster is serving on http://[\d.]+:(\d+)/",
             timeout=START_SECONDS, new_session=True)
         served = _find_processes(port, folder, workers)
@@ -63,7 +64,8 @@ def cluster_under_test(workers: int, *, stalls: bool) -> Iterator[tuple[Served, 
         _stop(proc, served, folder)
         if log is not None:
             log.close()
-        shutil.rmtree(folder / PG_FOLDER, ignore_errors=True)
+        for database in (PG_FOLDER, PAIR_FOLDER):  # the pair: ``cluster --standby``'s
+            shutil.rmtree(folder / database, ignore_errors=True)
         print(f"cluster folder (its logs; its own log in {log.name if log else '?'}): "
               f"{folder}", flush=True)
 
