@@ -1,10 +1,13 @@
 """``quaymoor serve``: the supervisor and the front door on one port, until a signal.
 
 On SIGINT or SIGTERM every running game ends the same way (players told, seeds revealed,
-records archived) and the archive's writes finish before the process exits. A cluster's
-process taken for dead by another (``cluster.lease``) ends its tables without records and
-exits with ``TakenForDead`` (``quaymoor serve`` exits 2; the cluster replaces it). Cancelled or
-crashing, the server still archives every running game on the way out.
+records archived) and the archive's writes finish before the process exits; every
+connection's last frames (``game_ended``) and its close are written first, within a bound
+(``Gateway.flush``). A cluster's process taken for dead by another (``cluster.lease``)
+ends its tables without records and exits with ``TakenForDead`` (``quaymoor serve`` exits
+2; the cluster replaces it). Cancelled or crashing, the server still archives every
+running game on the way out. Killed (SIGKILL, a power loss), it ends them when it starts
+again, from the running games it keeps beside its archive (``store.sqlite_live``).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import signal
 import trio
 
 from quaymoor.actors.gateway import Gateway
+from quaymoor.actors.live_directory import keep_running_games
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.ws_socket import UnknownTrioWebsocket
 from quaymoor.actors.ws_socket import check_version as check_trio_websocket
@@ -47,6 +51,7 @@ async def run_server(
     archive = open_store(config)
     supervisor = Supervisor(config.table, archive=archive)
     member = join_cluster(config, supervisor, archive)
+    live = keep_running_games(supervisor, archive)
     supervisor.metrics.watch(supervisor.summary)
     supervisor.metrics.watch_gc()
     gateway = Gateway(supervisor, config)
@@ -59,6 +64,9 @@ async def run_server(
     async with trio.open_nursery() as nursery:
         if archive is not None:
             await nursery.start(archive.run)
+        if live is not None:  # a killed run's games, ended before anyone can ask for them
+            await nursery.start(live.run)
+            await live.end_unfinished()
         if member is not None:  # its row first: its tables' rows refer to it
             await member.join(f"{config.host}:{config.port}")
         await nursery.start(supervisor.run)
@@ -86,8 +94,11 @@ async def run_server(
                     break
                 waiting.cancel_scope.cancel()
         await supervisor.shutdown()
+        await gateway.flush()  # every player reads its game_ended before the close
         if member is not None:
             await member.leave()
+        if live is not None:
+            await live.close()
         if archive is not None:
             await archive.close()
         nursery.cancel_scope.cancel()

@@ -66,8 +66,15 @@ log = logging.getLogger("quaymoor.gateway")
 
 #: Seconds the reader waits for the writer to finish once the table has gone.
 TABLE_GONE_GRACE = 5.0
-#: Seconds past ``drop_grace`` the reader of a connection it ended waits for its writer.
+#: Seconds past ``drop_grace`` the reader of a connection it ended waits for its writer;
+#: and the seconds a writer closing its websocket has for the close handshake once the
+#: close has ended the reader. Cancelled during the handshake, trio-websocket closes the
+#: socket before the client has read what came before the close (``game_ended``): a
+#: client still sending then has its socket reset, and loses what it had not read yet.
 _CLOSE_GRACE = 2.0
+#: Seconds a stopping server gives every connection's writer, all together, to send what
+#: its table queued last (``game_ended``) and close (``flush``).
+FLUSH_SECONDS = 3.0
 
 _ids = itertools.count(1)
 
@@ -155,6 +162,8 @@ class Gateway:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self._writer, ws, conn, nursery)
                     await self._reader(ws, table.inbox, conn)
+                    if conn.outlet.closed:  # the writer's own close ended the reader
+                        await trio.sleep(_CLOSE_GRACE)  # its handshake: the writer cancels this
                     nursery.cancel_scope.cancel()
             finally:
                 self.supervisor.connections -= 1
@@ -313,6 +322,21 @@ class Gateway:
             self._sending.discard(sending)
             outlet.let_go()
         nursery.cancel_scope.cancel()
+
+    async def flush(self, seconds: float = FLUSH_SECONDS) -> int:
+        """Wait until every connection's writer has sent what its outlet holds and closed
+        its websocket (after the supervisor's shutdown: every table has closed its
+        connections' outlets, ``game_ended`` queued last), ``seconds`` at most for all of
+        them together; returns how many were still being written when the time was up.
+        Without it the server's exit cancels the writers with frames still queued, and
+        closes sockets whose client has not read the end yet."""
+        with trio.move_on_after(seconds):
+            while self._sending:
+                await trio.sleep(0.01)
+        if self._sending:
+            log.warning("%d connections still sending after %.0f s: closed unflushed",
+                        len(self._sending), seconds, extra={"event": "flush_cut_short"})
+        return len(self._sending)
 
     async def watch_sends(self, period: float = 1.0) -> None:
         """Forever: end every writer whose current message has not gone out within

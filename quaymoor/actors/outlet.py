@@ -179,9 +179,15 @@ class Outlet:
         """The gateway ends the connection: what is queued goes out, then the close with
         ``code``, within the short grace of a dropped connection. An outbox closed already
         keeps its close code."""
-        if self._send.statistics().open_send_channels:
+        if not self.closed:
             self.close(code, reason)
         self.dropped.set()
+
+    @property
+    def closed(self) -> bool:
+        """Whether the outbox is closed (by the table, the gateway, a drop): the writer
+        sends what is left, then closes the websocket."""
+        return self._send.statistics().open_send_channels == 0
 
     def let_go(self) -> None:
         """The connection is gone (its table detached it, or its writer ended): nothing

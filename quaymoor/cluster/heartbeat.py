@@ -24,10 +24,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import time
 from typing import Any, Final
 
-import attrs
 import trio
 from psycopg.types.json import Jsonb
 
@@ -35,11 +33,10 @@ from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import TableState
 from quaymoor.cluster.fencing import Fencing, LeaseCollector
 from quaymoor.cluster.lease import Lease, LeaseTimings
-from quaymoor.rules.game import Game
-from quaymoor.rules.record import EndReason, GameRecord, SeatInfo
 from quaymoor.store.archive import ArchiveError
+from quaymoor.store.live_games import LiveGame, actions_from_rows, ended_record
 from quaymoor.store.pg_archive import PgArchive
-from quaymoor.store.pg_lobby import Closed, actions_from_rows
+from quaymoor.store.pg_lobby import Closed
 
 log = logging.getLogger("quaymoor.cluster")
 
@@ -208,14 +205,10 @@ class Membership:
                 continue
             rows = await self.store.read(
                 "SELECT action FROM table_actions WHERE table_id = %s ORDER BY n", table_id)
-            partial = GameRecord(
-                format=3, algorithm="", players=players, seed=seed, fingerprint="",
-                client_seeds=client_seeds, seats=[SeatInfo(s["name"], s["bot"]) for s in seats],
-                actions=actions_from_rows([r[0] for r in rows]), result=None,
-                turned_up=[])  # replayed with the turn-ups tracked again
+            live = LiveGame(table_id, players, seed, client_seeds, seat_seeds, seats,
+                            actions_from_rows([r[0] for r in rows]))
             try:
-                record = await trio.to_thread.run_sync(_ended_record, partial, table_id,
-                                                       seat_seeds)
+                record = await trio.to_thread.run_sync(ended_record, live)
             except Exception:
                 log.exception("table %s of a dead process could not be replayed", table_id)
                 continue
@@ -239,15 +232,4 @@ class Membership:
                 "WITH gone AS (DELETE FROM live_tables WHERE instance = %s RETURNING id)"
                 " UPDATE processes SET stopped_at = now(), stopped_by = instance"
                 " WHERE instance = %s RETURNING instance", self.instance, self.instance)
-
-
-def _ended_record(partial: GameRecord, table_id: str,
-                  seat_seeds: list[str | None]) -> GameRecord:
-    """The record of a game its process left mid-way: its actions replayed through the
-    rules from its seeds, ended as a shutdown (the server stopped) now."""
-    game = Game.replay(partial)
-    record = game.record(partial.seats, game=table_id, end_reason=EndReason.SHUTDOWN,
-                         ended_at=time.time())
-    return attrs.evolve(record, seat_seeds=seat_seeds)
-
 

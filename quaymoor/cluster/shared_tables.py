@@ -29,6 +29,7 @@ from quaymoor.actors.directory import TableDirectory
 from quaymoor.actors.status import LOBBY_FIELDS
 from quaymoor.rules.fairness import seed_to_hex
 from quaymoor.store.archive import ArchiveError
+from quaymoor.store.live_games import action_rows
 from quaymoor.store.pg_archive import PgArchive
 from quaymoor.store.pg_lobby import (
     Acted,
@@ -37,7 +38,6 @@ from quaymoor.store.pg_lobby import (
     CreatedBy,
     Opened,
     Started,
-    action_rows,
     is_live,
     lobby,
     open_tables_elsewhere,

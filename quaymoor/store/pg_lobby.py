@@ -9,7 +9,7 @@ writer (``pg_archive.PgArchive.put``), in the order it happened, and applied in 
 (``compacted``: fewer statements, the same effect); a write of a table's seeds, creator or
 actions applies only while its live row exists, so that nothing is left behind a table
 that has gone. A survivor replays a dead process's game from these rows
-(``cluster.heartbeat``).
+(``cluster.heartbeat``, through ``live_games``, which also turns actions into rows).
 
 The reads (``lobby``, ``open_tables_elsewhere``, ``is_live``) are every live process's
 rows, as their writers have committed them: a batch behind, milliseconds.
@@ -23,8 +23,6 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import attrs
 from psycopg.types.json import Jsonb
 
-from quaymoor.rules.converter import converter
-from quaymoor.rules.record import RecordedAction
 from quaymoor.store.pg_db import Db, Statement
 
 if TYPE_CHECKING:
@@ -163,14 +161,6 @@ def compacted(batch: Sequence[Statement]) -> list[Statement]:
             out.append(op)
     flush()
     return out
-
-
-def action_rows(actions: list[RecordedAction]) -> list[Any]:
-    return [converter.unstructure(a) for a in actions]
-
-
-def actions_from_rows(rows: list[Any]) -> list[RecordedAction]:
-    return [converter.structure(r, RecordedAction) for r in rows]
 
 
 # ---------------------------------------------------------------- what is read

@@ -1,0 +1,66 @@
+"""A running game as its process writes it down while it is played, and its record when
+that process is gone: the one replay both stores use.
+
+A process writes, for each game it runs, the seeds once at the start and each action as
+it happens: in a cluster to PostgreSQL (``pg_lobby``: ``operators.table_seeds`` and
+``table_actions``), which a survivor reads when the process dies
+(``cluster.heartbeat``); alone to SQLite beside its archive (``sqlite_live``), which the
+process reads itself when it starts again after a SIGKILL or a power loss. Either way the
+game is ended the same way (``ended_record``): its actions replayed through the rules from
+its seeds, ended as "shutdown" (the server stopped) now, seed revealed, a record that
+``verify_record`` accepts like any other.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import attrs
+
+from quaymoor.rules.converter import converter
+from quaymoor.rules.game import Game
+from quaymoor.rules.record import EndReason, GameRecord, RecordedAction, SeatInfo
+
+
+@attrs.frozen
+class LiveGame:
+    """What a store holds of a game being played (the seeds are hidden: this never
+    leaves the server before the game has ended)."""
+
+    table_id: str
+    players: int
+    seed: str  #: 64 hex digits
+    client_seeds: list[str]  #: what the key is made from, in seat order
+    seat_seeds: list[str | None]  #: per seat, the client seed it gave (None: a bot)
+    seats: list[dict[str, Any]]  #: per seat, ``{"name": ..., "bot": ...}`` at the start
+    actions: list[RecordedAction]  #: every action written, in order
+
+
+def action_rows(actions: list[RecordedAction]) -> list[Any]:
+    """Actions as the stores keep them (JSON values)."""
+    return [converter.unstructure(a) for a in actions]
+
+
+def actions_from_rows(rows: list[Any]) -> list[RecordedAction]:
+    return [converter.structure(r, RecordedAction) for r in rows]
+
+
+def ended_record(live: LiveGame, *, ended_at: float | None = None) -> GameRecord:
+    """The record of a game its process left mid-way: its actions replayed through the
+    rules from its seeds, ended as a shutdown at ``ended_at`` (default: now), or as
+    finished when its last action ended it (the process went before its record was
+    written). Raises the engine's errors when an action written is not legal (a store
+    that was tampered with). CPU-bound: call it in a worker thread."""
+    partial = GameRecord(
+        format=3, algorithm="", players=live.players, seed=live.seed, fingerprint="",
+        client_seeds=live.client_seeds,
+        seats=[SeatInfo(s["name"], s["bot"]) for s in live.seats],
+        actions=live.actions, result=None,
+        turned_up=[])  # replayed with the turn-ups tracked again
+    game = Game.replay(partial)
+    # Played to its end, its record not yet written when its process went: finished.
+    reason = EndReason.FINISHED if game.is_over() else EndReason.SHUTDOWN
+    record = game.record(partial.seats, game=live.table_id, end_reason=reason,
+                         ended_at=time.time() if ended_at is None else ended_at)
+    return attrs.evolve(record, seat_seeds=live.seat_seeds)
