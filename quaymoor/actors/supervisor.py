@@ -267,6 +267,21 @@ class Supervisor:
         joined = await self.join(table.id, name)
         return table, joined
 
+    def drain(self) -> int:
+        """Take no new tables, and close every table still waiting for its players (its
+        players told: ``Table.UNSTARTED_CLOSED``), so that only games being played keep
+        the process: it exits once they end. Returns how many waiting tables closed."""
+        self.draining = True
+        closed = 0
+        for table in list(self.tables.values()):
+            if table.state is TableState.WAITING:
+                try:
+                    table.inbox.send_nowait(Shutdown(EndReason.SHUTDOWN))
+                except (trio.WouldBlock, trio.ClosedResourceError):
+                    table.shutdown_now(EndReason.SHUTDOWN, Close.SHUTDOWN)
+                closed += 1
+        return closed
+
     async def shutdown(self, reason: EndReason = EndReason.SHUTDOWN) -> None:
         """End every game (players told, seeds revealed, records kept) and wait until the
         archive has written every record."""

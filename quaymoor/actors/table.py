@@ -40,7 +40,7 @@ from quaymoor.actors.turns import Turns
 from quaymoor.config import TableConfig
 from quaymoor.ops.metrics import Metrics
 from quaymoor.protocol.codes import Close, Code, rules_code
-from quaymoor.protocol.messages import EndOfGame, GameStarted, Lobby, Welcome
+from quaymoor.protocol.messages import EndOfGame, Error, GameStarted, Lobby, Welcome
 from quaymoor.protocol.pace import DEFAULT_PACE, Pace, TableState
 from quaymoor.rules.actions import Action
 from quaymoor.rules.errors import RulesError
@@ -50,6 +50,11 @@ from quaymoor.rules.record import EndReason, GameRecord
 
 #: ``TableState``'s home is ``protocol.pace`` (the wire names it); re-exported here.
 __all__ = ["Table", "TableState"]
+
+#: What the players of a table that had not started are told when its server stops or
+#: drains: nothing was played, so nothing is kept; a new table opens on another server.
+UNSTARTED_CLOSED = ("this server is restarting: the table closed before its game started "
+                    "(nothing was played); open a new table")
 
 log = logging.getLogger("quaymoor.table")
 LobbyRequest = TypeVar("LobbyRequest", inbox.Join, inbox.Seed, inbox.Start)
@@ -464,6 +469,9 @@ class Table:
             if self.play is not None:
                 self.room.broadcast(self.play.ended(reason))
                 self._keep_record()
+            elif reason is EndReason.SHUTDOWN:  # never started: no game, no record
+                self.room.broadcast(Error(Code.TABLE_CLOSED, UNSTARTED_CLOSED))
+                code = Close.TABLE_CLOSED  # 4002 promises a game_ended came first
         self.room.close_all(code, f"table ended: {reason}")
 
     def _keep_record(self) -> None:

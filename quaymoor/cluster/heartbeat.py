@@ -14,8 +14,9 @@ had written, adds the seed from ``operators.table_seeds`` and archives the recor
 verifier accepts like any other, and logs the games it ended. Its tables that had not
 started are dropped. While beats fail the tables are paused (``fencing``).
 
-A draining process takes no new tables (``Supervisor.draining``) and, once none of its
-tables is waiting or playing, sets ``drained``: ``run_server`` then exits as after a
+A draining process takes no new tables and closes those still waiting for players, their
+players told (``Supervisor.drain``: an unstarted table must not pin the process for its
+lobby's hour), and, once none of its tables is playing, sets ``drained``: ``run_server`` then exits as after a
 signal. ``leave`` marks the row stopped at a clean exit and drops its live rows.
 """
 
@@ -168,9 +169,10 @@ class Membership:
             await self.fencing.taken_for_dead(str(rows[0][2]) if rows else None)
             return
         if rows and rows[0][0] and not self.supervisor.draining:
-            log.info("process %s: draining (no new tables; exits when its games end)",
-                     self.name, extra={"event": "draining"})
-            self.supervisor.draining = True
+            closed = self.supervisor.drain()
+            log.info("process %s: draining (no new tables, %d waiting tables closed; exits "
+                     "when its games end)", self.name, closed,
+                     extra={"event": "draining", "waiting_closed": closed})
 
     async def reap_dead(self) -> int:
         """End the games of every process found dead; returns how many were archived."""

@@ -13,6 +13,7 @@ process's games go on to their end."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -24,7 +25,15 @@ from typing import Any
 import pytest
 import trio
 
-from tests.actors.test_end_to_end import Client, http, play_now, seed_matches
+from quaymoor.protocol.codes import Close
+from tests.actors.test_end_to_end import (
+    Client,
+    create_table,
+    http,
+    join,
+    play_now,
+    seed_matches,
+)
 from tests.cluster.running import (
     RunningCluster,
     cluster,
@@ -82,6 +91,16 @@ async def tables_on_each(port: int, per_process: int) -> dict[str, list[dict[str
     return by_prefix
 
 
+async def waiting_table_on(port: int, prefix: str) -> dict[str, Any]:
+    """A table not started, on the process whose slot is ``prefix``, with one player
+    joined: its ``table`` and that player's ``token``."""
+    for _ in range(12):
+        info = await create_table(port, 2)
+        if info["table"].startswith(prefix):
+            return {"table": info["table"], "token": await join(port, info["table"], "Hild")}
+    raise AssertionError(f"no table landed on slot {prefix} in 12 tries")
+
+
 async def play_to_end(port: int, info: dict[str, Any]) -> Client:
     async with connect_to(port, info["table"]) as client:
         await client.hello(info["table"], info["token"], since=0)
@@ -110,6 +129,13 @@ async def test_drain_then_rolling_deploy_end_no_game(running: RunningCluster) ->
         a, b = games["00"][0], games["01"][0]
         await play_some(port, a, 3)
         await play_some(port, b, 3)
+        # A table on w01 still waiting for its players, one of them connected: the drain
+        # closes it at once (it would pin w01 for its lobby's hour), its player told why.
+        waiting = await waiting_table_on(port, "01")
+        stack = contextlib.AsyncExitStack()
+        waiter = await stack.enter_async_context(connect_to(port, waiting["table"]))
+        await waiter.hello(waiting["table"], waiting["token"])
+        await waiter.until("welcome")
 
         drained = await trio.to_thread.run_sync(lambda: subprocess.run(
             [sys.executable, "-m", "quaymoor", "drain", "w01", "--folder", str(running.folder)],
@@ -121,6 +147,11 @@ async def test_drain_then_rolling_deploy_end_no_game(running: RunningCluster) ->
             return bool((await live_processes(running))["w01"]["draining"])
 
         await until(w01_draining, 10)
+        assert await waiter.drain() == Close.TABLE_CLOSED
+        told = waiter.of_type("error")
+        assert told and told[-1]["code"] == "table_closed", waiter.frames[-3:]
+        assert "restarting" in told[-1]["message"]
+        await stack.aclose()
 
         # The runner replaces the drained process at once (in a free slot, w02): as
         # many processes as before take tables.
