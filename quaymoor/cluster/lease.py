@@ -31,7 +31,7 @@ older than the window: B's last committed beat began no later than its ``beat_at
 clock has seen no successful renewal since ``t_reap - window`` or before. B paused its
 tables ``pause_after`` after that renewal began (its lease watch looks every
 ``WATCH_SECONDS``), that is by ``t_reap - window + pause_after + WATCH_SECONDS``, which
-is well before ``t_reap`` (the default: 30 s window, 6 s pause, 24 s to spare for a stalled
+is well before ``t_reap`` (the default: 45 s window, 6 s pause, 39 s to spare for a stalled
 event loop or clocks running at slightly different rates). So when A's records land B's
 game had stopped moving for at least that margin, and every later write of B's is fenced
 off; B ends the game for its players with the record A wrote. Rule 2 is what keeps a
@@ -42,7 +42,7 @@ beat fresh again), so nothing is reaped. Only a process that cannot beat while a
 can, for the whole window, is reaped: a dead one, or one cut off from the database, which
 has been paused all that time.
 
-**The window: 30 s.** During a failover every beat fails, so every lease lapses together
+**The window: 45 s.** During a failover every beat fails, so every lease lapses together
 and, by rule 2, nothing is reaped however long the failover lasts (Amazon RDS Multi-AZ's
 documentation gives 60-120 s, Aurora's about 30 s). What the window must cover is how far
 apart two live processes regain the database after it: one reconnects at once, another
@@ -50,10 +50,15 @@ only after its connection attempt times out (``pg_db.connect``: 10 s), a retry (
 stale DNS answer or a load balancer's health check (HAProxy or PgBouncer in front of a
 Patroni pair: Patroni's defaults detect a dead leader within its ``ttl`` of 30 s and act
 within a ``loop_wait`` of 10 s); a promotion by hand (``pg_ctl promote``) takes about a
-second. 30 s covers those with room, and bounds what a *dead* process costs: its players
-wait up to 30 s (after its death) for their records, and its tables count against the
+second. 30 s would cover those with room. The other case is one process cut off while the
+others keep the database: a partition of its host, which issue 23 asks the cluster to ride
+out for 30 s without ending a game. Its tables pause at 6 s; when its link returns its
+database connection has to come back before its next beat (the connection's 5 s TCP user
+timeout, then a fresh connect; ``pg_db``), so the window is the 30 s the partition may last
+plus 15 s for that: 45 s. It bounds what a *dead* process costs: its players wait up to
+45 s (after its death) for their records, and its tables count against the
 limits that long (5 s before). The pause comes at 6 s, so that a restart of a second or two
-is not seen by the players at all, and 24 s before any reap.
+is not seen by the players at all, and 39 s before any reap.
 """
 
 from __future__ import annotations
@@ -65,7 +70,7 @@ from typing import Any, Final
 import attrs
 
 #: The lease's window by default (the module's docstring says why).
-DEFAULT_WINDOW_SECONDS: Final = 30.0
+DEFAULT_WINDOW_SECONDS: Final = 45.0
 #: Seconds without a successful renewal before a process pauses its tables (at most a
 #: quarter of the window).
 PAUSE_AFTER_SECONDS: Final = 6.0

@@ -25,7 +25,7 @@ def running() -> Iterator[RunningCluster]:
     reason = browser_skip_reason()
     if reason:
         pytest.skip(reason)
-    # A 10 s lease (30 s by default): the killed process's games end sooner.
+    # A 10 s lease (45 s by default): the killed process's games end sooner.
     with cluster("--bot-delay", "0", "--decision-seconds", "60", "--lease-seconds", "10") as c:
         yield c
 

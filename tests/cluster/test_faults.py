@@ -53,7 +53,7 @@ from tests.cluster.running import (
 from tests.server_process import ROOT
 
 LIMIT = 120
-#: The lease's window here (30 s by default: ``cluster.lease``), so that the test is fast.
+#: The lease's window here (45 s by default: ``cluster.lease``), so that the test is fast.
 LEASE_SECONDS = 12
 KILLED_GAMES = 20  #: games running on the process that is killed (and as many on the other)
 FINISHED_AFTER = 4  #: the other process's games played to their end after the kill

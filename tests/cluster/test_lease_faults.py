@@ -2,7 +2,7 @@
 mid-play on both, through HAProxy, and its real PostgreSQL stopped (``pg_ctl -m
 immediate stop``) or a process's row stopped behind its back.
 
-Outage: PostgreSQL away for 20 s (four times the old 5 s heartbeat, under the 30 s
+Outage: PostgreSQL away for 20 s (four times the old 5 s heartbeat, under the 45 s
 lease). Nobody is reaped, no record exists for a game still running, every connected
 player is told ``table_paused`` then ``table_resumed``, and the games then play to their
 end with records that ``quaymoor verify`` accepts.

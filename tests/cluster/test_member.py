@@ -55,7 +55,7 @@ async def test_a_killed_processs_row_counts_what_the_database_holds(database: st
 
             found = await rows(member)
             dead, alive = found["w01"], found["w00"]
-            # Older than the lease's window (30 s): not alive.
+            # Older than the lease's window (45 s): not alive.
             assert not dead["alive"] and dead["beat_age_seconds"] >= member.window
             assert (dead["tables"], dead["playing"], dead["connections"]) == (2, 1, None)
             assert dead["waiting"] == 1
