@@ -17,7 +17,8 @@ started are dropped. While beats fail the tables are paused (``fencing``).
 A draining process takes no new tables and closes those still waiting for players, their
 players told (``Supervisor.drain``: an unstarted table must not pin the process for its
 lobby's hour), and, once none of its tables is playing, sets ``drained``: ``run_server``
-then exits as after a signal. ``leave`` marks the row stopped at a clean exit and drops its live rows.
+then exits as after a signal. ``leave`` marks the row stopped at a clean exit and drops
+its live rows.
 """
 
 from __future__ import annotations
