@@ -14,6 +14,8 @@ class Clock:
         return self.now
 
 
+WINDOW = DEFAULT_WINDOW_SECONDS  #: the default lease's window (45 s)
+
 def beating(lease: Lease, clock: Clock, seconds: float, every: float = 1.0) -> None:
     """Successful beats every ``every`` seconds for ``seconds``."""
     end = clock.now + seconds
@@ -40,7 +42,7 @@ def test_a_fresh_lease_has_lapsed_until_its_first_renewal() -> None:
 def test_reaping_waits_for_a_whole_window_of_unbroken_renewals() -> None:
     clock = Clock()
     lease = Lease(LeaseTimings(), clock)
-    beating(lease, clock, 29.0)
+    beating(lease, clock, WINDOW - 1.0)
     assert not lease.may_reap()
     beating(lease, clock, 2.0)
     assert lease.may_reap()
@@ -49,11 +51,11 @@ def test_reaping_waits_for_a_whole_window_of_unbroken_renewals() -> None:
 def test_a_failed_renewal_starts_the_window_again() -> None:
     clock = Clock()
     lease = Lease(LeaseTimings(), clock)
-    beating(lease, clock, 40.0)
+    beating(lease, clock, WINDOW + 10.0)
     assert lease.may_reap()
     lease.failed()
     assert not lease.may_reap() and not lease.lapsed()  # one failure: no pause yet
-    beating(lease, clock, 29.0)
+    beating(lease, clock, WINDOW - 1.0)
     assert not lease.may_reap()
     beating(lease, clock, 2.0)
     assert lease.may_reap()
@@ -64,7 +66,7 @@ def test_an_outage_pauses_after_six_seconds_and_then_needs_a_whole_window() -> N
     at the first beat after, and may reap nobody for 45 s more."""
     clock = Clock()
     lease = Lease(LeaseTimings(), clock)
-    beating(lease, clock, 60.0)
+    beating(lease, clock, WINDOW + 30.0)
     assert lease.may_reap()
     outage_began = clock.now
     last_renewal = clock.now - 1.0
@@ -79,7 +81,7 @@ def test_an_outage_pauses_after_six_seconds_and_then_needs_a_whole_window() -> N
     assert age is not None and age >= 20.0
     beating(lease, clock, 1.0)
     assert not lease.lapsed() and not lease.may_reap()
-    beating(lease, clock, 28.0)
+    beating(lease, clock, WINDOW - 2.0)
     assert not lease.may_reap()
     beating(lease, clock, 2.0)
     assert lease.may_reap()
@@ -90,7 +92,7 @@ def test_slow_beats_with_no_failure_are_a_gap_too() -> None:
     between, so its run is broken (a stalled event loop, a read that hung)."""
     clock = Clock()
     lease = Lease(LeaseTimings(), clock)
-    beating(lease, clock, 40.0)
+    beating(lease, clock, WINDOW + 10.0)
     clock.now += PAUSE_AFTER_SECONDS + 1
     assert lease.lapsed() and not lease.may_reap()
     lease.renewed(clock.now)

@@ -37,7 +37,7 @@ async def test_a_killed_processs_row_counts_what_the_database_holds(database: st
             # w01 beat with no table, then opened one and was killed within the beat.
             await store.read(
                 "INSERT INTO processes (instance, name, address, pid, beat_at, stats) VALUES"
-                " (%s, 'w01', '127.0.0.1:2', 1, now() - interval '40 seconds', %s)"
+                " (%s, 'w01', '127.0.0.1:2', 1, now() - interval '60 seconds', %s)"
                 " RETURNING instance", DEAD, Jsonb({"tables": 0, "playing": 0,
                                                     "connections": 0, "rss_bytes": 1}))
             for table, state in (("01000000aa", "playing"), ("01000000bb", "waiting")):
