@@ -219,7 +219,8 @@ def test_a_game_ended_early_is_worked_out_up_to_its_last_action(
     for n in sorted(cuts):
         cases.append({
             "seed": rec.seed, "players": rec.players, "client_seeds": rec.client_seeds,
-            "actions": actions[:n], "finished": False, "turned_up": shown(prefix_turn_ups(rec, n)), "tampered": {},
+            "actions": actions[:n], "finished": False,
+            "turned_up": shown(prefix_turn_ups(rec, n)), "tampered": {},
         })
     open_page(page, archived_server)
     got = page.evaluate(WORK_OUT, cases)

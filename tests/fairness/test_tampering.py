@@ -319,8 +319,12 @@ def test_a_forged_api_rules_changes_nothing_the_page_computes(
 
     honest = [checks(data), checks(tampered)]
     asked: list[str] = []
-    page.route("**/api/rules*", lambda route: (asked.append(route.request.url), route.fulfill(
-        status=200, content_type="application/json", body=json.dumps(FORGED_RULES))))
+    def forge(route: Any) -> None:
+        asked.append(route.request.url)
+        route.fulfill(status=200, content_type="application/json",
+                      body=json.dumps(FORGED_RULES))
+
+    page.route("**/api/rules*", forge)
     page.on("request", lambda r: asked.append(r.url) if "/api/rules" in r.url else None)
     forged = [checks(data), checks(tampered)]
     assert forged == honest
