@@ -48,16 +48,29 @@ export const GOODS = ["clay", "flax", "wool", "honey", "amber"];
  */
 
 /**
- * Plots in the game by player count (by good, canonical order) and the starting plots taken
- * out of them before the stack is shuffled (docs/fairness.md, "How the game uses it").
- * @type {Record<number, {plots: number[], starting: Good[]}>}
+ * The fixed plot table of docs/fairness.md ("How the game uses it"), in this page's own
+ * code and never fetched from a server: by player count, the plots in the game (by good,
+ * canonical order), the starting plots taken out of them before the stack is shuffled, and
+ * how many plots lie face up (N+1: turned up at the setup and after each Surveyor phase).
+ * A server that forges /api/rules changes nothing the verify page computes.
+ * @type {Readonly<Record<number, Readonly<{plots: readonly number[], starting: readonly Good[], faceUp: number}>>>}
  */
-export const SETUPS = {
-  2: { plots: [7, 9, 8, 6, 5], starting: ["flax", "clay"] },
-  3: { plots: [10, 12, 11, 9, 8], starting: ["flax", "flax", "clay"] },
-  4: { plots: [10, 12, 11, 9, 8], starting: ["flax", "flax", "clay", "clay"] },
-  5: { plots: [10, 12, 11, 9, 8], starting: ["flax", "flax", "flax", "clay", "clay"] },
-};
+export const SETUPS = Object.freeze({
+  2: Object.freeze({ plots: Object.freeze([7, 9, 8, 6, 5]), starting: Object.freeze(["flax", "clay"]), faceUp: 3 }),
+  3: Object.freeze({ plots: Object.freeze([10, 12, 11, 9, 8]), starting: Object.freeze(["flax", "flax", "clay"]), faceUp: 4 }),
+  4: Object.freeze({ plots: Object.freeze([10, 12, 11, 9, 8]), starting: Object.freeze(["flax", "flax", "clay", "clay"]), faceUp: 5 }),
+  5: Object.freeze({ plots: Object.freeze([10, 12, 11, 9, 8]), starting: Object.freeze(["flax", "flax", "flax", "clay", "clay"]), faceUp: 6 }),
+});
+
+/**
+ * The table's row for a game of `players`, or an error for a count it has no row for.
+ * @param {unknown} players
+ */
+export function setupFor(players) {
+  const setup = typeof players === "number" && Object.hasOwn(SETUPS, players) ? SETUPS[players] : null;
+  if (!setup) throw new Error(`a game needs 2 to 5 players, not ${JSON.stringify(players)}`);
+  return setup;
+}
 
 /** @param {number} k */
 export function reshuffleLabel(k) {
@@ -72,8 +85,7 @@ export function canonical(goods) {
 
 /** The plots that go into the stack at the start, in canonical order. @param {number} players */
 export function stackPlots(players) {
-  const setup = SETUPS[players];
-  if (!setup) throw new Error(`a game needs 2 to 5 players, not ${players}`);
+  const setup = setupFor(players);
   const counts = setup.plots.slice();
   for (const g of setup.starting) counts[GOODS.indexOf(g)] -= 1;
   /** @type {Good[]} */
@@ -98,7 +110,7 @@ const SOURCE_ORDER = { setup: 0, farmstead: 1, surveyor: 2 };
  * actions alone: no list from the server is read. This is the rules' plot flow and nothing
  * more (docs/fairness.md, "How the game uses it"):
  *
- * - the setup turns up `faceUp` plots (the /api/rules setup's `face_up_plots`) from the top;
+ * - the setup turns up `faceUp` plots (N+1, from this file's `SETUPS`) from the top;
  * - a `draw_plot` action (a staffed Farmstead) draws one plot, at that action's step;
  * - a Surveyor phase runs from a `pick_role` of the surveyor to the next `pick_role` (every
  *   action in between is the Surveyor's: a `take_plot`, `take_stone_pit`, `draw_plot` or
@@ -116,11 +128,11 @@ const SOURCE_ORDER = { setup: 0, farmstead: 1, surveyor: 2 };
  * @param {Uint8Array<ArrayBuffer>} key
  * @param {number} players
  * @param {readonly (RecordedAction | null)[]} actions the record's
- * @param {{faceUp: number, finished: boolean}} how
+ * @param {{finished: boolean}} how
  * @returns {Promise<TurnUp[]>}
  */
-export async function expectedTurnUps(key, players, actions, { faceUp, finished }) {
-  if (!Number.isInteger(faceUp) || faceUp < 1) throw new Error(`the face-up count must be a whole number, not ${faceUp}`);
+export async function expectedTurnUps(key, players, actions, { finished }) {
+  const { faceUp } = setupFor(players);
   let stack = await initialStack(key, players);
   /** @type {Good[]} */
   let discard = [];

@@ -1,7 +1,8 @@
 // @ts-check
-// The checks of the verify page, as a pure function of a game record, the rules catalogue's
-// setups (/api/rules), the server's replay of the game (optional) and what this browser saw
-// of it (optional). Everything random is recomputed here from the revealed seed and the
+// The checks of the verify page, as a pure function of a game record, the server's replay
+// of the game (optional) and what this browser saw of it (optional). The plot table (how
+// many plots of each good, which start taken out, how many lie face up) is the fixed one of
+// docs/fairness.md, in fairness_plots.js: nothing the server answers changes it. Everything random is recomputed here from the revealed seed and the
 // client seeds (fairness.js, WebCrypto): the first Warden, and every plot turned up, worked
 // out from the seed and the record's actions alone (fairness.js expectedTurnUps), so that a
 // list of turn-ups with one missing, added or changed fails and is named. The server's
@@ -13,7 +14,7 @@
 // record names its player ("seat 2", counted from 1, only where the record has no name).
 
 import { ALGORITHM, deriveKey, fingerprint, firstWarden } from "./fairness.js";
-import { compareTurnUps, expectedTurnUps } from "./fairness_plots.js";
+import { SETUPS, compareTurnUps, expectedTurnUps } from "./fairness_plots.js";
 import { check, isInt, seatNamer, seatSeedsText, seedText } from "./verify_record.js";
 
 /** @typedef {import("./fairness_plots.js").Good} Good */
@@ -21,7 +22,6 @@ import { check, isInt, seatNamer, seatSeedsText, seedText } from "./verify_recor
 /** @typedef {import("./verify_record.js").GameRecord} GameRecord */
 /** @typedef {import("./verify_record.js").Replay} Replay */
 /** @typedef {import("./verify_record.js").Seen} Seen */
-/** @typedef {import("./verify_record.js").Setups} Setups */
 /** @typedef {import("./verify_record.js").Check} Check */
 /** @typedef {import("./verify_record.js").FinalScore} FinalScore */
 
@@ -104,10 +104,10 @@ function describeRow(r) {
  * seeds give this game's draws?), first Warden, every turn-up of plots, what this browser
  * saw, every action (by the rules, on the server) and the final scores.
  * @param {GameRecord} record
- * @param {{replay?: Replay | null, seen?: Seen | null, setups?: Setups | null}} [given]
+ * @param {{replay?: Replay | null, seen?: Seen | null}} [given]
  * @returns {Promise<Check[]>}
  */
-export async function verifyRecord(record, { replay = null, seen = null, setups = null } = {}) {
+export async function verifyRecord(record, { replay = null, seen = null } = {}) {
   const seatNo = seatNamer(record);
   /** @type {Check[]} */
   const checks = [];
@@ -178,14 +178,13 @@ export async function verifyRecord(record, { replay = null, seen = null, setups 
       seen: seenWarden === null ? "" : seatNo(seenWarden),
       drawOk: shownWarden === null || shownWarden === warden,
     }));
-    const faceUp = setups && setups[String(players)] ? setups[String(players)].face_up_plots : null;
     const shown = shownTurnUps(record, replay);
-    if (!isInt(faceUp)) {
-      turnUps = check("turn-ups", "Every plot turned up, worked out from the seed and the actions", null,
-        { note: "the rules catalogue (/api/rules) did not load: it says how many plots are face up" });
+    if (typeof players !== "number" || !Object.hasOwn(SETUPS, players)) {
+      turnUps = check("turn-ups", "Every plot turned up, worked out from the seed and the actions", false,
+        { game: `${JSON.stringify(players)} players`, note: "a game has 2 to 5 players: docs/fairness.md's plot table has no row for this" });
     } else {
       const expected = await expectedTurnUps(key, players, record.actions || [],
-        { faceUp, finished: !!record.result });
+        { finished: !!record.result });
       /** @type {import("./fairness_plots.js").TurnUpRow[]} */
       const rows = shown.list ? compareTurnUps(expected, shown.list) : expected.map((e, index) => ({
         index, step: e.step, source: e.source, expected: e.goods, shown: null, status: "unshown", reshuffled: e.reshuffled,
@@ -233,14 +232,7 @@ export async function verifyRecord(record, { replay = null, seen = null, setups 
     checks.push(check("client-seeds", "The seed and client seeds give this game's draws", null,
       { note: "needs a seed that matches the fingerprint" }));
   }
-  if (bound) {
-    const keyed = bound.filter((x) => x !== null);
-    const ok = bound.length === players && JSON.stringify(keyed) === JSON.stringify(record.client_seeds || []);
-    checks.push(check("seat-seeds", "Each client seed is bound to the seat that gave it", ok, {
-      computed: JSON.stringify(keyed), game: seatSeedsText(bound, seatNo),
-      note: ok ? "the key takes the seats' seeds in seat order" : `the key's client seeds ${JSON.stringify(record.client_seeds || [])} are not the seats' seeds in seat order (${bound.length} listed for ${players} seats)`,
-    }));
-  }
+  checks.push(...seatSeedChecks(record, bound));
   if (turnUps) checks.push(turnUps);
   checks.push(...draws);
 
@@ -275,6 +267,45 @@ export async function verifyRecord(record, { replay = null, seen = null, setups 
 
   checks.push(scoresCheck(record, replay));
   return checks;
+}
+
+/**
+ * The seat binding (format 3, docs/fairness.md "Seeds and seats"): a format-3 record binds
+ * every client seed to the seat that gave it, so `seat_seeds` null or missing is a binding
+ * stripped; one per seat; the non-null ones in seat order are the key's client seeds; and a
+ * bot's seat holds no seed (so a person's seed moved to a bot's seat fails even where the
+ * key stays the same). An older format (1, 2) has no binding, and none may be added to it.
+ * @param {GameRecord} record @param {(string | null)[] | null} bound
+ * @returns {Check[]}
+ */
+function seatSeedChecks(record, bound) {
+  const seatNo = seatNamer(record);
+  const label = "Each client seed is bound to the seat that gave it";
+  const format = isInt(record.format) ? record.format : 1;
+  const keys = JSON.stringify(record.client_seeds || []);
+  if (format < 3) {
+    return bound ? [check("seat-seeds", label, false, { game: seatSeedsText(bound, seatNo),
+      note: `a format-${format} record binds no seeds to seats, yet this one lists seat_seeds` })] : [];
+  }
+  if (!bound) {
+    return [check("seat-seeds", label, false, { game: record.seat_seeds === undefined ? "no seat_seeds" : "seat_seeds: null",
+      note: "a format-3 record binds every client seed to the seat that gave it, and this one has no seat_seeds (null or missing): the binding was stripped" })];
+  }
+  const players = record.players;
+  const keyed = bound.filter((x) => x !== null);
+  if (bound.length !== players || JSON.stringify(keyed) !== keys) {
+    return [check("seat-seeds", label, false, { computed: JSON.stringify(keyed), game: seatSeedsText(bound, seatNo),
+      note: `the key's client seeds ${keys} are not the seats' seeds in seat order (${bound.length} listed for ${players} seats)` })];
+  }
+  const seats = Array.isArray(record.seats) ? record.seats : [];
+  const botSeeded = bound.map((s, i) => ({ s, i })).filter(({ s, i }) => s !== null && seats[i] && seats[i].bot === true);
+  if (botSeeded.length) {
+    const { s, i } = botSeeded[0];
+    return [check("seat-seeds", label, false, { computed: JSON.stringify(keyed), game: seatSeedsText(bound, seatNo),
+      note: `${seatNo(i)} is a bot, and bots hold no seed, but the record gives it ${seedText(s)}` })];
+  }
+  return [check("seat-seeds", label, true, { computed: JSON.stringify(keyed), game: seatSeedsText(bound, seatNo),
+    note: "the key takes the seats' seeds in seat order; no bot holds one" })];
 }
 
 /**

@@ -1,8 +1,9 @@
 // @ts-check
 // The verify page: /verify.html?game=<id>, or a pasted record. The checks themselves are in
-// verifier.js; this page fetches the record, the rules' setups (how many plots lie face up)
-// and the server's replay, adds what this browser saw (seen.js), and shows every check
-// passed or failed with the values side by side.
+// verifier.js; this page fetches the record and the server's replay (only for the rules:
+// the actions and the result), adds what this browser saw (seen.js), and shows every check
+// passed or failed with the values side by side. It asks the server for nothing the draws
+// are computed from: the plot table is docs/fairness.md's, in fairness_plots.js.
 
 import { h, clear } from "./dom.js";
 import { verifyRecord } from "./verifier.js";
@@ -106,11 +107,8 @@ async function run(record, { id, source }) {
   }
   /** @type {import("./verify_record.js").Seen | null} */
   const seen = id ? seenFor(id) : null;
-  const rules = await getJson("/api/rules");
-  const catalogue = /** @type {{setups?: import("./verify_record.js").Setups} | null} */ (rules.data);
-  const setups = rules.ok && catalogue ? catalogue.setups : null;
   try {
-    const checks = await verifyRecord(record, { replay, seen, setups });
+    const checks = await verifyRecord(record, { replay, seen });
     render(record, checks, { id, source });
   } catch (err) {
     setVerdict(`Could not check: ${errorText(err)}`, "bad");

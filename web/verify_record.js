@@ -63,7 +63,6 @@
  * @property {number | null} [first_warden]
  * @property {{from: number, to: number, source: string, goods: Good[]}[]} [turned_up]
  */
-/** The rules catalogue's setups by player count (/api/rules). @typedef {Record<string, {face_up_plots: number}>} Setups */
 /**
  * One check, one row of the verify page.
  * @typedef {object} Check

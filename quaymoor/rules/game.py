@@ -225,9 +225,20 @@ class Game:
     ) -> GameRecord:
         """The game record: enough to replay and verify the game. It holds the seed, so it
         is for the end of the game (or for the server's own archive). ``game``, the reason
-        it ended and when are for the server's records."""
+        it ended and when are for the server's records.
+
+        Every record binds its client seeds to seats (``seat_seeds``, format 3); a table
+        puts its own binding in afterwards. Here the key's client seeds are bound to the
+        first seats in order and the other seats gave none; without ``seats`` (self-play)
+        a seat that gave a seed is a person's and every other one a bot's (bots hold no
+        seed, ``docs/fairness.md``)."""
+        given = list(self.client_seeds)
+        if len(given) > self.players:
+            raise ValueError(f"{len(given)} client seeds for {self.players} seats: a seat "
+                             "gives at most one")
+        bound: list[str | None] = [*given, *[None] * (self.players - len(given))]
         info = list(seats) if seats is not None else [
-            SeatInfo(seat_label(i), bot=True) for i in range(self.players)
+            SeatInfo(seat_label(i), bot=bound[i] is None) for i in range(self.players)
         ]
         return GameRecord.create(
             players=self.players,
@@ -241,6 +252,7 @@ class Game:
             ended_at=ended_at,
             first_warden=self.first_warden,
             turned_up=list(self.turned_up) if self.turned_up is not None else None,
+            seat_seeds=bound,
         )
 
     @classmethod

@@ -132,13 +132,20 @@ def _check_draws(record: GameRecord, game: Game) -> Verdict | None:
 
 
 def _check_seat_seeds(record: GameRecord) -> Verdict | None:
-    """Format 3: the seeds bound to seats, one per seat, are exactly the key's client
-    seeds (the non-null ones, in seat order)."""
+    """Format 3: every record binds the client seeds to seats (``seat_seeds`` null or
+    missing is a binding stripped, refused), one per seat; the non-null ones, in seat
+    order, are exactly the key's client seeds; and a bot's seat holds none (bots hold no
+    seed, so a person's seed moved to a bot's seat is caught even where the key stays
+    the same)."""
     bound = record.seat_seeds
-    if bound is None:
-        return None
     if record.format < 3:
-        return Verdict(False, f"seat_seeds: a format-{record.format} record has none")
+        if bound is not None:
+            return Verdict(False, f"seat_seeds: a format-{record.format} record has none")
+        return None
+    if bound is None:
+        return Verdict(False, "seat_seeds: a format-3 record binds every client seed to the "
+                              "seat that gave it, and this one has no seat_seeds (null or "
+                              "missing): the binding was stripped")
     if len(bound) != record.players:
         return Verdict(False, f"seat_seeds: {len(bound)} listed for {record.players} seats")
     keyed = [s for s in bound if s is not None]
@@ -146,6 +153,10 @@ def _check_seat_seeds(record: GameRecord) -> Verdict | None:
         return Verdict(False, f"client seeds: the seats gave {bound!r}, so the key is made "
                               f"from {keyed!r}, but the record's client_seeds are "
                               f"{record.client_seeds!r}")
+    for i, (seat, given) in enumerate(zip(record.seats, bound, strict=True)):
+        if seat.bot and given is not None:
+            return Verdict(False, f"seat_seeds: seat {i} ({seat.name}) is a bot, and bots "
+                                  f"hold no seed, but the record gives it {given!r}")
     return None
 
 

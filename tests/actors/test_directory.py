@@ -68,7 +68,7 @@ async def test_the_gateway_asks_the_directory_about_a_table_it_does_not_hold() -
             assert message["type"] == "game_ended" and message["table"] == ENDED
             assert message["reason"] == "finished" and message["seed"] == record.seed
             assert message["fingerprint"] == record.fingerprint
-            assert message["client_seeds"] == list(record.client_seeds)
+            assert message["client_seeds"] == record.seat_seeds  # per seat (game_ended)
             assert message["record_url"] == f"/games/{ENDED}.json"
             async with connect(port) as archiving:
                 await archiving.hello(ARCHIVING)

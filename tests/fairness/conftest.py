@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-import attrs
 import pytest
 
 from quaymoor.bots.prng import SplitMix64
@@ -48,11 +47,13 @@ def game_record(game_id: str) -> GameRecord:
     """The finished game's record as a table writes it (format 3): the client seeds were
     given by the first seats, in order, and the others gave none."""
     game = finished_game(game_id)
-    seats = [SeatInfo(f"Player {i + 1}", bot=i > 0) for i in range(game.players)]
-    record = game.record(seats, game=game_id, end_reason="finished", ended_at=1_800_000_000.0)
     given = list(game.client_seeds)
+    # seat 0 and the seats that gave a seed are people's, the others bots' (no seed)
+    seats = [SeatInfo(f"Player {i + 1}", bot=i >= max(1, len(given))) for i in range(game.players)]
+    record = game.record(seats, game=game_id, end_reason="finished", ended_at=1_800_000_000.0)
     bound: list[str | None] = [*given, *[None] * (game.players - len(given))]
-    return attrs.evolve(record, seat_seeds=bound)
+    assert record.seat_seeds == bound
+    return record
 
 
 @pytest.fixture(scope="module")

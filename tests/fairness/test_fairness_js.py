@@ -117,6 +117,7 @@ def test_javascript_setups_match_the_rules_data(page: Any, archived_server: Serv
         assert setups[str(n)] == {
             "plots": list(setup.plots),
             "starting": [g.name.lower() for g in setup.starting_plots],
+            "faceUp": setup.face_up_plots,
         }
 
 
@@ -139,11 +140,11 @@ WORK_OUT = """async (cases) => {""" + IMPORT + """
     for (const c of cases) {
       const key = await f.deriveKey(c.seed, c.client_seeds);
       const mine = await f.expectedTurnUps(key, c.players, c.actions,
-        { faceUp: c.face_up, finished: c.finished });
+        { finished: c.finished });
       const rows = (list) => f.compareTurnUps(mine, list).map((r) => r.status);
       const other = await f.deriveKey(c.seed, [...c.client_seeds, "mallory"]);
       const wrong = await f.expectedTurnUps(other, c.players, c.actions,
-        { faceUp: c.face_up, finished: c.finished });
+        { finished: c.finished });
       out.push({
         mine: mine.map(({ step, source, goods }) => ({ step, source, goods })),
         open: mine.filter((t) => t.open).length,
@@ -175,7 +176,7 @@ def test_every_plot_turned_up_in_whole_games_is_worked_out_in_javascript(
         cases.append({
             "seed": rec.seed, "players": rec.players, "client_seeds": rec.client_seeds,
             "actions": json.loads(rec.to_json())["actions"],
-            "face_up": SETUPS[rec.players].face_up_plots, "finished": True,
+            "finished": True,
             "turned_up": listed,
             "tampered": {"truncated": listed[:-3], "dropped": listed[:k] + listed[k + 1:],
                          "added": [*listed[:k + 1], extra, *listed[k + 1:]],
@@ -218,8 +219,8 @@ def test_a_game_ended_early_is_worked_out_up_to_its_last_action(
     for n in sorted(cuts):
         cases.append({
             "seed": rec.seed, "players": rec.players, "client_seeds": rec.client_seeds,
-            "actions": actions[:n], "face_up": SETUPS[rec.players].face_up_plots,
-            "finished": False, "turned_up": shown(prefix_turn_ups(rec, n)), "tampered": {},
+            "actions": actions[:n], "finished": False,
+            "turned_up": shown(prefix_turn_ups(rec, n)), "tampered": {},
         })
     open_page(page, archived_server)
     got = page.evaluate(WORK_OUT, cases)

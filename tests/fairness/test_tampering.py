@@ -93,6 +93,39 @@ def alter_turn_up(data: dict[str, Any]) -> int:
 
 TURN_UP_EDITS = [truncate_turn_ups, drop_turn_up, add_turn_up, alter_turn_up]
 
+TWO = "a0a0a0a0a2"  #: two players: "alice" at seat 0, a bot at seat 1
+
+
+def strip_seat_seeds_null(data: dict[str, Any]) -> None:
+    data["seat_seeds"] = None
+
+
+def strip_seat_seeds_missing(data: dict[str, Any]) -> None:
+    del data["seat_seeds"]
+
+
+def seed_on_a_bot(data: dict[str, Any]) -> None:
+    """Mark seat 0, which gave "alice", a bot's: the key and the draws stay the same."""
+    data["seats"][0]["bot"] = True
+
+
+def seed_moved_to_a_bot(data: dict[str, Any]) -> None:
+    """The two-player game's "alice" moved from seat 0 (a person) to seat 1 (a bot): the
+    key's client seeds are the same, so only "bots hold no seed" catches it."""
+    assert data["seat_seeds"] == ["alice", None] and data["seats"][1]["bot"]
+    data["seat_seeds"] = [None, "alice"]
+
+
+#: (game, edit, what quaymoor verify says, what the page's seat-seeds row says)
+SEAT_EDITS: list[tuple[str, Callable[[dict[str, Any]], None], str, str]] = [
+    (GAME, strip_seat_seeds_null, "the binding was stripped", "the binding was stripped"),
+    (GAME, strip_seat_seeds_missing, "the binding was stripped", "the binding was stripped"),
+    (GAME, seed_on_a_bot, "seat 0 (Player 1) is a bot, and bots hold no seed",
+     "Player 1 is a bot, and bots hold no seed"),
+    (TWO, seed_moved_to_a_bot, "seat 1 (Player 2) is a bot, and bots hold no seed",
+     "Player 2 is a bot, and bots hold no seed"),
+]
+
 
 def verify_cli(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "quaymoor", "verify", str(path)], cwd=ROOT,
@@ -137,6 +170,15 @@ def test_the_cli_passes_the_faithful_record_and_names_each_tampering(tmp_path: P
     for edit in TURN_UP_EDITS:
         message, number = tampered(edit, edit.__name__)
         assert f": plots turned up #{number}: " in message, (edit.__name__, message)
+
+    for game, seat_edit, words, _ in SEAT_EDITS:
+        data = json.loads(game_record(game).to_json())
+        seat_edit(data)
+        path = tmp_path / f"{seat_edit.__name__}.json"
+        path.write_text(json.dumps(data))
+        done = verify_cli(path)
+        assert done.returncode == 1, (seat_edit.__name__, done.stdout, done.stderr)
+        assert ": seat_seeds: " in done.stderr and words in done.stderr, done.stderr
 
 
 # ---------------------------------------------------------------- the browser page
@@ -236,3 +278,56 @@ def test_the_page_names_a_seed_moved_to_another_seat(page: Any, archived_server:
     change_seat_seed(data)
     rows = check_pasted(page, archived_server, data)
     assert failed(rows) == ["seat-seeds"], rows
+
+
+@pytest.mark.parametrize(("game", "edit", "words"), [(g, e, w) for g, e, _, w in SEAT_EDITS],
+                         ids=[e.__name__ for _, e, _, _ in SEAT_EDITS])
+def test_the_page_refuses_a_stripped_or_moved_seat_binding(
+    page: Any, archived_server: Served, game: str, edit: Callable[[dict[str, Any]], None],
+    words: str,
+) -> None:
+    """Every draw still checks out (the key is the same): only the binding fails."""
+    data = json.loads(game_record(game).to_json())
+    assert failed(check_pasted(page, archived_server, data)) == []
+    edit(data)
+    rows = check_pasted(page, archived_server, data)
+    assert failed(rows) == ["seat-seeds"], rows
+    assert page.locator("#verdict").get_attribute("data-first") == "seat-seeds"
+    row = page.locator('#checks tr[data-check="seat-seeds"]').inner_text()
+    assert words in row, row
+
+
+FORGED_RULES = {"setups": {str(n): {"players": n, "face_up_plots": 1, "plots": [1] * 5}
+                           for n in range(2, 6)}}
+
+
+def test_a_forged_api_rules_changes_nothing_the_page_computes(
+    page: Any, archived_server: Served
+) -> None:
+    """A server that forges /api/rules (one plot face up) decides nothing: the page never
+    asks for it, and every check and value is what it is with the true answer."""
+    data = record_data()
+    tampered = record_data()
+    drop_turn_up(tampered)
+
+    def checks(record: dict[str, Any]) -> list[list[str]]:
+        check_pasted(page, archived_server, record)
+        rows: list[list[str]] = page.eval_on_selector_all(
+            "#checks tbody tr",
+            "rows => rows.map((r) => [r.dataset.check, r.dataset.status, r.innerText])")
+        return rows
+
+    honest = [checks(data), checks(tampered)]
+    asked: list[str] = []
+    def forge(route: Any) -> None:
+        asked.append(route.request.url)
+        route.fulfill(status=200, content_type="application/json",
+                      body=json.dumps(FORGED_RULES))
+
+    page.route("**/api/rules*", forge)
+    page.on("request", lambda r: asked.append(r.url) if "/api/rules" in r.url else None)
+    forged = [checks(data), checks(tampered)]
+    assert forged == honest
+    assert asked == []
+    assert failed([(c, s) for c, s, _ in honest[0]]) == []
+    assert "turn-ups" in failed([(c, s) for c, s, _ in honest[1]])

@@ -101,8 +101,10 @@ def test_the_seeds_bound_to_seats_must_be_the_keys(seat_seeds: list[Any], named:
     changed = attrs.evolve(record, seat_seeds=seat_seeds)
     if seat_seeds[1] is None:  # only the binding moved: the key is the same
         assert [s for s in seat_seeds if s is not None] == record.client_seeds
-        changed = attrs.evolve(changed, seat_seeds=["alice", None, None, "Bob \U0001f3b2"])
-        assert verify_record(changed).ok  # same order: the same key, a different binding
+        to_bot = attrs.evolve(changed, seat_seeds=["alice", None, None, "Bob \U0001f3b2"])
+        verdict = verify_record(to_bot)  # same order, the same key: but seat 3 is a bot's
+        assert not verdict.ok and "seat 3 (Player 4) is a bot, and bots hold no seed" in (
+            verdict.message), verdict.message
         changed = attrs.evolve(changed, seat_seeds=["Bob \U0001f3b2", "alice", None, None])
     verdict = verify_record(changed)
     assert not verdict.ok and verdict.message.startswith(named), verdict.message

@@ -230,6 +230,57 @@ def test_a_client_seed_changed_is_refused() -> None:
     refused(attrs.evolve(rec, client_seeds=["alice"]))
 
 
+# ------------------------------------------------ the seat binding (seat_seeds, format 3)
+
+
+def test_a_record_binds_its_seeds_to_seats_and_its_bots_hold_none() -> None:
+    rec = record(3, ("alice", "bob"))
+    assert rec.format == 3
+    assert rec.seat_seeds == ["alice", "bob", None]
+    assert [s.bot for s in rec.seats] == [False, False, True]
+    alone = record(3)
+    assert alone.seat_seeds == [None, None, None]
+    assert all(s.bot for s in alone.seats)
+    assert verify_record(alone).ok
+
+
+@pytest.mark.parametrize("strip", ["null", "missing"])
+def test_a_stripped_seat_binding_is_refused(strip: str) -> None:
+    for rec in (record(3, ("alice", "bob")), record(3)):
+        def edit(d: dict[str, Any]) -> None:
+            if strip == "null":
+                d["seat_seeds"] = None
+            else:
+                del d["seat_seeds"]
+        message = refused(edited(rec, edit))
+        assert message.startswith("seat_seeds: a format-3 record binds every client seed")
+        assert "the binding was stripped" in message
+
+
+def test_a_bot_holding_a_seed_is_refused() -> None:
+    rec = record(3, ("alice",))
+    seats = [attrs.evolve(rec.seats[0], bot=True), *rec.seats[1:]]
+    message = refused(attrs.evolve(rec, seats=seats))
+    assert message == ("seat_seeds: seat 0 (Seat 1) is a bot, and bots hold no seed, but "
+                       "the record gives it 'alice'")
+
+
+def test_a_persons_seed_moved_to_a_bots_seat_is_refused() -> None:
+    """The key is the same (the seeds keep their order), so only the bot check sees it."""
+    rec = record(3, ("alice", "bob"))
+    moved = edited(rec, lambda d: d.__setitem__("seat_seeds", ["alice", None, "bob"]))
+    assert [s for s in moved.seat_seeds or [] if s is not None] == moved.client_seeds
+    message = refused(moved)
+    assert "seat 2 (Seat 3) is a bot, and bots hold no seed" in message
+    assert "'bob'" in message
+
+
+def test_a_seat_binding_in_an_older_format_is_refused() -> None:
+    rec = record(3, ("alice",))
+    assert "a format-2 record has none" in refused(attrs.evolve(rec, format=2))
+    assert verify_record(attrs.evolve(rec, format=2, seat_seeds=None)).ok
+
+
 def test_an_unknown_algorithm_is_refused() -> None:
     message = refused(attrs.evolve(record(), algorithm="quaymoor-fair-0"))
     assert "unknown algorithm" in message
