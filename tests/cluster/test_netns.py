@@ -17,6 +17,8 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import time
+from collections.abc import Iterator
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
@@ -47,6 +49,16 @@ GAMES_EACH = 3  #: games mid-play on each table host
 PROBE_EVERY = 2.0  #: a reconnect and a record fetch per cut-off game, this often
 RECOVERY = 30.0  #: for the cut-off host's players to hear from it again (TCP's backoff)
 OPTIONS = NetnsOptions(bot_delay=0.05, decision_seconds=60)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _worker_threads_back_home() -> Iterator[None]:
+    """``hosts.entered`` leaves the threads started inside it in that namespace, and trio
+    keeps an idle worker thread for 10 s (its thread cache) to reuse: a later test's
+    ``trio.to_thread`` would then reach 127.0.0.1 of a namespace that is gone (connection
+    refused: test_pg_standby met it in the full suite). Wait them out once, at the end."""
+    yield
+    time.sleep(11)
 
 
 @pytest.fixture
