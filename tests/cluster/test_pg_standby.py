@@ -6,12 +6,8 @@ get ``target_session_attrs=read-write``; no password is ever printed."""
 
 from __future__ import annotations
 
-import shutil
 import socket
-import tempfile
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import psycopg
 import pytest
@@ -30,7 +26,6 @@ from quaymoor.store.pg_db import (
     redacted,
 )
 from quaymoor.tools.selfplay import random_game
-from tests.cluster.running import needs_cluster_tools
 
 
 def test_several_hosts_connect_to_the_one_that_takes_writes() -> None:
@@ -57,18 +52,6 @@ def test_a_printed_database_never_shows_its_password() -> None:
     assert "s3cret" not in redacted("password=s3cret garbage")
 
 
-@pytest.fixture
-def pair() -> Iterator[StandbyPair]:
-    needs_cluster_tools()
-    folder = Path(tempfile.mkdtemp(prefix="quaymoor-standby-"))
-    folder.chmod(0o755)
-    pair = StandbyPair(folder / "pg")
-    try:
-        pair.start()
-        yield pair
-    finally:
-        pair.stop()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 async def test_a_standby_takes_over_with_every_commit_and_every_queued_write(
