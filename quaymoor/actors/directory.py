@@ -19,13 +19,64 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from quaymoor.protocol.messages import EndOfGame
-from quaymoor.rules.record import EndReason, GameRecord
+from quaymoor.rules.fairness import seed_to_hex
+from quaymoor.rules.record import EndReason, GameRecord, RecordedAction
 
 if TYPE_CHECKING:
     from quaymoor.actors.table import Table
+
+
+@attrs.frozen
+class Start:
+    """What a game's start fixes, as a store keeps it: the seed (hex), the client seeds,
+    each seat's seed, and the seats (name, bot)."""
+
+    seed: str
+    client_seeds: list[str]
+    seat_seeds: list[str | None]
+    seats: list[dict[str, Any]]
+
+
+@attrs.frozen
+class News:
+    """What a store has not been given yet of one table's game: its ``start`` (once, else
+    None) and the actions after the first ``done``."""
+
+    start: Start | None
+    done: int
+    actions: list[RecordedAction]
+
+
+class GameProgress:
+    """How much of each table's game a directory has passed on to its store: the start
+    once, then each new action (the shared tables' and the single process's live store)."""
+
+    def __init__(self) -> None:
+        self._done: dict[str, int] = {}  #: table id -> actions passed on so far
+
+    def news(self, table: Table) -> News | None:
+        """What is new since the last call for ``table``; None before its game starts."""
+        game = table.game
+        if game is None:
+            return None
+        done = self._done.get(table.id)
+        start = None
+        if done is None:
+            start = Start(seed_to_hex(game.seed), list(game.client_seeds),
+                          table.seats.seat_seeds(),
+                          [{"name": s.display_name, "bot": s.bot} for s in table.seats])
+            done = 0
+        self._done[table.id] = len(game.history)
+        return News(start, done, game.history[done:])
+
+    def forget(self, table_id: str) -> bool:
+        """The table closed: True when its game had started (something was passed on)."""
+        return self._done.pop(table_id, None) is not None
 
 
 class TableDirectory(abc.ABC):

@@ -19,9 +19,8 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from quaymoor.actors.directory import LocalDirectory
+from quaymoor.actors.directory import GameProgress, LocalDirectory
 from quaymoor.actors.supervisor import Supervisor
-from quaymoor.rules.fairness import seed_to_hex
 from quaymoor.store.archive import Archive, ArchiveError
 from quaymoor.store.live_games import LiveGame
 from quaymoor.store.sqlite_live import LiveStore
@@ -41,26 +40,21 @@ class LiveDirectory(LocalDirectory):
     def __init__(self, here: Callable[[], Awaitable[bytes]], live: LiveStore) -> None:
         super().__init__(here)
         self.live = live
-        self._logged: dict[str, int] = {}  #: table id -> actions queued so far
+        self._progress = GameProgress()
 
     def progressed(self, table: Table) -> None:
         """The seeds once, then the new actions."""
-        game = table.game
-        if game is None:
+        news = self._progress.news(table)
+        if news is None:
             return
-        done = self._logged.get(table.id)
-        if done is None:
-            self.live.began(LiveGame(
-                table.id, table.players, seed_to_hex(game.seed), list(game.client_seeds),
-                table.seats.seat_seeds(),
-                [{"name": s.display_name, "bot": s.bot} for s in table.seats], []))
-            done = 0
-        if len(game.history) > done:
-            self.live.acted(table.id, done, game.history[done:])
-        self._logged[table.id] = len(game.history)
+        if (start := news.start) is not None:
+            self.live.began(LiveGame(table.id, table.players, start.seed, start.client_seeds,
+                                     start.seat_seeds, start.seats, []))
+        if news.actions:
+            self.live.acted(table.id, news.done, news.actions)
 
     def closed(self, table: Table) -> None:
-        if self._logged.pop(table.id, None) is not None:
+        if self._progress.forget(table.id):
             self.live.ended(table.id)
 
     async def archived_elsewhere(self, table_id: str) -> GameRecord | None:

@@ -25,9 +25,8 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from quaymoor.actors.directory import TableDirectory
+from quaymoor.actors.directory import GameProgress, TableDirectory
 from quaymoor.actors.status import LOBBY_FIELDS
-from quaymoor.rules.fairness import seed_to_hex
 from quaymoor.store.archive import ArchiveError
 from quaymoor.store.live_games import action_rows
 from quaymoor.store.pg_archive import PgArchive
@@ -64,7 +63,7 @@ class SharedTables(TableDirectory):
 
     def __init__(self, store: PgArchive) -> None:
         self.store = store
-        self._logged: dict[str, int] = {}  #: table id -> actions written (or queued)
+        self._progress = GameProgress()
 
     # ------------------------------------------------------------ told
 
@@ -79,25 +78,18 @@ class SharedTables(TableDirectory):
 
     def progressed(self, table: Table) -> None:
         """The seeds once, the new actions, the lobby row."""
-        game = table.game
-        if game is None:
+        news = self._progress.news(table)
+        if news is None:
             return
-        done = self._logged.get(table.id)
-        if done is None:
-            self.store.put(Started(
-                table.id, seed_to_hex(game.seed), list(game.client_seeds),
-                table.seats.seat_seeds(),
-                [{"name": s.display_name, "bot": s.bot} for s in table.seats],
-            ))
-            done = 0
-        new = game.history[done:]
-        if new:
-            self.store.put(Acted(table.id, done, action_rows(new)))
-        self._logged[table.id] = len(game.history)
+        if (start := news.start) is not None:
+            self.store.put(Started(table.id, start.seed, start.client_seeds, start.seat_seeds,
+                                   start.seats))
+        if news.actions:
+            self.store.put(Acted(table.id, news.done, action_rows(news.actions)))
         self.changed(table)
 
     def closed(self, table: Table) -> None:
-        self._logged.pop(table.id, None)
+        self._progress.forget(table.id)
         self.store.put(Closed(table.id))
 
     # ------------------------------------------------------------ asked
