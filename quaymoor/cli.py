@@ -305,8 +305,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="in a cluster: HAProxy's runtime API socket (its view on /status)")
     srv.add_argument("--lease-seconds", type=_lease_seconds, default=None, metavar="S",
                      help="in a cluster: a process without a heartbeat for S seconds is "
-                          "taken for dead (default 30: a database failover; it pauses its "
-                          "tables after a quarter of it, at most 6 s)")
+                          "taken for dead (default 45: a failover or a 30 s partition; it "
+                          "pauses its tables after a quarter of it, at most 6 s)")
     srv.add_argument("--forwarded-from", type=_ip_address, action="append", default=[],
                      metavar="ADDRESS",
                      help="a proxy's IP address (repeat for several): a request from it is "
@@ -341,7 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
     cl.add_argument("--no-address-limits", action="store_true",
                     help="no per-address caps in HAProxy (load tests from one machine)")
     cl.add_argument("--lease-seconds", type=_lease_seconds, default=None, metavar="S",
-                    help="every process's lease (as serve --lease-seconds; default 30)")
+                    help="every process's lease (as serve --lease-seconds; default 45)")
     cl.add_argument("--log-stalls", type=float, default=None, metavar="MS",
                     help="each process logs its event-loop stalls over MS milliseconds "
                          "(as serve --log-stalls)")
