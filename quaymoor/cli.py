@@ -65,7 +65,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if args.record:
         args.record.mkdir(parents=True, exist_ok=True)
     for i in range(args.games):
-        game, result = random_game(args.players, game_seed(args.seed, i))
+        game, result = random_game(args.players, game_seed(args.seed, i),
+                                   f"selfplay-{args.seed}-{i}")
         if args.record:
             path = args.record / f"game-{args.seed}-{i}.json"
             path.write_text(game.record().to_json())
