@@ -50,6 +50,7 @@ __all__ = [
     "derive_key",
     "draw_below",
     "fingerprint",
+    "new_client_seed",
     "new_seed",
     "reshuffle_label",
     "seed_from_hex",
@@ -122,6 +123,12 @@ def check_client_seed(value: object) -> str:
 def new_seed() -> bytes:
     """Draw a fresh game seed from the operating system's secure generator."""
     return secrets.token_bytes(SEED_BYTES)
+
+
+def new_client_seed() -> str:
+    """A client seed as the web client draws one: 128 random bits as 32 hex digits (a
+    commitment hides a seed only when it is hard to guess)."""
+    return secrets.token_hex(16)
 
 
 def fingerprint(seed: bytes) -> str:
