@@ -76,7 +76,7 @@ async def test_games_on_both_processes_lobby_and_archive_agree(running: RunningC
         for info in tables:
             frame = ended[info["table"]]
             assert frame["reason"] == "finished"
-            assert seed_matches(frame["seed"], info["fingerprint"])
+            assert seed_matches(frame["seed"], info)
 
         # The archive answers the same record from either process, and it verifies.
         for info in tables:
