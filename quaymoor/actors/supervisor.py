@@ -42,6 +42,7 @@ from quaymoor.actors.inbox import (
     TableError,
     table_closed,
 )
+from quaymoor.actors.lobby import clean_name
 from quaymoor.actors.table import Table, TableState
 from quaymoor.bots import LEVELS, LOBBY_LEVELS
 from quaymoor.config import TableConfig
@@ -262,7 +263,10 @@ class Supervisor:
     ) -> tuple[Table, JoinResult]:
         """A table with the player in seat 0 (its host), not started: the player sees the
         fingerprint, gives a client seed (``seed``) and starts it (``start``); bots take
-        every other chair then."""
+        every other chair then. A name the table would refuse is refused before any table
+        is made, so that a refusal changes nothing (and leaves no table behind)."""
+        if not isinstance(name, str) or not clean_name(name):
+            raise TableError(Code.BAD_NAME, "a name is needed @ $.name")
         table = await self.create_table(players, bots, pace=pace)
         joined = await self.join(table.id, name)
         return table, joined

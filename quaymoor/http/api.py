@@ -276,21 +276,37 @@ class HttpApi:
 
 #: Addresses whose buckets and tables are kept before the idle ones are forgotten
 _KNOWN_ADDRESSES = 1024
+#: A table that counts against its address's cap on open tables.
+_OPEN_STATES = (TableState.WAITING, TableState.PLAYING)
+#: Seconds a ``too_many_open_tables`` refusal says to wait: a table closes when its game
+#: ends or its players leave, which the server cannot foresee, so this is a polite pace
+#: for asking again rather than a promise.
+OPEN_TABLES_RETRY_AFTER = 30
 
 
 class _TableQuota:
     """Tables per client address (``TableLimits``): how many it may create per minute (a
     token bucket of ``tables_per_minute`` that refills evenly over a minute) and how many
-    of those may be waiting or playing at once; no limits when ``limits`` is None (an API
-    embedded in a test). The buckets that are full again, and the addresses that hold no
-    open table, are forgotten once many addresses are known (``rate_limit.Keyed``).
+    of those may be open (waiting or playing) at once; no limits when ``limits`` is None
+    (an API embedded in a test). The buckets that are full again, and the addresses that
+    hold no open table, are forgotten once many addresses are known (``rate_limit.Keyed``).
+
+    One count per address (``held``): its tables that are still open plus those being
+    created this moment. Checking that count and taking a place in it is one step with no
+    await between, so parallel requests from one address can never pass the cap together:
+    with a cap of 20, 40 creations at once open exactly 20. A table counts from the moment
+    its creation is allowed until it finishes or ends (a finished table lingering for
+    reconnects does not count); a creation that fails gives its place and its token back.
 
     In a cluster the open tables are the address's on every live process: this process's
-    own from memory (at once), the others' from PostgreSQL (``TableDirectory.open_elsewhere``,
-    which trails their creations by a batch of their writers: a few milliseconds, so
-    creations on several processes in the same moment may pass the cap together, by at
-    most one per other process). While the
-    database cannot be read the cap counts this process's tables alone."""
+    own from memory, exactly as above, plus the others' from PostgreSQL
+    (``TableDirectory.open_elsewhere``, read before the check), which trails their
+    creations by a batch of their writers: a few milliseconds. Creations on several
+    processes in that same moment may therefore pass the cap together, each process
+    holding its own share exactly: by at most what the other processes allowed the address
+    in that moment, itself at most the cap each (HAProxy's rate limit, 30 a minute per
+    address, bounds it further). While the database cannot be read the cap counts this
+    process's tables alone."""
 
     def __init__(self, limits: TableLimits | None) -> None:
         self.limits = limits
@@ -298,36 +314,43 @@ class _TableQuota:
         #: by address: its new tables' bucket
         self._buckets: Keyed[str, TokenBucket] = Keyed(
             lambda: TokenBucket(per_minute / 60.0, per_minute), max_keys=_KNOWN_ADDRESSES)
-        self._open: dict[str, list[Table]] = {}  #: address -> the tables it created
+        #: address -> the tables it created (only ever added to in place: never replaced
+        #: by a copy taken before an await)
+        self._open: dict[str, list[Table]] = {}
         self._creating: Counter[str] = Counter()  #: tables being created now, by address
+
+    def held(self, client: str) -> int:
+        """The address's open tables on this process and its creations under way."""
+        tables = self._open.get(client)
+        if tables is not None:
+            tables[:] = [t for t in tables if t.state in _OPEN_STATES]
+        return (0 if tables is None else len(tables)) + self._creating[client]
 
     async def create(
         self, client: str, create: Callable[[], Awaitable[Table]],
         directory: TableDirectory,
     ) -> Table | HttpResponse:
-        """``create()``'s table, or a 429 refusal that changes nothing. A creation that
-        fails (a refused body, a full server) gives its token back. ``directory`` counts
-        the address's open tables on the other processes (in a cluster) and is told of
-        the new table."""
+        """``create()``'s table, or a 429 refusal (with ``Retry-After``) that changes
+        nothing. A creation that fails (a refused body, a full server) gives its token
+        and its place back. ``directory`` counts the address's open tables on the other
+        processes (in a cluster) and is told of the new table."""
         limits = self.limits
         if limits is None:
             return await create()
-        elsewhere = await self._elsewhere(client, directory)  # before the checks: none awaits
+        elsewhere = await self._elsewhere(client, directory)
+        # From here until the place is taken nothing awaits: the check and the count are
+        # one step for every request of this address.
         bucket = self._buckets[client]
         wait = math.ceil(bucket.wait())
         if wait > 0:
-            response = error_response(
-                Code.TOO_MANY_NEW_TABLES,
-                f"at most {limits.tables_per_minute} new tables a minute from one address:"
-                f" try again in {wait} s")
-            return attrs.evolve(response, headers=(("Retry-After", str(wait)),))
-        tables = [t for t in self._open.get(client, ())
-                  if t.state in (TableState.WAITING, TableState.PLAYING)]
-        if len(tables) + self._creating[client] + elsewhere >= limits.open_tables:
-            return error_response(
-                Code.TOO_MANY_OPEN_TABLES,
-                f"at most {limits.open_tables} open tables from one address: finish or"
-                " leave one first")
+            return _too_many(Code.TOO_MANY_NEW_TABLES, wait,
+                             f"at most {limits.tables_per_minute} new tables a minute from "
+                             f"one address: try again in {wait} s")
+        held = self.held(client)
+        if held + elsewhere >= limits.open_tables:
+            return _too_many(Code.TOO_MANY_OPEN_TABLES, OPEN_TABLES_RETRY_AFTER,
+                             f"at most {limits.open_tables} open tables from one address "
+                             f"(this one has {held + elsewhere}): finish or leave one first")
         self._forget()
         bucket.allow()
         self._creating[client] += 1
@@ -340,7 +363,7 @@ class _TableQuota:
             self._creating[client] -= 1
             if not self._creating[client]:
                 del self._creating[client]
-        self._open[client] = [*tables, table]
+        self._open.setdefault(client, []).append(table)  # the list as it is now
         directory.created_by(table, client)
         return table
 
@@ -357,8 +380,14 @@ class _TableQuota:
         if len(self._open) < _KNOWN_ADDRESSES:
             return
         for client, tables in list(self._open.items()):
-            if not any(t.state in (TableState.WAITING, TableState.PLAYING) for t in tables):
+            if not any(t.state in _OPEN_STATES for t in tables):
                 del self._open[client]
+
+
+def _too_many(code: Code, retry_after: int, message: str) -> HttpResponse:
+    """A 429 refusal with ``Retry-After``: every 429 the server sends carries one."""
+    return attrs.evolve(error_response(code, message),
+                        headers=(("Retry-After", str(retry_after)),))
 
 
 def operator_refusal(request: HttpRequest, token: str | None) -> HttpResponse | None:
