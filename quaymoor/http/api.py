@@ -41,7 +41,12 @@ from quaymoor.http.frontdoor import (
     static_response,
 )
 from quaymoor.http.games import GamesApi
-from quaymoor.http.responses import error_response, json_response
+from quaymoor.http.responses import (
+    READ_METHODS,
+    error_response,
+    json_response,
+    method_not_allowed,
+)
 from quaymoor.protocol.codec import ProtocolError, parse_json
 from quaymoor.protocol.codes import Code
 from quaymoor.protocol.pace import DEFAULT_PACE
@@ -99,7 +104,7 @@ class PlayNow:
 
 
 _TABLE_ROUTE = re.compile(r"^/api/tables/([0-9a-f]{10})/(join|seed|start)$")
-_READ = ("GET", "HEAD")
+_READ = READ_METHODS
 #: The methods of each path the API answers (a table's join, seed and start: ``_TABLE_ROUTE``).
 _METHODS: dict[str, tuple[str, ...]] = {
     "/api/openapi.json": _READ, "/api/rules": _READ, "/api/tables": (*_READ, "POST"),
@@ -183,9 +188,8 @@ class HttpApi:
             page = static_response(self.web_root, _PAGES[path], method)
             if page is not None:
                 return page
-        if method not in _READ:
-            response = error_response(Code.METHOD_NOT_ALLOWED, f"{method} is not allowed here")
-            return attrs.evolve(response, headers=(("Allow", "GET, HEAD"),))
+        if method not in _READ:  # the web client's files: every other path only reads
+            return method_not_allowed(method, path, _READ)
         found = static_response(self.web_root, path, method)
         if found is not None:
             return found
@@ -257,9 +261,7 @@ class HttpApi:
         path, method = request.path, request.method
         allowed = _METHODS.get(path) or (("POST",) if _TABLE_ROUTE.match(path) else None)
         if allowed is not None and method not in allowed:
-            response = error_response(
-                Code.METHOD_NOT_ALLOWED, f"{method} is not allowed on {path}: {', '.join(allowed)}")
-            return attrs.evolve(response, headers=(("Allow", ", ".join(allowed)),))
+            return method_not_allowed(method, path, allowed)
         if method != "POST" or not path.startswith("/api/"):
             return None
         media = request.headers.get("content-type", "").partition(";")[0].strip().lower()

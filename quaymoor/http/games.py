@@ -41,7 +41,12 @@ from quaymoor.http.frontdoor import HttpRequest, HttpResponse, static_response
 from quaymoor.http.game_charts import ChartsError, game_charts
 from quaymoor.http.replay import ReplayError, replay_all, replay_step
 from quaymoor.http.replay_views import ViewsError, replay_views
-from quaymoor.http.responses import error_response, json_response
+from quaymoor.http.responses import (
+    READ_METHODS,
+    error_response,
+    json_response,
+    method_not_allowed,
+)
 from quaymoor.protocol.codes import Code
 from quaymoor.rules.converter import converter
 from quaymoor.rules.record import GameRecord
@@ -74,8 +79,8 @@ class GamesApi:
         api_match = _API.match(path)
         if path != "/api/games" and not (record_match or page_match or api_match):
             return None
-        if request.method not in ("GET", "HEAD"):
-            return error_response(Code.METHOD_NOT_ALLOWED, f"{request.method} is not allowed here")
+        if request.method not in READ_METHODS:
+            return method_not_allowed(request.method, path, READ_METHODS)
         try:
             if path == "/api/games":
                 return await self._list(request)
