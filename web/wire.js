@@ -93,7 +93,7 @@ export const CODE_MEANINGS = Object.freeze({
   "not_away": "that seat's player is not away",
   "vote_not_open": "the vote opens after one of the away seat's decisions has timed out",
   "already_voted": "this seat has voted on that seat already",
-  "bad_chat": "the chat line is empty, too long or not valid Unicode",
+  "bad_chat": "the chat line is empty, shows nothing, is too long or not valid Unicode",
   "chat_too_fast": "too many chat lines: wait a moment",
   "not_finished": "a rematch is offered once the game has finished",
   "not_host": "only the table's host may start it (anyone, once the host is away 30 s)",

@@ -141,7 +141,7 @@ CODE_MEANINGS: Final[Mapping[Code, str]] = {
     Code.NOT_AWAY: "that seat's player is not away",
     Code.VOTE_NOT_OPEN: "the vote opens after one of the away seat's decisions has timed out",
     Code.ALREADY_VOTED: "this seat has voted on that seat already",
-    Code.BAD_CHAT: "the chat line is empty, too long or not valid Unicode",
+    Code.BAD_CHAT: "the chat line is empty, shows nothing, is too long or not valid Unicode",
     Code.CHAT_TOO_FAST: "too many chat lines: wait a moment",
     Code.NOT_FINISHED: "a rematch is offered once the game has finished",
     Code.NOT_HOST: "only the table's host may start it (anyone, once the host is away 30 s)",
