@@ -1,16 +1,18 @@
 """The plain-HTTP side of the server: the lobby's JSON endpoints, the status page's data,
 finished games' records, and the static web client.
 
-JSON bodies are structured strictly (cattrs, extra keys forbidden); every refusal is
+JSON bodies are UTF-8 without a byte order mark (``codec.utf8_text``: 400 otherwise, saying
+what the bytes are) and structured strictly (cattrs, extra keys forbidden); every refusal is
 ``{"error": {"code": ..., "message": ...}}`` with a 4xx status, and changes nothing.
 
-Every ``POST`` changes state, so each must be ``Content-Type: application/json`` (415
-otherwise: a cross-site form or a "simple" ``text/plain`` fetch cannot send that without a
-preflight, which gets no CORS headers) and, when it has an ``Origin``, come from this
-server's origin (403, ``frontdoor.same_origin``). A path the API knows answers another
-method with 405 and ``Allow``. Creating a table (``POST /api/tables``, play-now) is held
-to ``ClientLimits`` per client address (``_TableQuota``): 429 past it, while every other
-address is served as before.
+Every ``POST`` changes state, so each must be ``Content-Type: application/json``, with no
+``charset`` or UTF-8's (415 otherwise: a cross-site form or a "simple" ``text/plain``
+fetch cannot send that without a preflight, which gets no CORS headers) and, when it has
+an ``Origin``, come from this server's origin (403, ``frontdoor.same_origin``). A path
+the API knows answers another method with 405 and ``Allow``. Creating a table (``POST
+/api/tables``, play-now) is held to ``ClientLimits`` per client address
+(``_TableQuota``): 429 with ``Retry-After`` past it, while every other address is served
+as before.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from quaymoor.http.responses import (
     json_response,
     method_not_allowed,
 )
-from quaymoor.protocol.codec import ProtocolError, parse_json
+from quaymoor.protocol.codec import ProtocolError, parse_json, utf8_text
 from quaymoor.protocol.codes import Code
 from quaymoor.protocol.pace import DEFAULT_PACE
 from quaymoor.rules.converter import describe_error, make_rules_converter
@@ -127,6 +129,15 @@ class TableLimits(Protocol):
 
     @property
     def open_tables(self) -> int: ...
+
+
+def _charset(params: str) -> str | None:
+    """The ``charset`` of a Content-Type's parameters (lower case, unquoted), or None."""
+    for param in params.split(";"):
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset":
+            return value.strip().strip('"').lower()
+    return None
 
 
 def _shown(text: str, limit: int = 80) -> str:
@@ -264,11 +275,17 @@ class HttpApi:
             return method_not_allowed(method, path, allowed)
         if method != "POST" or not path.startswith("/api/"):
             return None
-        media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+        media, _, params = request.headers.get("content-type", "").partition(";")
+        media = media.strip().lower()
         if media != JSON_TYPE:
             given = f"Content-Type {_shown(media)}" if media else "no Content-Type"
             return error_response(Code.UNSUPPORTED_MEDIA_TYPE,
                                   f"send the body as {JSON_TYPE} (this request has {given})")
+        charset = _charset(params)
+        if charset is not None and charset not in ("utf-8", "utf8"):
+            return error_response(Code.UNSUPPORTED_MEDIA_TYPE,
+                                  f"send the body as UTF-8 (this request says charset="
+                                  f"{_shown(charset)})")
         if not self.origin_ok(request):
             origin = _shown(request.headers["origin"])
             return error_response(Code.CROSS_SITE,
@@ -438,7 +455,12 @@ def _seed_comes_later(client_seed: Any, table_id: str = "<id>") -> None:
 
 def _body(request: HttpRequest, kind: type[T]) -> T:
     try:
-        data = parse_json(request.body or b"{}")
+        text = utf8_text(request.body or b"{}")
+    except ProtocolError as exc:
+        raise _BadBody(f"the body must be UTF-8 without a byte order mark: {exc.message}"
+                       ) from None
+    try:
+        data = parse_json(text)
     except ProtocolError as exc:
         raise _BadBody(f"the body is not JSON: {exc.message.removeprefix('not valid JSON: ')}"
                        ) from None
