@@ -64,6 +64,9 @@ if TYPE_CHECKING:
     from quaymoor.store.pg_archive import PgArchive
 
 log = logging.getLogger("quaymoor.supervisor")
+#: The bots' levels ``create_table`` takes (the lobby offers ``LOBBY_LEVELS``; "random"
+#: is for tests and benchmarks), for the HTTP API's document (``http`` imports no bots).
+BOT_LEVELS: tuple[str, ...] = LEVELS
 
 #: Records kept in memory (the archive keeps them all).
 RECENT_RECORDS = 200

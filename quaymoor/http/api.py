@@ -66,6 +66,20 @@ WEB_ROOT = Path(__file__).resolve().parent.parent.parent / "web"
 _conv = make_rules_converter()
 
 
+def _whole_number(value: Any, _: type) -> int:
+    """An integer field of a body: a JSON number with no fraction, ``3`` or ``3.0`` alike
+    (JSON, and the OpenAPI document's ``"type": "integer"``, do not tell them apart); not
+    a boolean, a string or ``3.5``."""
+    if type(value) is int:
+        return value
+    if type(value) is float and value.is_integer():
+        return int(value)
+    raise ValueError(f"expected a whole number, not {json.dumps(value)[:40]}")
+
+
+_conv.register_structure_hook(int, _whole_number)
+
+
 @attrs.frozen
 class CreateTable:
     players: int = 4
@@ -454,8 +468,10 @@ def _seed_comes_later(client_seed: Any, table_id: str = "<id>") -> None:
 
 
 def _body(request: HttpRequest, kind: type[T]) -> T:
+    if not request.body:
+        raise _BadBody("the body is empty: send a JSON object ({} takes every default) @ $")
     try:
-        text = utf8_text(request.body or b"{}")
+        text = utf8_text(request.body)
     except ProtocolError as exc:
         raise _BadBody(f"the body must be UTF-8 without a byte order mark: {exc.message}"
                        ) from None

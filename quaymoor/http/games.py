@@ -201,9 +201,9 @@ class GamesApi:
         if record is None:
             return error_response(Code.UNKNOWN_GAME, _UNKNOWN)
         if seat is not None and seat >= record.players:
-            return error_response(Code.BAD_REQUEST, (
-                f"seat must be 0 to {record.players - 1} (or left out for the "
-                f"spectator's view) @ ?seat"))
+            return error_response(Code.BAD_SEAT, (
+                f"this game has no seat {seat}: seat must be 0 to {record.players - 1} (or "
+                f"left out for the spectator's view) @ ?seat"))
         try:
             views = await self._kept(("views", game_id, seat), lambda: replay_views(record, seat))
         except ViewsError as exc:

@@ -19,10 +19,17 @@ seat's client seed.
 
 from __future__ import annotations
 
+import sys
+import unicodedata
+from functools import cache
 from typing import Any, Final
 
+from quaymoor.actors.supervisor import BOT_LEVELS
+from quaymoor.http.query import MAX_VALUE
 from quaymoor.protocol.codes import HTTP_STATUS, Code
 from quaymoor.protocol.pace import DEFAULT_PACE, Pace
+from quaymoor.rules.data import MAX_PLAYERS, MIN_PLAYERS
+from quaymoor.store.archive import MAX_LIST
 
 TABLE_ID: Final = "^[0-9a-f]{10}$"
 JSON: Final = "application/json"
@@ -50,7 +57,15 @@ def _refusals(*codes: Code, also: dict[int, tuple[Code, ...]] | None = None) -> 
         by_status.setdefault(HTTP_STATUS[code], []).append(code)
     for status, extra in (also or {}).items():
         by_status.setdefault(status, []).extend(extra)
-    return {str(status): _error(*group) for status, group in sorted(by_status.items())}
+    out = {str(status): _error(*group) for status, group in sorted(by_status.items())}
+    if "429" in out:  # every 429 says when to ask again
+        out["429"]["headers"] = {"Retry-After": RETRY_AFTER}
+    return out
+
+
+#: The seconds to wait before asking again (every 429, and a pending record's 202).
+RETRY_AFTER: Final = {"required": True, "description": "seconds to wait before asking again",
+                      "schema": {"type": "integer", "minimum": 1}}
 
 
 def _ok(schema: dict[str, Any], status: int = 200, media: str = JSON,
@@ -58,8 +73,39 @@ def _ok(schema: dict[str, Any], status: int = 200, media: str = JSON,
     return {str(status): {"description": description, "content": {media: {"schema": schema}}}}
 
 
+def _query_int(low: int, high: int) -> dict[str, Any]:
+    """A whole number in the query (``http.query``: ASCII digits only, at most 6)."""
+    return {"type": "integer", "minimum": low, "maximum": high}
+
+
 def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    """A JSON request body: always required (an empty body is ``bad_request``; ``{}``
+    takes every default)."""
     return {"required": True, "content": {JSON: {"schema": schema}}}
+
+
+def _name_blank(char: str) -> bool:
+    """A character a name loses (``actors.lobby.clean_name``: control and format
+    characters, white space); ``tests/http/test_openapi.py`` holds the two together."""
+    return char.isspace() or unicodedata.category(char) in ("Cc", "Cf")
+
+
+@cache
+def name_pattern() -> str:
+    """A regular expression (searched, as JSON Schema does) that a name matches exactly
+    when something of it is left once cleaned: one character outside the ranges a name
+    loses. The characters are written as themselves, so that every regex dialect reads
+    the class alike (ECMA-262's, Python's, Rust's)."""
+    ranges: list[tuple[int, int]] = []
+    for point in range(sys.maxunicode + 1):
+        if 0xD800 <= point <= 0xDFFF or not _name_blank(chr(point)):
+            continue
+        if ranges and ranges[-1][1] == point - 1:
+            ranges[-1] = (ranges[-1][0], point)
+        else:
+            ranges.append((point, point))
+    parts = [chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges]
+    return "[^" + "".join(parts) + "]"
 
 
 def _obj(required: list[str], props: dict[str, Any], *, closed: bool = True) -> dict[str, Any]:
@@ -70,10 +116,15 @@ def _obj(required: list[str], props: dict[str, Any], *, closed: bool = True) -> 
 
 
 STRING: Final = {"type": "string"}
-NAME: Final = {"type": "string", "description": "control and format characters dropped, "
-                "whitespace collapsed, cut to 24 characters"}
-PLAYERS: Final = {"type": "integer", "minimum": 2, "maximum": 5, "default": 4}
-BOTS: Final = {"enum": ["easy", "normal", "hard"], "default": "normal"}
+NAME: Final = {"type": "string", "pattern": name_pattern(),
+               "description": "control and format characters dropped, white space "
+                              "collapsed, cut to 24 characters; something must be left "
+                              "(bad_name otherwise)"}
+PLAYERS: Final = {"type": "integer", "minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS,
+                  "default": 4, "description": "a whole number (4 and 4.0 alike)"}
+BOTS: Final = {"enum": list(BOT_LEVELS), "default": "normal",
+               "description": "easy, normal or hard (the lobby's); random plays any legal "
+                              "move, for tests and benchmarks"}
 PACE: Final = {"enum": [p.value for p in Pace], "default": DEFAULT_PACE.value,
                "description": "how long the bots wait before each move (docs/protocol.md)"}
 CLIENT_SEED: Final = {"type": "string", "minLength": 1,
@@ -169,7 +220,7 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
     "/api/games": {"get": {
         "operationId": "list_games", "summary": "the games that ended last, newest first",
         "parameters": [{"name": "limit", "in": "query", "required": False,
-                        "schema": {"type": "integer", "minimum": 1, "maximum": 100}}],
+                        "schema": _query_int(1, MAX_LIST)}],
         "responses": {**_ok(_obj(["games"], {"games": {"type": "array"}})),
                       **_refusals(Code.BAD_REQUEST, Code.ARCHIVE_UNAVAILABLE)}}},
     "/api/games/{game}": {"get": {
@@ -181,7 +232,7 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
     "/api/games/{game}/replay": {"get": {
         "operationId": "replay", "summary": "an ended game replayed, whole or at ?step",
         "parameters": [GAME_PARAM, {"name": "step", "in": "query", "required": False,
-                                    "schema": {"type": "integer", "minimum": 0}}],
+                                    "schema": _query_int(0, MAX_VALUE)}],
         "responses": {**_ok(_obj(["id"], {"id": STRING}, closed=False)),
                       **_refusals(Code.BAD_REQUEST, Code.BAD_STEP, Code.UNKNOWN_GAME,
                                   Code.NOT_FOUND, Code.ARCHIVE_UNAVAILABLE,
@@ -190,13 +241,13 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
         "operationId": "replay_views",
         "summary": "a seat's (or, without ?seat, the spectator's) view after each step",
         "parameters": [GAME_PARAM, {"name": "seat", "in": "query", "required": False,
-                                    "schema": {"type": "integer", "minimum": 0,
-                                               "maximum": 4}}],
+                                    "schema": _query_int(0, MAX_PLAYERS - 1)}],
         "responses": {**_ok(_obj(["id", "seat", "start", "patches"], {
                           "id": STRING, "start": {"type": "object"},
                           "patches": {"type": "array"}}, closed=False)),
-                      **_refusals(Code.BAD_REQUEST, Code.UNKNOWN_GAME, Code.NOT_FOUND,
-                                  Code.ARCHIVE_UNAVAILABLE, also={422: (Code.BAD_STEP,)})}}},
+                      **_refusals(Code.BAD_REQUEST, Code.BAD_SEAT, Code.UNKNOWN_GAME,
+                                  Code.NOT_FOUND, Code.ARCHIVE_UNAVAILABLE,
+                                  also={422: (Code.BAD_STEP,)})}}},
     "/api/games/{game}/charts": {"get": {
         "operationId": "charts",
         "summary": "an ended game's numbers by round and by source, for its charts",
@@ -213,6 +264,7 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
                       "202": {"description": "ended, its record not yet written: the "
                                              "archive is failing (ask again after "
                                              "Retry-After seconds)",
+                              "headers": {"Retry-After": RETRY_AFTER},
                               "content": {JSON: {"schema": _obj(
                                   ["status", "id", "pending_since", "message"], {
                                       "status": {"const": "pending"}, "id": STRING,
@@ -248,6 +300,22 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
 }
 
 
+def _with_head(paths: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Every path that takes GET takes HEAD too: the same answer without its body."""
+    out: dict[str, dict[str, Any]] = {}
+    for path, ops in paths.items():
+        out[path] = dict(ops)
+        if "get" in ops:
+            get = ops["get"]
+            out[path]["head"] = {
+                "operationId": f"{get['operationId']}_head",
+                "summary": f"{get['summary']} (the head only)",
+                **({"parameters": get["parameters"]} if "parameters" in get else {}),
+                "responses": {status: {k: v for k, v in answer.items() if k != "content"}
+                              for status, answer in get["responses"].items()}}
+    return out
+
+
 def document(server_url: str | None = None) -> dict[str, Any]:
     """The OpenAPI 3.1 document; ``server_url`` fills ``servers`` when given."""
     doc: dict[str, Any] = {
@@ -255,7 +323,7 @@ def document(server_url: str | None = None) -> dict[str, Any]:
         "info": {"title": "Quaymoor", "version": "1",
                  "description": "The lobby and finished games over HTTP; the game itself is "
                                 "the websocket at /ws (docs/protocol.md)."},
-        "paths": PATHS,
+        "paths": _with_head(PATHS),
         "components": {"schemas": SCHEMAS, "responses": {
             "NotFound": _error(Code.NOT_FOUND) | {
                 "description": "not_found: any path under /api/ that is not described here"},

@@ -85,7 +85,6 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.BAD_NAME: 400,
     Code.BAD_CLIENT_SEED: 400,
     Code.BAD_PACE: 400,
-    Code.BAD_STEP: 400,  #: 422 when the record itself does not replay (``http.games``)
     Code.OPERATOR_TOKEN: 401,
     Code.BAD_TOKEN: 403,
     Code.NOT_HOST: 403,
@@ -93,6 +92,10 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.CROSS_SITE: 403,
     Code.UNKNOWN_TABLE: 404,
     Code.UNKNOWN_GAME: 404,
+    #: A step past the game's end (a query the document cannot bound: each game has its
+    #: own length); 422 when the record itself does not replay (``http.games``).
+    Code.BAD_STEP: 404,
+    Code.BAD_SEAT: 404,  #: over HTTP: ``?seat`` past the game's seats
     Code.NOT_FOUND: 404,
     Code.METHOD_NOT_ALLOWED: 405,
     Code.ALREADY_STARTED: 409,
@@ -148,7 +151,7 @@ CODE_MEANINGS: Final[Mapping[Code, str]] = {
     Code.BAD_PACE: "the pace is people, steady or fast",
     Code.BAD_REQUEST: "the request body is malformed",
     Code.UNKNOWN_GAME: "no finished game has that id",
-    Code.BAD_STEP: "the replay step is out of range",
+    Code.BAD_STEP: "the game has no such step, or its record does not replay",
     Code.ARCHIVE_UNAVAILABLE: "the archive cannot be read now",
     Code.NOT_FOUND: "nothing here",
     Code.METHOD_NOT_ALLOWED: "that method is not allowed here",
