@@ -5,6 +5,13 @@ One home for the routes: the schemathesis check and ``quaymoor fuzz`` (its route
 the code both ways (every route the API answers is here, every route here is answered,
 every status the code sends for a route is listed under it).
 
+It is exactly as strict as the server: a request it allows is taken or refused only for
+the server's state (404, 409, 429), one it does not allow is refused (a name must keep
+something once cleaned: ``name_pattern``; integers are whole numbers, ``3.0`` too; every
+body is required; query numbers are bounded as ``http.query`` reads them); every 429 and
+the pending record's 202 carry ``Retry-After``; every path with GET has HEAD.
+``tests/http/test_schemathesis.py`` runs schemathesis with all its checks against it.
+
 Error bodies are the one shape ``http.responses.error_response`` sends, with the codes of
 ``protocol.codes.HTTP_STATUS``. Refusals made by the front door before the API sees a
 request (malformed HTTP, 408, 413, 431) are plain text and are not described here, nor is
