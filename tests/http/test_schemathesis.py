@@ -29,7 +29,7 @@ from pathlib import Path
 from tests.http.test_replay_http import GAME, archive_with_game
 from tests.server_process import serving
 
-EXAMPLES = 15
+EXAMPLES = 30
 SCHEMATHESIS = ["run", "--checks", "all", "--max-examples", str(EXAMPLES), "--seed", "1",
                 "--workers", "1", "--request-timeout", "5", "--no-color",
                 "--suppress-health-check", "all", "--generation-database", "none"]
