@@ -123,6 +123,8 @@ def _obj(required: list[str], props: dict[str, Any], *, closed: bool = True) -> 
 
 
 STRING: Final = {"type": "string"}
+FINGERPRINT: Final = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+SEAT_NUMBER: Final = {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}
 NAME: Final = {"type": "string", "pattern": name_pattern(),
                "description": "control and format characters dropped, white space "
                               "collapsed, cut to 24 characters; something must be left "
@@ -152,8 +154,17 @@ TABLE_WRITE: Final = (Code.BAD_REQUEST, Code.BAD_TOKEN, Code.UNKNOWN_TABLE, Code
 SCHEMAS: Final[dict[str, Any]] = {
     "TableInfo": _obj(["table", "players", "fingerprint", "invite"], {
         "table": {"type": "string", "pattern": TABLE_ID}, "players": PLAYERS,
-        "fingerprint": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
-        "invite": STRING}, closed=False),
+        "fingerprint": FINGERPRINT,
+        "invite": {"type": "string", "pattern": "^/\\?table=[0-9a-f]{10}$"}}),
+    "GameSummary": _obj(["id", "ended_at", "players", "reason", "seats", "winners", "totals",
+                         "actions", "url", "record_url"], {
+        "id": {"type": "string", "pattern": TABLE_ID}, "ended_at": {"type": "number"},
+        "players": PLAYERS, "reason": STRING,
+        "seats": {"type": "array", "items": _obj(["seat", "name", "bot"], {
+            "seat": SEAT_NUMBER, "name": STRING, "bot": {"type": "boolean"}})},
+        "winners": {"type": "array", "items": SEAT_NUMBER},
+        "totals": {"type": "array", "items": {"type": "integer"}},
+        "actions": {"type": "integer", "minimum": 0}, "url": STRING, "record_url": STRING}),
     "Seat": _obj(["seat", "name", "bot", "bot_playing", "connected"], {
         "seat": {"type": "integer", "minimum": 0}, "name": {"type": ["string", "null"]},
         "bot": {"type": "boolean"}, "bot_playing": {"type": "boolean"},
@@ -191,9 +202,9 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
         "requestBody": _body(_obj([], {"name": NAME, "players": PLAYERS, "bots": BOTS,
                                        "pace": PACE})),
         "responses": {
-            **_ok(_obj(["table", "seat", "token", "fingerprint"], {
+            **_ok(_obj(["table", "players", "fingerprint", "invite", "seat", "token"], {
                 **SCHEMAS["TableInfo"]["properties"], "seat": {"const": 0},
-                "token": STRING}, closed=False), 201, description="created"),
+                "token": STRING}), 201, description="created"),
             **_refusals(Code.BAD_REQUEST, Code.BAD_PLAYERS, Code.BAD_BOTS, Code.BAD_NAME,
                         Code.BAD_PACE, *NEW_TABLE, *POST_GATE)}}},
     "/api/tables/{table}/join": {"post": {
@@ -201,9 +212,9 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
         "parameters": [TABLE_PARAM],
         "requestBody": _body(_obj(["name"], {"name": NAME})),
         "responses": {
-            **_ok(_obj(["seat", "token", "fingerprint"], {
-                "seat": {"type": "integer", "minimum": 0}, "token": STRING,
-                "fingerprint": STRING}, closed=False)),
+            **_ok(_obj(["table", "seat", "token", "fingerprint"], {
+                "table": {"type": "string", "pattern": TABLE_ID}, "seat": SEAT_NUMBER,
+                "token": STRING, "fingerprint": FINGERPRINT})),
             **_refusals(Code.BAD_REQUEST, Code.BAD_NAME, Code.UNKNOWN_TABLE, Code.NOT_FOUND,
                         Code.ALREADY_STARTED, Code.TABLE_FULL, Code.TABLE_CLOSED,
                         *POST_GATE)}}},
@@ -228,7 +239,8 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
         "operationId": "list_games", "summary": "the games that ended last, newest first",
         "parameters": [{"name": "limit", "in": "query", "required": False,
                         "schema": _query_int(1, MAX_LIST)}],
-        "responses": {**_ok(_obj(["games"], {"games": {"type": "array"}})),
+        "responses": {**_ok(_obj(["games"], {"games": {"type": "array",
+                                                       "items": _ref("GameSummary")}})),
                       **_refusals(Code.BAD_REQUEST, Code.ARCHIVE_UNAVAILABLE)}}},
     "/api/games/{game}": {"get": {
         "operationId": "game", "summary": "one ended game", "parameters": [GAME_PARAM],
