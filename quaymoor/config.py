@@ -22,6 +22,10 @@ class TableConfig:
     #: Only the host starts a table, unless the host has not been connected to it for
     #: this long: then any seated player may (docs/protocol.md, start).
     host_away_seconds: float = 30.0
+    #: How long the reveal stays open once the start has fixed every commitment: a seat
+    #: that has not revealed its client seed by then plays on without it
+    #: (docs/fairness.md, "Commit, then reveal").
+    reveal_seconds: float = 10.0
 
 
 @attrs.frozen

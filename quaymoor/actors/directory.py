@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 @attrs.frozen
 class Start:
     """What a game's start fixes, as a store keeps it: the seed (hex), the client seeds,
-    each seat's seed, and the seats (name, bot)."""
+    each seat's seed, and the seats (name, bot, commitment: its deal, ``fairness.Deal``)."""
 
     seed: str
     client_seeds: list[str]
@@ -69,7 +69,8 @@ class GameProgress:
         if done is None:
             start = Start(seed_to_hex(game.seed), list(game.client_seeds),
                           table.seats.seat_seeds(),
-                          [{"name": s.display_name, "bot": s.bot} for s in table.seats])
+                          [{"name": s.display_name, "bot": s.bot, "commitment": s.commitment}
+                           for s in table.seats])
             done = 0
         self._done[table.id] = len(game.history)
         return News(start, done, game.history[done:])

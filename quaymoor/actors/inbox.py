@@ -1,14 +1,15 @@
 """What reaches a table: the messages of its inbox, and the answers it gives back.
 
 Everything a table hears comes through its inbox, a bounded memory channel of
-``InboxMessage``: lobby requests (``Join``, ``Seed``, ``Start``), connections attaching and leaving
-(``Attach``, ``Detach``), their actions (``ActFrom``), requests for a snapshot
-(``ResyncFrom``) and votes to hand an away seat to a bot (``VoteFrom``), their chat lines
-(``ChatFrom``), rematch requests (``RematchFrom``, answered by the supervisor's
+``InboxMessage``: lobby requests (``Join``, ``Commit``, ``Start``, ``Reveal``), connections
+attaching and leaving (``Attach``, ``Detach``), their actions (``ActFrom``), requests for a
+snapshot (``ResyncFrom``) and votes to hand an away seat to a bot (``VoteFrom``), their chat
+lines (``ChatFrom``), rematch requests (``RematchFrom``, answered by the supervisor's
 ``RematchReady`` or ``RematchFailed``), pace changes (``PaceFrom``) and questions
 (``ExplainFrom``), its seat workers' reports (``TimedOut``, ``BotMove``), its own alarms'
-(``HostAway``, ``WatchersDue``) and ``Shutdown``. A request carries a ``Reply``, answered
-exactly once: with a value, or with a ``TableError`` whose code goes on the wire.
+(``HostAway``, ``RevealDue``, ``WatchersDue``) and ``Shutdown``. A request carries a
+``Reply``, answered exactly once: with a value, or with a ``TableError`` whose code goes
+on the wire.
 """
 
 from __future__ import annotations
@@ -87,9 +88,20 @@ class Join:
 
 
 @attrs.frozen
-class Seed:
-    """A seated player's client seed, as the client sent it (the lobby checks it), once
-    per seat and before the start (answered with None)."""
+class Commit:
+    """A seated player's commitment to its client seed, as the client sent it (the lobby
+    checks it), once per seat and before the start (answered with None)."""
+
+    token: str
+    commitment: object
+    reply: Reply
+
+
+@attrs.frozen
+class Reveal:
+    """A seated player's client seed, revealed once every commitment is fixed (the start
+    has begun) and before the reveal closes; it must match the seat's commitment
+    (answered with None)."""
 
     token: str
     client_seed: object
@@ -183,6 +195,12 @@ class HostAway:
 
 
 @attrs.frozen
+class RevealDue:
+    """From the table's own alarm: the reveal's time is up; the game is dealt with the
+    seeds revealed so far."""
+
+
+@attrs.frozen
 class WatchersDue:
     """From the table's own alarm: the spectators changed since the last ``watchers``
     broadcast, and the 2 s between two broadcasts have passed."""
@@ -238,9 +256,10 @@ class BotMove:
     version: int
 
 
-InboxMessage = (Join | Seed | Start | Attach | Detach | ActFrom | ResyncFrom | VoteFrom | Shutdown
-                | TimedOut | BotMove | ChatFrom | RematchFrom | RematchReady | RematchFailed
-                | PaceFrom | ExplainFrom | HostAway | WatchersDue)
+InboxMessage = (Join | Commit | Start | Reveal | Attach | Detach | ActFrom | ResyncFrom
+                | VoteFrom | Shutdown | TimedOut | BotMove | ChatFrom | RematchFrom
+                | RematchReady | RematchFailed | PaceFrom | ExplainFrom | HostAway | RevealDue
+                | WatchersDue)
 #: A table's inbox, as its senders hold it.
 Inbox: TypeAlias = trio.MemorySendChannel[InboxMessage]
 
@@ -270,7 +289,8 @@ def refuse(msg: InboxMessage) -> None:
     handling when it stopped: a request not yet answered is refused with ``table_closed``,
     a connection's outlet is let go (closed), a report is dropped."""
     match msg:
-        case Join(reply=reply) | Seed(reply=reply) | Start(reply=reply):
+        case (Join(reply=reply) | Commit(reply=reply) | Start(reply=reply)
+              | Reveal(reply=reply)):
             reply.fail(table_closed())
         case Attach(connection=conn, reply=reply):
             reply.fail(table_closed())
@@ -281,5 +301,5 @@ def refuse(msg: InboxMessage) -> None:
               | ExplainFrom(connection=conn)):
             conn.outlet.let_go()
         case (Shutdown() | TimedOut() | BotMove() | RematchReady() | RematchFailed()
-              | HostAway() | WatchersDue()):
+              | HostAway() | RevealDue() | WatchersDue()):
             pass

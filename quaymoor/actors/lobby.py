@@ -1,9 +1,11 @@
-"""A table's chairs: who sits where, their secret tokens and client seeds, the bots'
-names. The lobby's logic, without the actor around it: ``join`` checks a request and
-takes the next free chair, ``give_seed`` takes a seated player's client seed (once, after
-the join's answer showed the fingerprint), ``fill_with_bots`` seats bots at the start,
+"""A table's chairs: who sits where, their secret tokens, commitments and client seeds,
+the bots' names. The lobby's logic, without the actor around it: ``join`` checks a request
+and takes the next free chair, ``commit`` takes a seated player's commitment to its client
+seed (once, after the join's answer showed the fingerprint, before the start),
+``fill_with_bots`` seats bots at the start, ``reveal`` takes the client seed behind a
+commitment (once every commitment is fixed), ``deal`` is what the game's key is made from,
 ``seat_for_token`` finds a player's chair. Refusals raise ``TableError``; nothing changes
-when they do.
+when they do (``docs/fairness.md``, "Commit, then reveal").
 """
 
 from __future__ import annotations
@@ -17,7 +19,15 @@ from quaymoor.actors.inbox import JoinResult, TableError
 from quaymoor.actors.presence import Presence, Seat
 from quaymoor.protocol.codes import Code
 from quaymoor.protocol.messages import SeatPublic
-from quaymoor.rules.fairness import ClientSeedError, check_client_seed
+from quaymoor.rules.fairness import (
+    ClientSeedError,
+    Deal,
+    DealError,
+    DealtSeat,
+    check_client_seed,
+    check_commitment,
+    seed_commitment,
+)
 
 BOT_NAMES = ("Ada", "Bede", "Cuthbert", "Dunstan", "Edith", "Frideswide", "Godric", "Hilda")
 MAX_NAME = 24
@@ -62,20 +72,47 @@ class Seats:
                 return JoinResult(seat.index, seat.take(name))
         raise TableError(Code.TABLE_FULL, "every seat is taken: watch instead")
 
-    def give_seed(self, token: str, client_seed: object) -> Seat:
-        """Take the client seed of the seat holding ``token``, as the client sent it.
-        Raises ``TableError``: bad_token, already_seeded (a seat gives one seed),
-        bad_client_seed (``fairness.check_client_seed``: not a string, empty, not valid
-        Unicode, over the limit)."""
+    def _seated(self, token: str, what: str) -> Seat:
         seat = self.seat_for_token(token)
         if seat is None:
-            raise TableError(Code.BAD_TOKEN, "only a seated player may give a client seed")
-        if seat.client_seed is not None:
-            raise TableError(Code.ALREADY_SEEDED, "this seat has given its client seed already")
+            raise TableError(Code.BAD_TOKEN, f"only a seated player may {what}")
+        return seat
+
+    def commit(self, token: str, commitment: object) -> Seat:
+        """Take the commitment of the seat holding ``token``, as the client sent it.
+        Raises ``TableError``: bad_token, already_committed (one per seat),
+        bad_commitment (not 64 lowercase hex digits)."""
+        seat = self._seated(token, "send a commitment")
+        if seat.commitment is not None:
+            raise TableError(Code.ALREADY_COMMITTED, "this seat has sent its commitment "
+                                                     "already")
         try:
-            seat.give_seed(check_client_seed(client_seed))
+            seat.commit(check_commitment(commitment))
+        except DealError as exc:
+            raise TableError(Code.BAD_COMMITMENT, f"{exc} @ $.commitment") from None
+        return seat
+
+    def reveal(self, table_id: str, token: str, client_seed: object) -> Seat:
+        """Take the client seed of the seat holding ``token`` (during the reveal: the
+        table checks when). Raises ``TableError``: bad_token, no_commitment,
+        already_revealed, bad_client_seed (``fairness.check_client_seed``), seed_mismatch
+        (not the seed the seat committed to)."""
+        seat = self._seated(token, "reveal a client seed")
+        if seat.commitment is None:
+            raise TableError(Code.NO_COMMITMENT, "this seat sent no commitment before the "
+                                                 "start, so it has no seed to reveal")
+        if seat.client_seed is not None:
+            raise TableError(Code.ALREADY_REVEALED, "this seat has revealed its client seed "
+                                                    "already")
+        try:
+            given = check_client_seed(client_seed)
         except ClientSeedError as exc:
             raise TableError(Code.BAD_CLIENT_SEED, f"{exc} @ $.client_seed") from None
+        if seed_commitment(table_id, seat.index, given) != seat.commitment:
+            raise TableError(Code.SEED_MISMATCH,
+                             f"this client seed does not match seat {seat.index}'s "
+                             f"commitment {seat.commitment} @ $.client_seed")
+        seat.reveal(given)
         return seat
 
     def seat_for_token(self, token: str) -> Seat | None:
@@ -97,9 +134,13 @@ class Seats:
         seat.hold(clean_name(name) or seat.display_name)
         return seat
 
-    def all_seeded(self) -> bool:
-        """Every seated player has given a client seed (and so has come)."""
-        return all(s.client_seed is not None for s in self.all if s.name is not None)
+    def all_committed(self) -> bool:
+        """Every seated player has sent a commitment (and so has come)."""
+        return all(s.commitment is not None for s in self.all if s.name is not None)
+
+    def all_revealed(self) -> bool:
+        """Every seat that committed has revealed its seed."""
+        return all(s.client_seed is not None for s in self.all if s.commitment is not None)
 
     def fill_with_bots(self) -> list[int]:
         """Seat a named bot in every empty chair, and in every chair still held for a
@@ -116,10 +157,16 @@ class Seats:
         return filled
 
     def seat_seeds(self) -> list[str | None]:
-        """Per seat, the client seed it gave (None: a bot, or a player who gave none)."""
+        """Per seat, the client seed it revealed (None: a bot, a player who committed to
+        none, or one who did not reveal)."""
         return [s.client_seed for s in self.all]
 
-    def client_seeds(self) -> list[str]:
-        """The seeds that go into the game key: the seats' seeds, in seat order, leaving
-        out the seats that gave none (``docs/fairness.md``)."""
-        return [s for s in self.seat_seeds() if s is not None]
+    def commitments(self) -> list[str | None]:
+        """Per seat, the commitment its player sent (None: none)."""
+        return [s.commitment for s in self.all]
+
+    def deal(self, table_id: str) -> Deal:
+        """What the game's key binds besides the seed: the table's id, and per seat its
+        name, bot flag, commitment and revealed seed (``fairness.deal_key``)."""
+        return Deal(table_id, tuple(DealtSeat(s.display_name, s.bot, s.commitment,
+                                              s.client_seed) for s in self.all))

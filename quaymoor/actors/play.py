@@ -24,7 +24,7 @@ from quaymoor.rules.actions import Action
 from quaymoor.rules.errors import RulesError
 from quaymoor.rules.fairness import seed_to_hex
 from quaymoor.rules.game import Game
-from quaymoor.rules.record import EndReason, GameRecord, SeatInfo
+from quaymoor.rules.record import EndReason, GameRecord
 
 log = logging.getLogger("quaymoor.table")
 
@@ -145,7 +145,4 @@ class Play:
 
     def record(self, reason: EndReason | None) -> GameRecord:
         """The game's record (it holds the seed: for the end, or the server's archive)."""
-        seats = [SeatInfo(s.display_name, s.bot) for s in self.seats]
-        record = self.game.record(seats, game=self.table_id, end_reason=reason,
-                                  ended_at=time.time())
-        return attrs.evolve(record, seat_seeds=self.seats.seat_seeds())
+        return self.game.record(game=self.table_id, end_reason=reason, ended_at=time.time())

@@ -53,6 +53,7 @@ class Seat:
     _presence: Presence = Presence.EMPTY
     _name: str | None = None
     _token: str | None = None
+    _commitment: str | None = None
     _client_seed: str | None = None
     _connections: int = 0
     _missed_timeouts: int = 0
@@ -81,7 +82,13 @@ class Seat:
         return self._token
 
     @property
+    def commitment(self) -> str | None:
+        """The commitment to its client seed its player sent before the start."""
+        return self._commitment
+
+    @property
     def client_seed(self) -> str | None:
+        """The client seed its player revealed (matching ``commitment``)."""
         return self._client_seed
 
     @property
@@ -153,9 +160,14 @@ class Seat:
         if self._presence is Presence.HELD:
             self._presence = Presence.AWAY
 
-    def give_seed(self, client_seed: str) -> None:
-        self._client_seed = client_seed
+    def commit(self, commitment: str) -> None:
+        """The player's commitment to its client seed (before the start): it has come."""
+        self._commitment = commitment
         self.came()
+
+    def reveal(self, client_seed: str) -> None:
+        """The client seed behind the seat's commitment (checked by the lobby)."""
+        self._client_seed = client_seed
 
     def let_go_of_hold(self) -> None:
         """The game starts without the held chair's player: the chair is empty again."""

@@ -30,13 +30,14 @@ import trio
 from quaymoor.actors.bot_pool import BotPool
 from quaymoor.actors.directory import LocalDirectory, TableDirectory
 from quaymoor.actors.inbox import (
+    Commit,
     InboxMessage,
     Join,
     JoinResult,
     RematchFailed,
     RematchReady,
     Reply,
-    Seed,
+    Reveal,
     Shutdown,
     Start,
     TableError,
@@ -242,8 +243,8 @@ class Supervisor:
         return await reply.wait()
 
     async def join(self, table_id: str, name: str) -> JoinResult:
-        """Seat ``name`` at the table (no client seed yet: the answer shows the
-        fingerprint first, then the seat gives its seed with ``seed``)."""
+        """Seat ``name`` at the table (no commitment yet: the answer shows the fingerprint
+        first, then the seat sends its commitment with ``commit``)."""
         reply = Reply()
         table = self.get(table_id)
         result = await self.ask(table, Join(name, reply), reply)
@@ -251,23 +252,33 @@ class Supervisor:
         self.directory.changed(table)
         return result
 
-    async def seed(self, table_id: str, token: str, client_seed: object) -> None:
-        """The client seed of the seat holding ``token``, as the client sent it (the
-        table checks it): once per seat, before the start."""
+    async def commit(self, table_id: str, token: str, commitment: object) -> None:
+        """The commitment of the seat holding ``token`` to its client seed, as the client
+        sent it (the table checks it): once per seat, before the start."""
         reply = Reply()
-        await self.ask(self.get(table_id), Seed(token, client_seed, reply), reply)
+        await self.ask(self.get(table_id), Commit(token, commitment, reply), reply)
 
-    async def start(self, table_id: str, token: str) -> None:
+    async def start(self, table_id: str, token: str) -> list[str | None]:
+        """Start the table; returns the commitments the start fixed, per seat."""
         reply = Reply()
-        await self.ask(self.get(table_id), Start(token, reply), reply)
+        fixed = await self.ask(self.get(table_id), Start(token, reply), reply)
+        assert isinstance(fixed, list)
+        return fixed
+
+    async def reveal(self, table_id: str, token: str, client_seed: object) -> None:
+        """The client seed behind the seat's commitment, once the start has fixed every
+        commitment (the table checks it against the commitment)."""
+        reply = Reply()
+        await self.ask(self.get(table_id), Reveal(token, client_seed, reply), reply)
 
     async def play_now(
         self, players: int, name: str, bots: str = "normal", pace: str = DEFAULT_PACE
     ) -> tuple[Table, JoinResult]:
         """A table with the player in seat 0 (its host), not started: the player sees the
-        fingerprint, gives a client seed (``seed``) and starts it (``start``); bots take
-        every other chair then. A name the table would refuse is refused before any table
-        is made, so that a refusal changes nothing (and leaves no table behind)."""
+        fingerprint, sends a commitment (``commit``), starts it (``start``: bots take every
+        other chair) and reveals its seed (``reveal``). A name the table would refuse is
+        refused before any table is made, so that a refusal changes nothing (and leaves no
+        table behind)."""
         if not isinstance(name, str) or not clean_name(name):
             raise TableError(Code.BAD_NAME, "a name is needed @ $.name")
         table = await self.create_table(players, bots, pace=pace)

@@ -25,6 +25,7 @@ from typing import Any, Never, NoReturn, TypeVar
 import trio
 
 from quaymoor.actors import inbox, status
+from quaymoor.actors.alarm import Alarm
 from quaymoor.actors.connection import Connection
 from quaymoor.actors.host import Host
 from quaymoor.actors.inbox import InboxMessage, TableError
@@ -40,11 +41,18 @@ from quaymoor.actors.turns import Turns
 from quaymoor.config import TableConfig
 from quaymoor.ops.metrics import Metrics
 from quaymoor.protocol.codes import Close, Code, rules_code
-from quaymoor.protocol.messages import EndOfGame, Error, GameStarted, Lobby, Welcome
+from quaymoor.protocol.messages import (
+    EndOfGame,
+    Error,
+    GameStarted,
+    Lobby,
+    SeedsCommitted,
+    Welcome,
+)
 from quaymoor.protocol.pace import DEFAULT_PACE, Pace, TableState
 from quaymoor.rules.actions import Action
 from quaymoor.rules.errors import RulesError
-from quaymoor.rules.fairness import fingerprint, new_seed
+from quaymoor.rules.fairness import new_seed, table_fingerprint
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import EndReason, GameRecord
 
@@ -57,7 +65,7 @@ UNSTARTED_CLOSED = ("this server is restarting: the table closed before its game
                     "(nothing was played); open a new table")
 
 log = logging.getLogger("quaymoor.table")
-LobbyRequest = TypeVar("LobbyRequest", inbox.Join, inbox.Seed, inbox.Start)
+LobbyRequest = TypeVar("LobbyRequest", inbox.Join, inbox.Commit, inbox.Start, inbox.Reveal)
 
 
 class Table:
@@ -83,7 +91,7 @@ class Table:
         self.bot_level = "random"  #: the level of the bots in empty chairs (set by the lobby)
         self.config = config
         self.seed = new_seed()  # drawn at creation: the fingerprint is public before anyone joins
-        self.fingerprint = fingerprint(self.seed)
+        self.fingerprint = table_fingerprint(self.seed, table_id, players)
         self.state = TableState.WAITING
         self.seats = Seats(players)
         for index, name in (held or {}).items():  # a rematch: its players' chairs
@@ -104,6 +112,11 @@ class Table:
         self.rematch = Rematch(table_id, self.room, self.seats,
                                partial(on_rematch, self) if on_rematch is not None else None)
         self.host = Host(self.inbox, host, config.host_away_seconds)  #: who starts the game
+        #: The start has fixed every commitment and the seeds are being revealed: the
+        #: game is dealt when every committed seat has revealed, or at ``_reveal_due``.
+        self.revealing = False
+        self._reveal_due = Alarm(self.inbox, inbox.RevealDue())
+        self._lobby_scope: trio.CancelScope | None = None
         #: paused while its process cannot renew its lease (``actors.pause``)
         self.pause_state = TablePause(table_id, self.turns)
         self._on_record = on_record
@@ -127,8 +140,10 @@ class Table:
             self.turns.attach(nursery)
             self.host.attach(nursery)
             self.room.watchers.attach(nursery)
+            self._reveal_due.attach(nursery)
             task_status.started()
             with trio.move_on_after(self.config.lobby_seconds) as lobby_scope:
+                self._lobby_scope = lobby_scope
                 while self.state is TableState.WAITING:
                     await self._handle(await self._inbox_recv.receive())
             if lobby_scope.cancelled_caught:
@@ -149,6 +164,8 @@ class Table:
         self.turns.release()
         self.host.release()
         self.room.watchers.release()
+        self._reveal_due.release()
+        self._lobby_scope = None
 
     def refuse_pending(self) -> None:
         """After the table stops: close its inbox and answer every request still queued,
@@ -238,10 +255,15 @@ class Table:
                 self.room.watchers_due()
             case inbox.Join():
                 _answer(msg, self._join)
-            case inbox.Seed():
-                _answer(msg, self._seed)
+            case inbox.Commit():
+                _answer(msg, self._commit)
             case inbox.Start():
                 _answer(msg, self._start)
+            case inbox.Reveal():
+                _answer(msg, self._reveal)
+            case inbox.RevealDue():
+                if self.revealing:
+                    self._deal()
             case inbox.Shutdown(reason=reason):
                 self._end(reason, Close.SHUTDOWN)
             case _:
@@ -258,7 +280,7 @@ class Table:
 
     def _in_lobby(self, refusal: str) -> None:
         """Raises ``TableError`` (already_started, ``refusal``) once the game has started."""
-        if self.state is not TableState.WAITING:
+        if self.state is not TableState.WAITING or self.revealing:
             raise TableError(Code.ALREADY_STARTED, refusal)
 
     def _join(self, msg: inbox.Join) -> None:
@@ -268,16 +290,17 @@ class Table:
         msg.reply.set(joined)
         self._broadcast_lobby()
 
-    def _seed(self, msg: inbox.Seed) -> None:
-        """A seat's client seed: after its join's answer showed the fingerprint, before
-        the start, once."""
-        self._in_lobby("the game has started: client seeds go in before it")
-        self.seats.give_seed(msg.token, msg.client_seed)
+    def _commit(self, msg: inbox.Commit) -> None:
+        """A seat's commitment to its client seed: after its join's answer showed the
+        fingerprint, before the start, once."""
+        self._in_lobby("the game has started: commitments go in before it")
+        self.seats.commit(msg.token, msg.commitment)
         msg.reply.set(None)
-        if self.rematch_of is not None and self.seats.all_seeded():
-            self._begin()  # a rematch starts once every player has come and seeded
+        if self.rematch_of is not None and self.seats.all_committed():
+            self._begin()  # a rematch starts once every player has come and committed
 
     def _start(self, msg: inbox.Start) -> None:
+        """Answered with the commitments the start fixed (per seat; None: none)."""
         self._in_lobby("the game has already started")
         starter = self.seats.seat_for_token(msg.token)
         if starter is None:
@@ -285,22 +308,63 @@ class Table:
         self.host.may_start(starter, self.seats)
         starter.came()  # whoever starts a rematch has come
         self._begin()  # a raise here leaves the reply to refuse_pending: table_closed
-        msg.reply.set(None)
+        msg.reply.set(self.seats.commitments())
 
     def _begin(self) -> None:
-        """Bots in the empty chairs, the game dealt and its first update out."""
+        """Bots in the empty chairs and every commitment fixed: the seats that committed
+        are told to reveal (``seeds_committed``), or with none the game is dealt now."""
         bots = self.seats.fill_with_bots()
         for index in bots:
             self.turns.bot_for(index)
-        game = Game(self.players, self.seed, self.seats.client_seeds())
+        self.host.started()
+        commitments = self.seats.commitments()
+        if not any(commitments):
+            self._deal()
+            return
+        self.revealing = True
+        seconds = self.config.reveal_seconds
+        self._reveal_due.set(trio.current_time() + seconds)
+        if self._lobby_scope is not None:  # the lobby's hour never cuts a reveal short
+            self._lobby_scope.deadline = max(self._lobby_scope.deadline,
+                                             trio.current_time() + seconds + 1)
+        self.room.broadcast(self._committed(seconds))
+
+    def _committed(self, seconds: float) -> SeedsCommitted:
+        return SeedsCommitted(self.id, self.seats.public(), self.seats.commitments(),
+                              round(seconds, 3))
+
+    def _reveal(self, msg: inbox.Reveal) -> None:
+        """A seat's client seed, once every commitment is fixed and before the deal."""
+        if not self.revealing:
+            if self.state is TableState.WAITING:
+                why = ("client seeds are revealed once the start has fixed every "
+                       "commitment: send the commitment now (POST /api/tables/<id>/commit)")
+            else:
+                why = ("the reveal has closed: the game was dealt with the seeds revealed "
+                       "by then")
+            raise TableError(Code.NOT_REVEALING, why)
+        self.seats.reveal(self.id, msg.token, msg.client_seed)
+        msg.reply.set(None)
+        if self.seats.all_revealed():
+            self._deal()
+
+    def _deal(self) -> None:
+        """The game dealt from the seed and the deal (the seats, their commitments and
+        the seeds revealed), and its first update out."""
+        self.revealing = False
+        self._reveal_due.cancel()
+        withheld = [s.index for s in self.seats if s.commitment and s.client_seed is None]
+        game = Game(self.players, self.seed, deal=self.seats.deal(self.id))
         self.play = Play(self.id, game, self.seats, self.turns,
                          takeover_after=self.config.takeover_after, metrics=self.metrics)
         self.room.start(game)
         self.state = TableState.PLAYING
-        self.host.started()
-        log.info("table %s started: %d players, %d bots", self.id, self.players,
-                 len(bots), extra={"event": "table_started", "table": self.id})
-        self.room.broadcast(GameStarted(self.id, self.seats.seat_seeds()))
+        bots = sum(s.bot for s in self.seats)
+        log.info("table %s started: %d players, %d bots, seeds not revealed at seats %s",
+                 self.id, self.players, bots, withheld or "none",
+                 extra={"event": "table_started", "table": self.id})
+        self.room.broadcast(GameStarted(self.id, self.seats.seat_seeds(),
+                                        self.seats.commitments()))
         self._publish(Change(None, 0, []))
 
     # ------------------------------------------------------------ connections
@@ -332,7 +396,12 @@ class Table:
             self.seats.public(), self.config.decision_seconds,
             client_seeds=self.seats.seat_seeds() if self.game is not None else None,
             host=self.host.seat, pace=self.turns.pace,
+            commitments=(self.seats.commitments()
+                         if self.revealing or self.game is not None else None),
         ))
+        if self.revealing:
+            left = (self._reveal_due.deadline or trio.current_time()) - trio.current_time()
+            self.room.send(conn, self._committed(max(0.0, left)))
         if self.play is None:
             if came is not Came.NOTHING:
                 self._broadcast_lobby()

@@ -89,7 +89,8 @@ class CreateTable:
     pace: Any = DEFAULT_PACE.value
 
 
-#: A ``client_seed`` where none may be: the seed goes in only after the fingerprint.
+#: A ``client_seed`` or ``commitment`` where none may be: the seat's commitment goes in
+#: only after the fingerprint, its seed only after every commitment is fixed.
 _NO_SEED: Any = object()
 
 
@@ -97,6 +98,7 @@ _NO_SEED: Any = object()
 class JoinTable:
     name: str
     client_seed: Any = _NO_SEED  #: refused: ``_seed_comes_later``
+    commitment: Any = _NO_SEED  #: refused: ``_seed_comes_later``
 
 
 @attrs.frozen
@@ -105,9 +107,15 @@ class StartTable:
 
 
 @attrs.frozen
-class SeedTable:
+class CommitTable:
     token: str
-    client_seed: Any  #: checked by the table (``fairness.check_client_seed``)
+    commitment: Any  #: checked by the table (``fairness.check_commitment``)
+
+
+@attrs.frozen
+class RevealTable:
+    token: str
+    client_seed: Any  #: checked by the table (``fairness.check_client_seed``, the commitment)
 
 
 @attrs.frozen
@@ -117,11 +125,13 @@ class PlayNow:
     bots: str = "normal"
     pace: Any = DEFAULT_PACE.value  #: as ``CreateTable.pace``
     client_seed: Any = _NO_SEED  #: refused: ``_seed_comes_later``
+    commitment: Any = _NO_SEED  #: refused: ``_seed_comes_later``
 
 
-_TABLE_ROUTE = re.compile(r"^/api/tables/([0-9a-f]{10})/(join|seed|start)$")
+_TABLE_ROUTE = re.compile(r"^/api/tables/([0-9a-f]{10})/(join|commit|start|reveal)$")
 _READ = READ_METHODS
-#: The methods of each path the API answers (a table's join, seed and start: ``_TABLE_ROUTE``).
+#: The methods of each path the API answers (a table's join, commit, start and reveal:
+#: ``_TABLE_ROUTE``).
 _METHODS: dict[str, tuple[str, ...]] = {
     "/api/openapi.json": _READ, "/api/rules": _READ, "/api/tables": (*_READ, "POST"),
     "/api/play-now": ("POST",),
@@ -243,7 +253,7 @@ class HttpApi:
             return json_response(_table_info(table.id, table.players, table.fingerprint), 201)
         if path == "/api/play-now" and method == "POST":
             play = _body(request, PlayNow)
-            _seed_comes_later(play.client_seed)
+            _seed_comes_later(play.client_seed, play.commitment)
             joined = None
 
             async def play_now() -> Table:
@@ -264,18 +274,22 @@ class HttpApi:
             table_id, verb = match.groups()
             if verb == "join":
                 join = _body(request, JoinTable)
-                _seed_comes_later(join.client_seed, table_id)
+                _seed_comes_later(join.client_seed, join.commitment, table_id)
                 fingerprint = sup.get(table_id).fingerprint
                 result = await sup.join(table_id, join.name)
                 return json_response({"table": table_id, "seat": result.seat,
                                       "token": result.token, "fingerprint": fingerprint})
-            if verb == "seed":
-                given = _body(request, SeedTable)
-                await sup.seed(table_id, given.token, given.client_seed)
-                return json_response({"table": table_id, "seeded": True})
+            if verb == "commit":
+                committed = _body(request, CommitTable)
+                await sup.commit(table_id, committed.token, committed.commitment)
+                return json_response({"table": table_id, "committed": True})
+            if verb == "reveal":
+                revealed = _body(request, RevealTable)
+                await sup.reveal(table_id, revealed.token, revealed.client_seed)
+                return json_response({"table": table_id, "revealed": True})
             start = _body(request, StartTable)
-            await sup.start(table_id, start.token)
-            return json_response({"table": table_id, "started": True})
+            fixed = await sup.start(table_id, start.token)
+            return json_response({"table": table_id, "started": True, "commitments": fixed})
         return error_response(Code.NOT_FOUND, f"no API endpoint {method} {path}")
 
 
@@ -458,13 +472,17 @@ class _BadBody(Exception):
     pass
 
 
-def _seed_comes_later(client_seed: Any, table_id: str = "<id>") -> None:
-    """Refuse a client seed sent with a join or play-now: the seat's seed goes in only
-    after the answer has shown the fingerprint, so the server cannot choose its seed
-    knowing the client's."""
+def _seed_comes_later(client_seed: Any, commitment: Any, table_id: str = "<id>") -> None:
+    """Refuse a client seed or commitment sent with a join or play-now: the seat's
+    commitment goes in only after the answer has shown the fingerprint (so the server
+    cannot choose its seed knowing the client's), and its seed only once every
+    commitment is fixed (so no seat chooses its seed knowing another's)."""
+    if commitment is not _NO_SEED:
+        raise _BadBody("the commitment is sent after the fingerprint, with POST "
+                       f"/api/tables/{table_id}/commit @ $.commitment")
     if client_seed is not _NO_SEED:
-        raise _BadBody("the client seed is sent after the fingerprint, with POST "
-                       f"/api/tables/{table_id}/seed @ $.client_seed")
+        raise _BadBody("the client seed is revealed once every commitment is fixed, with "
+                       f"POST /api/tables/{table_id}/reveal @ $.client_seed")
 
 
 def _body(request: HttpRequest, kind: type[T]) -> T:

@@ -20,7 +20,6 @@ from typing import Any
 from quaymoor.rules.data import GOODS
 from quaymoor.rules.errors import RulesError
 from quaymoor.rules.events import Loaded, RoundEnded, Sold
-from quaymoor.rules.fairness import seed_from_hex
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import GameRecord
 from quaymoor.rules.scoring import Score
@@ -40,7 +39,7 @@ def game_charts(record: GameRecord) -> dict[str, Any]:
     """The charts' numbers for ``record`` (see the module's notes). Raises
     ``ChartsError`` when an action does not replay."""
     n = record.players
-    game = Game(n, seed_from_hex(record.seed), record.client_seeds, events=True)
+    game = Game.from_record(record, events=True)
     points = [_point("Start", 0, game.scores())]
     shipped = [dict.fromkeys(_NAMES, 0) for _ in range(n)]
     sold = [dict.fromkeys(_NAMES, 0) for _ in range(n)]

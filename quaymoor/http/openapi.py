@@ -20,8 +20,9 @@ the static web client or the websocket (``docs/protocol.md`` section 3).
 The lobby's write routes are described as they are after the deal-order change: play-now
 seats the caller without starting (``{"name", "players", "bots", "pace"}`` ->
 ``{"table", "seat", "token", "fingerprint", ...}``), join takes ``{"name"}`` and answers
-``{"seat", "token", "fingerprint"}``, and ``POST /api/tables/{table}/seed`` takes the
-seat's client seed.
+``{"seat", "token", "fingerprint"}``, ``POST /api/tables/{table}/commit`` takes the
+seat's commitment before the start, and ``POST /api/tables/{table}/reveal`` its client
+seed once the start has fixed every commitment (docs/fairness.md).
 """
 
 from __future__ import annotations
@@ -136,8 +137,11 @@ BOTS: Final = {"enum": list(BOT_LEVELS), "default": "normal",
                               "move, for tests and benchmarks"}
 PACE: Final = {"enum": [p.value for p in Pace], "default": DEFAULT_PACE.value,
                "description": "how long the bots wait before each move (docs/protocol.md)"}
-CLIENT_SEED: Final = {"type": "string", "minLength": 1,
-                       "description": "1 to 256 UTF-8 bytes, valid Unicode"}
+CLIENT_SEED: Final = {"type": "string", "minLength": 1, "pattern": "^[^\\u0000]*$",
+                       "description": "1 to 256 UTF-8 bytes, valid Unicode, no NUL"}
+COMMITMENT: Final = {"type": "string", "pattern": "^[0-9a-f]{64}$",
+                     "description": "SHA-256 of the client seed bound to the table and seat, "
+                                    "lowercase hex (docs/fairness.md)"}
 TABLE_PARAM: Final = {"name": "table", "in": "path", "required": True,
                       "schema": {"type": "string", "pattern": TABLE_ID}}
 GAME_PARAM: Final = {"name": "game", "in": "path", "required": True,
@@ -218,23 +222,38 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
             **_refusals(Code.BAD_REQUEST, Code.BAD_NAME, Code.UNKNOWN_TABLE, Code.NOT_FOUND,
                         Code.ALREADY_STARTED, Code.TABLE_FULL, Code.TABLE_CLOSED,
                         *POST_GATE)}}},
-    "/api/tables/{table}/seed": {"post": {
-        "operationId": "seed", "summary": "a seated player's client seed, before the start",
+    "/api/tables/{table}/commit": {"post": {
+        "operationId": "commit",
+        "summary": "a seated player's commitment to its client seed, before the start",
         "parameters": [TABLE_PARAM],
-        "requestBody": _body(_obj(["token", "client_seed"], {
-            "token": STRING, "client_seed": CLIENT_SEED})),
-        "responses": {**_ok(_obj(["table", "seeded"], {
-                          "table": STRING, "seeded": {"const": True}})),
-                      **_refusals(*TABLE_WRITE, Code.BAD_CLIENT_SEED, Code.ALREADY_SEEDED)}}},
+        "requestBody": _body(_obj(["token", "commitment"], {
+            "token": STRING, "commitment": COMMITMENT})),
+        "responses": {**_ok(_obj(["table", "committed"], {
+                          "table": STRING, "committed": {"const": True}})),
+                      **_refusals(*TABLE_WRITE, Code.BAD_COMMITMENT, Code.ALREADY_COMMITTED)}}},
     "/api/tables/{table}/start": {"post": {
         "operationId": "start",
         "summary": "start the game (the host; anyone seated once the host has been away for "
-                   "30 s); bots take the empty chairs",
+                   "30 s); bots take the empty chairs and every commitment is fixed",
         "parameters": [TABLE_PARAM],
         "requestBody": _body(_obj(["token"], {"token": STRING})),
-        "responses": {**_ok(_obj(["table", "started"], {
-                          "table": STRING, "started": {"const": True}})),
+        "responses": {**_ok(_obj(["table", "started", "commitments"], {
+                          "table": STRING, "started": {"const": True},
+                          "commitments": {"type": "array",
+                                          "items": {"anyOf": [COMMITMENT, {"type": "null"}]}}})),
                       **_refusals(*TABLE_WRITE, Code.NOT_HOST)}}},
+    "/api/tables/{table}/reveal": {"post": {
+        "operationId": "reveal",
+        "summary": "a seat's client seed, once the start has fixed every commitment and "
+                   "before the reveal closes; it must match the seat's commitment",
+        "parameters": [TABLE_PARAM],
+        "requestBody": _body(_obj(["token", "client_seed"], {
+            "token": STRING, "client_seed": CLIENT_SEED})),
+        "responses": {**_ok(_obj(["table", "revealed"], {
+                          "table": STRING, "revealed": {"const": True}})),
+                      **_refusals(*TABLE_WRITE, Code.BAD_CLIENT_SEED, Code.NOT_REVEALING,
+                                  Code.NO_COMMITMENT, Code.SEED_MISMATCH,
+                                  Code.ALREADY_REVEALED)}}},
     "/api/games": {"get": {
         "operationId": "list_games", "summary": "the games that ended last, newest first",
         "parameters": [{"name": "limit", "in": "query", "required": False,

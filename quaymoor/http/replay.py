@@ -14,7 +14,6 @@ from quaymoor.protocol.codec import unstructure_with
 from quaymoor.rules.converter import action_to_json, converter
 from quaymoor.rules.errors import RulesError
 from quaymoor.rules.events import Event
-from quaymoor.rules.fairness import seed_from_hex
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import GameRecord, TurnedUp
 from quaymoor.rules.views import SeatView, final_score
@@ -25,7 +24,7 @@ class ReplayError(ValueError):
 
 
 def _new_game(record: GameRecord) -> Game:
-    return Game(record.players, seed_from_hex(record.seed), record.client_seeds, events=True)
+    return Game.from_record(record, events=True)
 
 
 def _events(events: list[Event]) -> list[Any]:

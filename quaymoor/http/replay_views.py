@@ -19,7 +19,6 @@ from typing import Any
 from quaymoor.protocol.codec import unstructure_with
 from quaymoor.protocol.patch import diff
 from quaymoor.rules.errors import RulesError
-from quaymoor.rules.fairness import seed_from_hex
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import GameRecord
 from quaymoor.rules.views import SeatView
@@ -43,7 +42,7 @@ def replay_views(record: GameRecord, seat: int | None) -> dict[str, Any]:
     game."""
     if seat is not None and not 0 <= seat < record.players:
         raise ValueError(f"seat must be 0 to {record.players - 1}, not {seat}")
-    game = Game(record.players, seed_from_hex(record.seed), record.client_seeds, events=False)
+    game = Game.from_record(record, events=False)
     start = last = _view(game, seat)
     patches: list[Any] = []
     for i, step in enumerate(record.actions):

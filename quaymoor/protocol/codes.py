@@ -36,7 +36,13 @@ class Code(StrEnum):
     BAD_BOTS = "bad_bots"
     BAD_NAME = "bad_name"
     BAD_CLIENT_SEED = "bad_client_seed"
-    ALREADY_SEEDED = "already_seeded"
+    # The client seeds' commit and reveal (``docs/fairness.md``).
+    BAD_COMMITMENT = "bad_commitment"
+    ALREADY_COMMITTED = "already_committed"
+    NOT_REVEALING = "not_revealing"
+    NO_COMMITMENT = "no_commitment"
+    SEED_MISMATCH = "seed_mismatch"
+    ALREADY_REVEALED = "already_revealed"
     ALREADY_STARTED = "already_started"
     TABLE_FULL = "table_full"
     SERVER_FULL = "server_full"
@@ -84,6 +90,8 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.BAD_BOTS: 400,
     Code.BAD_NAME: 400,
     Code.BAD_CLIENT_SEED: 400,
+    Code.BAD_COMMITMENT: 400,
+    Code.SEED_MISMATCH: 400,
     Code.BAD_PACE: 400,
     Code.OPERATOR_TOKEN: 401,
     Code.BAD_TOKEN: 403,
@@ -99,7 +107,10 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.NOT_FOUND: 404,
     Code.METHOD_NOT_ALLOWED: 405,
     Code.ALREADY_STARTED: 409,
-    Code.ALREADY_SEEDED: 409,
+    Code.ALREADY_COMMITTED: 409,
+    Code.NOT_REVEALING: 409,
+    Code.NO_COMMITMENT: 409,
+    Code.ALREADY_REVEALED: 409,
     Code.TABLE_FULL: 409,
     Code.TABLE_CLOSED: 409,
     Code.SERVER_FULL: 409,
@@ -125,8 +136,16 @@ CODE_MEANINGS: Final[Mapping[Code, str]] = {
     Code.BAD_PLAYERS: "a table seats 2 to 5",
     Code.BAD_BOTS: "the bots are easy, normal or hard",
     Code.BAD_NAME: "the name is empty or not valid Unicode",
-    Code.BAD_CLIENT_SEED: "the client seed is not a non-empty string of at most 256 bytes",
-    Code.ALREADY_SEEDED: "this seat has given its client seed already",
+    Code.BAD_CLIENT_SEED: "the client seed is not a non-empty string of at most 256 bytes "
+                          "without NUL",
+    Code.BAD_COMMITMENT: "the commitment is not 64 lowercase hex digits",
+    Code.ALREADY_COMMITTED: "this seat has sent its commitment already",
+    Code.NOT_REVEALING: "client seeds are revealed only once the start has fixed every "
+                        "commitment, and before the reveal closes",
+    Code.NO_COMMITMENT: "this seat sent no commitment before the start, so it has no seed "
+                        "to reveal",
+    Code.SEED_MISMATCH: "the client seed does not match this seat's commitment",
+    Code.ALREADY_REVEALED: "this seat has revealed its client seed already",
     Code.ALREADY_STARTED: "the game has started",
     Code.TABLE_FULL: "every seat is taken",
     Code.SERVER_FULL: "the server takes no more tables now",

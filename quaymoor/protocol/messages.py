@@ -27,7 +27,8 @@ class Hello:
     a spectator (no token). ``since``: the last version this client saw, to get what it
     missed. ``name``: a spectator's name, shown to the table in ``watchers`` (cleaned as
     a player's name; a seat's connection has its seat's name, and a name it sends is
-    ignored). (A seat's client seed is not sent here: ``POST /api/tables/<id>/seed``.)"""
+    ignored). (A seat's commitment and client seed are not sent here: ``POST
+    /api/tables/<id>/commit`` and ``/reveal``.)"""
 
     table: str
     token: str | None = None
@@ -135,15 +136,21 @@ class Welcome:
     table: str
     seat: int | None  #: None for a spectator
     players: int
-    fingerprint: str  #: SHA-256 of the secret seed, committed before anyone joined
+    #: the table's commitment to its secret seed, published at its creation
+    #: (``docs/fairness.md``: SHA-256 of the algorithm, the table's id, its seats, the seed)
+    fingerprint: str
     started: bool
     seats: list[SeatPublic]
     decision_seconds: float
-    #: Once started: per seat, the client seed it gave (None: a bot or no seed); the
-    #: game key is made from these (``docs/fairness.md``). None before the start.
+    #: Once started: per seat, the client seed it revealed (None: a bot, no commitment,
+    #: or a commitment not revealed); the game key is made from these and the
+    #: commitments (``docs/fairness.md``). None before the start.
     client_seeds: list[str | None] | None = None
     host: int | None = None  #: the seat that opened the table and starts it; None: nobody yet
     pace: Pace = Pace.PEOPLE  #: how long the bots wait before each move
+    #: Once the start has fixed them (``seeds_committed``): per seat, the commitment its
+    #: player sent (None: none). None before.
+    commitments: list[str | None] | None = None
 
 
 @attrs.frozen
@@ -165,13 +172,30 @@ WireEvent = Event | SeatTimedOut
 
 
 @attrs.frozen
+class SeedsCommitted:
+    """The start has fixed every commitment (sent to every connection attached then, and
+    in the welcome of one that attaches before the game is dealt): the seats as they
+    will play (bots in the empty chairs), per seat the commitment its player sent (None:
+    none), and how long the reveal stays open. Each seat that committed now reveals its
+    client seed (``POST /api/tables/<id>/reveal``); the game is dealt when all have, or
+    when the reveal closes."""
+
+    table: str
+    seats: list[SeatPublic]
+    commitments: list[str | None]
+    reveal_seconds: float
+
+
+@attrs.frozen
 class GameStarted:
     """The game has started (sent to every connection attached then, before the first
-    update): per seat, the client seed that went into the game key (None: a bot, or a
-    player who gave none). A client checks that its own seed is at its seat."""
+    update): per seat, the client seed that went into the game key (None: a bot, no
+    commitment, or a commitment not revealed in time) and the commitment it sent. A
+    client checks that its own seed and commitment are at its seat."""
 
     table: str
     client_seeds: list[str | None]
+    commitments: list[str | None] = attrs.field(factory=list)
 
 
 @attrs.frozen
@@ -198,7 +222,7 @@ class Lobby:
     players: int
     seats: list[SeatPublic]
     #: A rematch: the game it is a rematch of (it starts by itself once every seated
-    #: player has given a client seed); None for any other table.
+    #: player has sent a commitment); None for any other table.
     rematch_of: str | None = None
     #: The seat that opened the table: only it may start the game (``not_host``); None
     #: until someone has joined.
@@ -340,9 +364,9 @@ class TableResumed:
     clocks: list[Clock]
 
 
-ServerMessage = (Welcome | GameStarted | Update | Lobby | EndOfGame | Error | Pong | ChatLine
-                 | ChatRecent | RematchOffer | RematchSeat | PaceSet | Watchers | Explanation
-                 | TablePaused | TableResumed)
+ServerMessage = (Welcome | SeedsCommitted | GameStarted | Update | Lobby | EndOfGame | Error
+                 | Pong | ChatLine | ChatRecent | RematchOffer | RematchSeat | PaceSet | Watchers
+                 | Explanation | TablePaused | TableResumed)
 
 #: Wire tags that are not the class name in snake case.
 TAGS: Final[dict[type, str]] = {EndOfGame: "game_ended", PaceSet: "pace", SetPace: "pace",

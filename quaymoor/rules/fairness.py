@@ -8,6 +8,15 @@ players' browsers added) with HMAC-SHA256; each kind of draw (first Warden, plot
 each reshuffle) reads its own HMAC-SHA256 byte stream named by a label, turns bytes into
 integers by rejection sampling and shuffles with Fisher-Yates.
 
+Algorithm ``quaymoor-fair-2`` (every table's game from record format 4 on) binds the whole
+table: the fingerprint published at creation commits to the algorithm, the table's id and
+its number of seats besides the seed (``table_fingerprint``); each seat that adds a client
+seed first sends a commitment to it (``seed_commitment``) and reveals it only once every
+commitment is fixed; and the key is made from the seat list (names, bot flags), each
+seat's commitment and each revealed seed (``deal_key``), so a record whose seats, seeds or
+commitments were changed, moved or stripped gives other draws. ``quaymoor-fair-1``
+(``derive_key``, formats 1-3) is kept to check old records.
+
 The exact algorithm, how the game uses it and test vectors are in ``docs/fairness.md``;
 change nothing here without changing that document and :data:`ALGORITHM`.
 """
@@ -18,10 +27,19 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Sequence
-from typing import Final, TypeVar
+from typing import Final, NamedTuple, TypeVar
 
 __all__ = [
     "ALGORITHM",
+    "ALGORITHM_1",
+    "Deal",
+    "DealError",
+    "DealtSeat",
+    "check_commitment",
+    "check_deal",
+    "deal_key",
+    "seed_commitment",
+    "table_fingerprint",
     "ClientSeedError",
     "SEED_BYTES",
     "MAX_CLIENT_SEED_BYTES",
@@ -32,6 +50,7 @@ __all__ = [
     "derive_key",
     "draw_below",
     "fingerprint",
+    "new_client_seed",
     "new_seed",
     "reshuffle_label",
     "seed_from_hex",
@@ -41,8 +60,11 @@ __all__ = [
 
 T = TypeVar("T")
 
-#: The algorithm version string, recorded in every game record.
-ALGORITHM: Final = "quaymoor-fair-1"
+#: The algorithm version string of every table's game, recorded in its record (format 4).
+ALGORITHM: Final = "quaymoor-fair-2"
+#: The algorithm of record formats 1-3 (and of a bare ``Game`` with no deal), kept to
+#: check old records: the fingerprint is SHA-256(seed), the key ``derive_key``.
+ALGORITHM_1: Final = "quaymoor-fair-1"
 #: Length of a game seed in bytes.
 SEED_BYTES: Final = 32
 #: Longest client seed accepted, in UTF-8 bytes.
@@ -54,6 +76,11 @@ LABEL_FIRST_WARDEN: Final = "first-warden"
 LABEL_PLOTS: Final = "plots"
 
 _KEY_PREFIX: Final = b"quaymoor-key-1"
+_TABLE_PREFIX: Final = b"quaymoor-fair-2"
+_COMMIT_PREFIX: Final = b"quaymoor-commit-2"
+_DEAL_PREFIX: Final = b"quaymoor-key-2"
+_MAX_FIELD: Final = 0xFFFF  # a field's length is written in 2 bytes
+_HEX = frozenset("0123456789abcdef")
 _BLOCK_BYTES: Final = 32  # one HMAC-SHA256 output
 _SAMPLE_BYTES: Final = 4
 _SAMPLE_RANGE: Final = 1 << 32
@@ -65,20 +92,23 @@ def _check_seed(seed: bytes) -> None:
 
 
 class ClientSeedError(ValueError):
-    """A client seed that cannot go into a game key: not a string, empty, not valid
-    Unicode (a lone surrogate such as ``"\\ud800"``) or over the limit."""
+    """A client seed that cannot go into a game key: not a string, empty, holding NUL,
+    not valid Unicode (a lone surrogate such as ``"\\ud800"``) or over the limit."""
 
 
 def check_client_seed(value: object) -> str:
     """``value`` as a client seed, or ``ClientSeedError`` saying what is wrong with it.
 
-    A client seed is a non-empty string of at most :data:`MAX_CLIENT_SEED_BYTES` UTF-8
-    bytes. Nothing is dropped or replaced: a seed that is not good is refused.
+    A client seed is a non-empty string without NUL of at most
+    :data:`MAX_CLIENT_SEED_BYTES` UTF-8 bytes. Nothing is dropped or replaced: a seed that
+    is not good is refused.
     """
     if not isinstance(value, str):
         raise ClientSeedError(f"a client seed is a string, not {type(value).__name__}")
     if not value:
         raise ClientSeedError("a client seed may not be empty")
+    if "\x00" in value:
+        raise ClientSeedError("a client seed may not hold NUL (U+0000)")
     try:
         encoded = value.encode("utf-8")
     except UnicodeEncodeError:
@@ -93,6 +123,12 @@ def check_client_seed(value: object) -> str:
 def new_seed() -> bytes:
     """Draw a fresh game seed from the operating system's secure generator."""
     return secrets.token_bytes(SEED_BYTES)
+
+
+def new_client_seed() -> str:
+    """A client seed as the web client draws one: 128 random bits as 32 hex digits (a
+    commitment hides a seed only when it is hard to guess)."""
+    return secrets.token_hex(16)
 
 
 def fingerprint(seed: bytes) -> str:
@@ -210,3 +246,130 @@ def reshuffle_label(k: int) -> str:
     if k < 1:
         raise ValueError(f"reshuffles are counted from 1, got {k}")
     return f"plots-reshuffle-{k}"
+
+
+# ---------------------------------------------------------------- quaymoor-fair-2
+
+
+class DealError(ValueError):
+    """A table's seats that cannot make a ``quaymoor-fair-2`` key: a seed with no
+    commitment or not matching it, a bot with a seed or commitment, a malformed field."""
+
+
+class DealtSeat(NamedTuple):
+    """One seat as the key binds it: its name, whether it is a bot's own chair, the
+    commitment its player sent (64 lowercase hex digits; None: none) and the client seed
+    it revealed (None: none, or a commitment never revealed)."""
+
+    name: str
+    bot: bool
+    commitment: str | None = None
+    client_seed: str | None = None
+
+
+class Deal(NamedTuple):
+    """What a table's start fixes besides the server's seed: its id and its seats."""
+
+    table_id: str
+    seats: tuple[DealtSeat, ...]
+
+    @property
+    def client_seeds(self) -> list[str]:
+        """The revealed client seeds in seat order (a record's ``client_seeds``)."""
+        return [s.client_seed for s in self.seats if s.client_seed is not None]
+
+
+def _field(text: str, what: str) -> bytes:
+    """``text`` as UTF-8, prefixed with its length in 2 bytes big-endian."""
+    try:
+        encoded = text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise DealError(f"{what} is not valid Unicode (a lone surrogate)") from None
+    if len(encoded) > _MAX_FIELD:
+        raise DealError(f"{what} is {len(encoded)} UTF-8 bytes; at most {_MAX_FIELD}")
+    return len(encoded).to_bytes(2, "big") + encoded
+
+
+def _seat_count(players: int) -> bytes:
+    if not 1 <= players <= 255:
+        raise DealError(f"a table has 1 to 255 seats, not {players}")
+    return bytes([players])
+
+
+def table_fingerprint(seed: bytes, table_id: str, players: int) -> str:
+    """The commitment a table publishes when it is created: lowercase hex SHA-256 of
+    ``"quaymoor-fair-2" || 0x00 || field(table_id) || players (1 byte) || seed``."""
+    _check_seed(seed)
+    message = (_TABLE_PREFIX + b"\x00" + _field(table_id, "the table id")
+               + _seat_count(players) + seed)
+    return hashlib.sha256(message).hexdigest()
+
+
+def seed_commitment(table_id: str, seat: int, client_seed: str) -> str:
+    """A seat's commitment to its client seed, sent before any seed is revealed:
+    lowercase hex SHA-256 of ``"quaymoor-commit-2" || 0x00 || field(table_id) || seat
+    (1 byte) || field(client_seed)``."""
+    if not 0 <= seat <= 254:
+        raise DealError(f"a seat is numbered 0 to 254, not {seat}")
+    message = (_COMMIT_PREFIX + b"\x00" + _field(table_id, "the table id") + bytes([seat])
+               + _field(client_seed, "the client seed"))
+    return hashlib.sha256(message).hexdigest()
+
+
+def check_commitment(value: object) -> str:
+    """``value`` as a commitment (64 lowercase hex digits), or ``DealError``."""
+    if not isinstance(value, str):
+        raise DealError(f"a commitment is a string, not {type(value).__name__}")
+    if len(value) != 64 or not set(value) <= _HEX:
+        raise DealError("a commitment is 64 lowercase hex digits (SHA-256)")
+    return value
+
+
+def check_deal(deal: Deal) -> None:
+    """Raises ``DealError`` naming the first seat whose entries cannot go together: a
+    bot's chair with a commitment or a seed (bots hold no seed), a seed with no
+    commitment, a seed that does not match its commitment, a bad commitment."""
+    for index, seat in enumerate(deal.seats):
+        where = f"seat {index} ({seat.name})"
+        if seat.bot and (seat.commitment is not None or seat.client_seed is not None):
+            raise DealError(f"{where} is a bot, and bots hold no seed nor commitment")
+        if seat.commitment is not None:
+            try:
+                check_commitment(seat.commitment)
+            except DealError as exc:
+                raise DealError(f"{where}: {exc}") from None
+        if seat.client_seed is None:
+            continue
+        if seat.commitment is None:
+            raise DealError(f"{where} gives a client seed it never committed to")
+        try:
+            check_client_seed(seat.client_seed)
+        except ClientSeedError as exc:
+            raise DealError(f"{where}: {exc}") from None
+        if seed_commitment(deal.table_id, index, seat.client_seed) != seat.commitment:
+            raise DealError(f"{where}: its client seed {seat.client_seed!r} does not match "
+                            f"its commitment {seat.commitment}")
+
+
+def deal_key(seed: bytes, deal: Deal) -> bytes:
+    """The ``quaymoor-fair-2`` game key: HMAC-SHA256(key=seed, msg="quaymoor-key-2" ||
+    0x00 || field(table_id) || seats (1 byte) || per seat: bot (1 byte) || field(name) ||
+    commitment (0x00, or 0x01 and its 32 bytes) || seed (0x00, or 0x01 and field(seed))).
+    The deal is checked first (``check_deal``)."""
+    _check_seed(seed)
+    check_deal(deal)
+    message = bytearray(_DEAL_PREFIX + b"\x00")
+    message += _field(deal.table_id, "the table id")
+    message += _seat_count(len(deal.seats))
+    for index, seat in enumerate(deal.seats):
+        message.append(1 if seat.bot else 0)
+        message += _field(seat.name, f"seat {index}'s name")
+        if seat.commitment is None:
+            message.append(0)
+        else:
+            message += b"\x01" + bytes.fromhex(seat.commitment)
+        if seat.client_seed is None:
+            message.append(0)
+        else:
+            message += b"\x01" + _field(seat.client_seed, f"seat {index}'s client seed")
+    return hmac.digest(seed, bytes(message), "sha256")

@@ -12,8 +12,22 @@ from quaymoor.rules.actions import Action
 from quaymoor.rules.data import Good
 from quaymoor.rules.events import Event, PlotsTurnedUp, PlotTaken
 from quaymoor.rules.explain import Told, describe
-from quaymoor.rules.fairness import derive_key, fingerprint, new_seed, seed_from_hex
+from quaymoor.rules.fairness import (
+    ALGORITHM,
+    ALGORITHM_1,
+    Deal,
+    DealtSeat,
+    deal_key,
+    derive_key,
+    fingerprint,
+    new_seed,
+    seed_from_hex,
+    seed_to_hex,
+    table_fingerprint,
+)
 from quaymoor.rules.record import (
+    LEGACY_FORMAT,
+    RECORD_FORMAT,
     GameRecord,
     RecordedAction,
     SeatInfo,
@@ -72,11 +86,29 @@ class Game:
         client_seeds: Sequence[str] = (),
         *,
         events: bool = True,
+        deal: Deal | None = None,
     ) -> None:
+        """With ``deal`` (a table's game): algorithm ``quaymoor-fair-2``, the key and the
+        fingerprint bind the table's id and seats (``fairness.deal_key``); the client
+        seeds are the deal's. Without (old records, tests): ``quaymoor-fair-1`` from
+        ``client_seeds``. Raises ``fairness.DealError`` for a deal that does not hold."""
         self.seed = seed if seed is not None else new_seed()
-        self.client_seeds = tuple(client_seeds)
-        self.fingerprint = fingerprint(self.seed)
-        self.state: GameState = engine.new_game(players, derive_key(self.seed, self.client_seeds))
+        self.deal = deal
+        if deal is None:
+            self.algorithm = ALGORITHM_1
+            self.client_seeds = tuple(client_seeds)
+            self.fingerprint = fingerprint(self.seed)
+            key = derive_key(self.seed, self.client_seeds)
+        else:
+            if client_seeds:
+                raise ValueError("a dealt game takes its client seeds from its deal")
+            if len(deal.seats) != players:
+                raise ValueError(f"a deal of {len(deal.seats)} seats for {players} players")
+            self.algorithm = ALGORITHM
+            self.client_seeds = tuple(deal.client_seeds)
+            self.fingerprint = table_fingerprint(self.seed, deal.table_id, players)
+            key = deal_key(self.seed, deal)
+        self.state: GameState = engine.new_game(players, key)
         self.history: list[RecordedAction] = []
         self._events: list[Any] | None = [] if events else None
         self.first_warden = self.state.warden
@@ -227,22 +259,37 @@ class Game:
         is for the end of the game (or for the server's own archive). ``game``, the reason
         it ended and when are for the server's records.
 
-        Every record binds its client seeds to seats (``seat_seeds``, format 3); a table
-        puts its own binding in afterwards. Here the key's client seeds are bound to the
-        first seats in order and the other seats gave none; without ``seats`` (self-play)
-        a seat that gave a seed is a person's and every other one a bot's (bots hold no
-        seed, ``docs/fairness.md``)."""
-        given = list(self.client_seeds)
-        if len(given) > self.players:
-            raise ValueError(f"{len(given)} client seeds for {self.players} seats: a seat "
-                             "gives at most one")
-        bound: list[str | None] = [*given, *[None] * (self.players - len(given))]
-        info = list(seats) if seats is not None else [
-            SeatInfo(seat_label(i), bot=bound[i] is None) for i in range(self.players)
-        ]
-        return GameRecord.create(
+        A dealt game (format 4) writes its deal: the seats with their commitments, the
+        seeds they revealed, the table's id (``seats`` and ``game`` must agree with it or
+        be left out). A game without a deal (format 3) binds its client seeds to the
+        first seats in order, the other seats gave none; without ``seats`` a seat that
+        gave a seed is a person's and every other one a bot's (bots hold no seed,
+        ``docs/fairness.md``)."""
+        deal = self.deal
+        if deal is not None:
+            if game is not None and game != deal.table_id:
+                raise ValueError(f"the game was dealt at table {deal.table_id}, not {game}")
+            info = [SeatInfo(s.name, s.bot, s.commitment) for s in deal.seats]
+            if seats is not None and [(s.name, s.bot) for s in seats] != [
+                    (s.name, s.bot) for s in info]:
+                raise ValueError("the seats given are not the ones the game was dealt to")
+            bound = [s.client_seed for s in deal.seats]
+            game = deal.table_id
+        else:
+            given = list(self.client_seeds)
+            if len(given) > self.players:
+                raise ValueError(f"{len(given)} client seeds for {self.players} seats: a "
+                                 "seat gives at most one")
+            bound = [*given, *[None] * (self.players - len(given))]
+            info = list(seats) if seats is not None else [
+                SeatInfo(seat_label(i), bot=bound[i] is None) for i in range(self.players)
+            ]
+        return GameRecord(
+            format=RECORD_FORMAT if deal is not None else LEGACY_FORMAT,
+            algorithm=self.algorithm,
             players=self.players,
-            seed=self.seed,
+            seed=seed_to_hex(self.seed),
+            fingerprint=self.fingerprint,
             client_seeds=list(self.client_seeds),
             seats=info,
             actions=list(self.history),
@@ -256,12 +303,40 @@ class Game:
         )
 
     @classmethod
+    def from_record(cls, record: GameRecord, *, events: bool = True) -> Game:
+        """The game a record was dealt, before its first action: from its seed and, in
+        format 4, its deal (table id, seats, commitments, seeds); else its client seeds.
+        Raises ``ValueError`` (a bad seed, a deal that does not hold: ``DealError``)."""
+        seed = seed_from_hex(record.seed)
+        if record.format < RECORD_FORMAT:
+            return cls(record.players, seed, record.client_seeds, events=events)
+        return cls(record.players, seed, events=events, deal=deal_of(record))
+
+    @classmethod
     def replay(cls, record: GameRecord) -> Game:
         """Rebuild a game from its record by applying every recorded action in order.
         Raises the engine's errors at the first action that is not legal. Turn-ups are
         tracked again when the record has them."""
-        game = cls(record.players, seed_from_hex(record.seed), record.client_seeds,
-                   events=record.turned_up is not None)
+        game = cls.from_record(record, events=record.turned_up is not None)
         for step in record.actions:
             game.apply(step.seat, step.action, step.at)
         return game
+
+
+def deal_of(record: GameRecord) -> Deal:
+    """A format-4 record's deal: its table id and, per seat, name, bot flag, commitment
+    and the seed it revealed. Raises ``ValueError`` when the record lacks one of them
+    (the binding stripped) or lists them for another number of seats."""
+    if not record.game:
+        raise ValueError("game: a format-4 record names the table it was dealt at, and "
+                         "this one names none")
+    seeds = record.seat_seeds
+    if seeds is None:
+        raise ValueError("seat_seeds: a format-4 record binds every client seed to its "
+                         "seat, and this one has none (null or missing): the binding was "
+                         "stripped")
+    if len(seeds) != record.players or len(record.seats) != record.players:
+        raise ValueError(f"{len(record.seats)} seats and {len(seeds)} seat_seeds listed for "
+                         f"{record.players} players")
+    return Deal(record.game, tuple(DealtSeat(s.name, s.bot, s.commitment, given)
+                                   for s, given in zip(record.seats, seeds, strict=True)))

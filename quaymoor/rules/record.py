@@ -10,7 +10,15 @@ Format 3 binds the client seeds to the seats: ``seat_seeds`` lists, per seat, th
 seed it gave (None: a bot, or a player who gave none). ``client_seeds`` stays what the
 key is made from, and in a format-3 record with ``seat_seeds`` it must be exactly the
 non-null ``seat_seeds`` in seat order (``verify_record`` checks it). ``seat_seeds`` is
-None in a record that binds no seed to a seat (self-play, and formats 1 and 2)."""
+None in a record that binds no seed to a seat (formats 1 and 2).
+
+Format 4 (algorithm ``quaymoor-fair-2``, every table's game) binds the whole table: the
+fingerprint commits to the table's id (``game``, required) and number of seats; each seat
+carries the ``commitment`` its player sent before any seed was revealed (None: none, and
+always None for a bot); ``seat_seeds`` has the seed each seat revealed (None with a
+commitment: committed but never revealed); and the key is made from all of it
+(``fairness.deal_key``), so a seat list, commitment or seed changed, moved, swapped or
+stripped gives other draws. ``Game.record`` writes it."""
 
 from __future__ import annotations
 
@@ -23,15 +31,18 @@ import attrs
 from quaymoor.rules.actions import Action
 from quaymoor.rules.converter import converter, describe_error
 from quaymoor.rules.data import Good
-from quaymoor.rules.fairness import ALGORITHM, fingerprint, seed_to_hex
 from quaymoor.rules.scoring import scores, winners
 from quaymoor.rules.state import GameState
 from quaymoor.rules.views import Result, final_score
 
-RECORD_FORMAT = 3
+#: The format of a table's game record (a dealt game: ``quaymoor-fair-2``).
+RECORD_FORMAT = 4
+#: The format of a game with no deal (``quaymoor-fair-1``: tests, old records).
+LEGACY_FORMAT = 3
 #: Formats this code reads and verifies (format 1 lacks the optional fields of format 2,
-#: formats 1 and 2 lack ``seat_seeds``).
-READABLE_FORMATS = (1, 2, 3)
+#: formats 1 and 2 lack ``seat_seeds``, formats 1-3 have no commitments and use
+#: ``quaymoor-fair-1``).
+READABLE_FORMATS = (1, 2, 3, 4)
 
 
 class EndReason(StrEnum):
@@ -54,6 +65,8 @@ def seat_label(index: int) -> str:
 class SeatInfo:
     name: str
     bot: bool
+    #: format 4: the commitment the seat's player sent before the reveal (None: none)
+    commitment: str | None = None
 
 
 @attrs.frozen
@@ -90,27 +103,6 @@ class GameRecord:
     turned_up: list[TurnedUp] | None = None  #: every turn-up of plots, in order
     #: per seat, the client seed it gave (None: none); None: not bound to seats
     seat_seeds: list[str | None] | None = None
-
-    @classmethod
-    def create(
-        cls,
-        *,
-        players: int,
-        seed: bytes,
-        client_seeds: list[str],
-        seats: list[SeatInfo],
-        actions: list[RecordedAction],
-        result: Result | None,
-        game: str | None = None,
-        end_reason: str | None = None,
-        ended_at: float | None = None,
-        first_warden: int | None = None,
-        turned_up: list[TurnedUp] | None = None,
-        seat_seeds: list[str | None] | None = None,
-    ) -> GameRecord:
-        return cls(RECORD_FORMAT, ALGORITHM, players, seed_to_hex(seed), fingerprint(seed),
-                   client_seeds, seats, actions, result, game, end_reason, ended_at,
-                   first_warden, turned_up, seat_seeds)
 
     @property
     def reason(self) -> str:

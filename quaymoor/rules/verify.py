@@ -12,7 +12,14 @@ from __future__ import annotations
 import attrs
 
 from quaymoor.rules.errors import RulesError
-from quaymoor.rules.fairness import ALGORITHM, fingerprint, seed_from_hex
+from quaymoor.rules.fairness import (
+    ALGORITHM,
+    ALGORITHM_1,
+    DealError,
+    fingerprint,
+    seed_from_hex,
+    table_fingerprint,
+)
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import (
     READABLE_FORMATS,
@@ -37,23 +44,28 @@ def verify_record(record: GameRecord) -> Verdict:
     replayed through the rules, and the final result. Names the first discrepancy."""
     if record.format not in READABLE_FORMATS:
         return Verdict(False, f"unknown record format {record.format} (expected {RECORD_FORMAT})")
-    if record.algorithm != ALGORITHM:
-        return Verdict(False, f"unknown algorithm {record.algorithm!r} (expected {ALGORITHM})")
+    algorithm = ALGORITHM if record.format >= 4 else ALGORITHM_1
+    if record.algorithm != algorithm:
+        return Verdict(False, f"algorithm: a format-{record.format} record is played with "
+                              f"{algorithm}, this one says {record.algorithm!r}")
     try:
         seed = seed_from_hex(record.seed)
     except ValueError as exc:
         return Verdict(False, f"seed: {exc}")
-    if fingerprint(seed) != record.fingerprint:
-        return Verdict(
-            False,
-            f"fingerprint mismatch: SHA-256 of the seed is {fingerprint(seed)}, "
-            f"the record says {record.fingerprint}",
-        )
     if len(record.seats) != record.players:
         return Verdict(False, f"{len(record.seats)} seats listed for {record.players} players")
+    mismatch = _check_fingerprint(record, seed)
+    if mismatch is not None:
+        return mismatch
+    if record.format < 4:
+        committed = [i for i, s in enumerate(record.seats) if s.commitment is not None]
+        if committed:
+            return Verdict(False, f"seats: a format-{record.format} record has no "
+                                  f"commitments, this one gives seat {committed[0]} one")
     try:
-        game = Game(record.players, seed, record.client_seeds,
-                    events=record.turned_up is not None)
+        game = Game.from_record(record, events=record.turned_up is not None)
+    except DealError as exc:
+        return Verdict(False, f"seats: {exc}")
     except (RulesError, ValueError) as exc:
         return Verdict(False, f"setup: {exc}")
     drawn = _check_draws(record, game)
@@ -103,6 +115,28 @@ def verify_record(record: GameRecord) -> Verdict:
     )
 
 
+def _check_fingerprint(record: GameRecord, seed: bytes) -> Verdict | None:
+    """The fingerprint against the seed: SHA-256(seed) in formats 1-3; in format 4 the
+    table's (``fairness.table_fingerprint``: the table's id and seats too), so a record
+    moved to another table, or turned into an older format, no longer matches."""
+    if record.format >= 4:
+        if not record.game:
+            return Verdict(False, "game: a format-4 record names the table it was dealt at, "
+                                  "and this one names none")
+        try:
+            mine = table_fingerprint(seed, record.game, record.players)
+        except DealError as exc:
+            return Verdict(False, f"game: {exc}")
+        what = (f"SHA-256 of the algorithm, table {record.game!r}, {record.players} seats "
+                "and the seed")
+    else:
+        mine, what = fingerprint(seed), "SHA-256 of the seed"
+    if mine != record.fingerprint:
+        return Verdict(False, f"fingerprint mismatch: {what} is {mine}, the record says "
+                              f"{record.fingerprint}")
+    return None
+
+
 def _show(sc: FinalScore) -> str:
     return (f"total {sc.total} (seals {sc.seals}, buildings {sc.building_points}, "
             f"bonuses {sc.bonuses}, coins+goods {sc.tiebreak})")
@@ -138,6 +172,8 @@ def _check_seat_seeds(record: GameRecord) -> Verdict | None:
     seed, so a person's seed moved to a bot's seat is caught even where the key stays
     the same)."""
     bound = record.seat_seeds
+    if record.format >= 4:  # the deal was checked where the game was dealt
+        return _keyed_seeds(record, bound or [])
     if record.format < 3:
         if bound is not None:
             return Verdict(False, f"seat_seeds: a format-{record.format} record has none")
@@ -148,15 +184,23 @@ def _check_seat_seeds(record: GameRecord) -> Verdict | None:
                               "missing): the binding was stripped")
     if len(bound) != record.players:
         return Verdict(False, f"seat_seeds: {len(bound)} listed for {record.players} seats")
+    keyed = _keyed_seeds(record, bound)
+    if keyed is not None:
+        return keyed
+    for i, (seat, given) in enumerate(zip(record.seats, bound, strict=True)):
+        if seat.bot and given is not None:
+            return Verdict(False, f"seat_seeds: seat {i} ({seat.name}) is a bot, and bots "
+                                  f"hold no seed, but the record gives it {given!r}")
+    return None
+
+
+def _keyed_seeds(record: GameRecord, bound: list[str | None]) -> Verdict | None:
+    """The record's ``client_seeds`` are exactly the seats' seeds in seat order."""
     keyed = [s for s in bound if s is not None]
     if keyed != record.client_seeds:
         return Verdict(False, f"client seeds: the seats gave {bound!r}, so the key is made "
                               f"from {keyed!r}, but the record's client_seeds are "
                               f"{record.client_seeds!r}")
-    for i, (seat, given) in enumerate(zip(record.seats, bound, strict=True)):
-        if seat.bot and given is not None:
-            return Verdict(False, f"seat_seeds: seat {i} ({seat.name}) is a bot, and bots "
-                                  f"hold no seed, but the record gives it {given!r}")
     return None
 
 

@@ -20,7 +20,14 @@ import attrs
 
 from quaymoor.rules.converter import converter
 from quaymoor.rules.game import Game
-from quaymoor.rules.record import EndReason, GameRecord, RecordedAction, SeatInfo
+from quaymoor.rules.record import (
+    LEGACY_FORMAT,
+    RECORD_FORMAT,
+    EndReason,
+    GameRecord,
+    RecordedAction,
+    SeatInfo,
+)
 
 
 @attrs.frozen
@@ -33,7 +40,9 @@ class LiveGame:
     seed: str  #: 64 hex digits
     client_seeds: list[str]  #: what the key is made from, in seat order
     seat_seeds: list[str | None]  #: per seat, the client seed it gave (None: a bot)
-    seats: list[dict[str, Any]]  #: per seat, ``{"name": ..., "bot": ...}`` at the start
+    #: per seat, ``{"name": ..., "bot": ..., "commitment": ...}`` at the start (before
+    #: record format 4 without ``commitment``)
+    seats: list[dict[str, Any]]
     actions: list[RecordedAction]  #: every action written, in order
 
 
@@ -52,15 +61,19 @@ def ended_record(live: LiveGame, *, ended_at: float | None = None) -> GameRecord
     finished when its last action ended it (the process went before its record was
     written). Raises the engine's errors when an action written is not legal (a store
     that was tampered with). CPU-bound: call it in a worker thread."""
+    # A game started by a process of before record format 4 has seats without
+    # commitments: its key is quaymoor-fair-1's, from its client seeds.
+    dealt = all("commitment" in s for s in live.seats)
     partial = GameRecord(
-        format=3, algorithm="", players=live.players, seed=live.seed, fingerprint="",
-        client_seeds=live.client_seeds,
-        seats=[SeatInfo(s["name"], s["bot"]) for s in live.seats],
-        actions=live.actions, result=None,
+        format=RECORD_FORMAT if dealt else LEGACY_FORMAT, algorithm="", players=live.players,
+        seed=live.seed, fingerprint="", client_seeds=[] if dealt else live.client_seeds,
+        seats=[SeatInfo(s["name"], s["bot"], s.get("commitment")) for s in live.seats],
+        actions=live.actions, result=None, game=live.table_id, seat_seeds=live.seat_seeds,
         turned_up=[])  # replayed with the turn-ups tracked again
     game = Game.replay(partial)
     # Played to its end, its record not yet written when its process went: finished.
     reason = EndReason.FINISHED if game.is_over() else EndReason.SHUTDOWN
-    record = game.record(partial.seats, game=live.table_id, end_reason=reason,
+    record = game.record(None if dealt else partial.seats, game=live.table_id,
+                         end_reason=reason,
                          ended_at=time.time() if ended_at is None else ended_at)
-    return attrs.evolve(record, seat_seeds=live.seat_seeds)
+    return record if dealt else attrs.evolve(record, seat_seeds=live.seat_seeds)

@@ -14,6 +14,7 @@ from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import TableConfig
 from quaymoor.http.api import HttpApi
 from quaymoor.http.frontdoor import HttpRequest
+from quaymoor.http.openapi import PATHS
 from tests.actors.running import running
 
 BODY = '{"name": "Zoë", "players": 2}'
@@ -33,8 +34,9 @@ WRONG = [
     (b'{"name": "\xed\xa0\x80"}', "not valid UTF-8 (byte 0xed"),  # a surrogate's encoding
     (b'{"name": "\xe2\x82"}', "not valid UTF-8 (byte 0xe2"),  # cut short
 ]
-ROUTES = ["/api/tables", "/api/play-now", "/api/tables/0123456789/join",
-          "/api/tables/0123456789/seed", "/api/tables/0123456789/start"]
+#: Every route that takes a body: the document's POSTs.
+ROUTES = [path.replace("{table}", "0123456789") for path, ops in PATHS.items()
+          if "post" in ops]
 
 
 @pytest.fixture

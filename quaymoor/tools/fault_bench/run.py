@@ -22,6 +22,7 @@ from typing import Final
 
 import trio
 
+from quaymoor.rules.fairness import new_client_seed, seed_commitment
 from quaymoor.rules.record import GameRecord
 from quaymoor.tools.fault_bench.across_hosts import across_hosts
 from quaymoor.tools.fault_bench.collect import Records, collect
@@ -204,17 +205,19 @@ async def _play_out(clients: list[TableClient]) -> None:
 
 
 async def _seat(host: str, port: int, i: int) -> TableClient | None:
-    """A play-now table for two (a bot in the other chair), seeded and started."""
+    """A play-now table for two (a bot in the other chair): committed, started, the
+    seed revealed (docs/fairness.md, "Commit, then reveal")."""
     name = f"Faulty {i + 1}"
     info = await post_json(port, "/api/play-now", {"name": name, "players": 2, "bots": BOTS},
                            host=host)
     if info is None:
         return None
-    table, token = str(info["table"]), str(info["token"])
-    if await post_json(port, f"/api/tables/{table}/seed",
-                       {"token": token, "client_seed": f"{name}'s dice"}, host=host) is None:
-        return None
-    if await post_json(port, f"/api/tables/{table}/start", {"token": token},
-                       host=host) is None:
-        return None
+    table, token, seat = str(info["table"]), str(info["token"]), int(info["seat"])
+    client_seed = new_client_seed()
+    commitment = seed_commitment(table, seat, client_seed)
+    for verb, body in (("commit", {"token": token, "commitment": commitment}),
+                       ("start", {"token": token}),
+                       ("reveal", {"token": token, "client_seed": client_seed})):
+        if await post_json(port, f"/api/tables/{table}/{verb}", body, host=host) is None:
+            return None
     return TableClient(table, token, str(info["fingerprint"]), MOVES_BEFORE)

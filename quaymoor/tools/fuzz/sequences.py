@@ -1,4 +1,4 @@
-"""Stateful fuzzing: hello, join, seed, act, reconnect, spectate and start in any order,
+"""Stateful fuzzing: hello, join, commit, reveal, act, reconnect, spectate and start in any order,
 from any seat, with valid and invalid tokens.
 
 A sequence runs on a table of its own: a new one (not started), or the last sequence's
@@ -16,14 +16,16 @@ import trio
 import trio_websocket
 
 from quaymoor.protocol.patch import ViewKeeper
+from quaymoor.rules.fairness import seed_commitment
 from quaymoor.tools.fuzz.checks import Input
 from quaymoor.tools.fuzz.context import Run
 from quaymoor.tools.fuzz.tables import SetupError, Target, make_table, snapshot
 from quaymoor.tools.fuzz.values import dumps, kind_of
 from quaymoor.tools.fuzz.wire import ANSWER_SECONDS, HttpClient, Hung, open_ws, receive
 
-STEPS: Final = ("join", "join", "seed", "start", "act", "act", "act", "reconnect",
-                "spectate")
+STEPS: Final = ("join", "join", "commit", "start", "reveal", "act", "act", "act",
+                "reconnect", "spectate")
+_LOBBY_STEPS: Final = ("join", "commit", "start", "reveal")
 LENGTH: Final = (4, 14)
 
 
@@ -71,7 +73,7 @@ async def _sequence(run: Run, http: HttpClient, table: Target) -> None:
         except Hung as exc:
             run.tally.fail("hung requests", str(exc), table.where, steps)
             accepted, kind, text = True, "hung", f"(the {step} step had no answer)"
-        channel = "http" if step in ("join", "seed", "start") else "ws-first"
+        channel = "http" if step in _LOBBY_STEPS else "ws-first"
         steps.append(Input(channel if kind != "hung" else "note", f"sequence.{step}", kind,
                            text))
         run.tally.tried_one("sequences", f"sequence.{step}", kind)
@@ -91,14 +93,18 @@ async def _step(run: Run, http: HttpClient, table: Target,
                 step: str) -> tuple[bool, str, str | bytes]:
     """Run one step; (accepted, kind of its odd value, what was sent)."""
     rng = run.rng
-    if step in ("join", "seed", "start"):
+    if step in _LOBBY_STEPS:
         body: dict[str, Any] = {}
         if step == "join":
             body["name"] = rng.choice(("Ada", run.maker.hostile(), rng.choice(
                 run.maker.pools.texts)))
         else:
             body["token"] = _token(run, table)
-        if step == "seed":
+        if step == "commit":  # "my dice" at seat 0, or hostile
+            body["commitment"] = rng.choice((
+                seed_commitment(table.id, 0, "my dice"), None, run.maker.hostile(),
+                rng.choice(run.maker.pools.texts)))
+        if step == "reveal":
             body["client_seed"] = rng.choice(("my dice", None, run.maker.hostile(),
                                               rng.choice(run.maker.pools.texts)))
         raw = dumps(body).encode("utf-8", "surrogatepass")
