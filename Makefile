@@ -16,20 +16,38 @@
 #   make cluster      HAProxy, one table process per core and PostgreSQL on :8000
 #                     (docs/deploy.md; installs Debian's haproxy when it is missing)
 #   make haproxy      installs Debian's haproxy when it is missing (the cluster tests)
-#   make bench        random games per second for 2-5 players
+#   make bench        random games per second for 2-5 players, compiled and pure
+#   make rebuild      compiles the rules and the bots' hot paths again (mypyc, setup.py);
+#                     make run, test and bench do it when a compiled module's source changed
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+BUILD_STAMP := $(VENV)/.compiled-stamp
+# The sources mypyc compiles (quaymoor/compiled.py lists them).
+COMPILED_SOURCES := $(shell $(PYTHON) quaymoor/compiled.py)
 NODE_STAMP := node_modules/.installed-stamp
 
 .PHONY: run test check lint-python lint-js types test-fast test-all chromium haproxy cluster \
-	bench clean
+	bench rebuild clean
 
-$(STAMP): pyproject.toml
+# The install compiles the modules of quaymoor/compiled.py with mypyc (setup.py; gcc and
+# Python's headers, mypy in an isolated build environment). A stale build is one whose
+# sources changed since: the package runs it pure, with a warning (make check does not
+# wait for a compile); make run, test and bench compile again first.
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(BUILD_STAMP)
+
+$(BUILD_STAMP): $(STAMP) $(COMPILED_SOURCES)
+	rm -f quaymoor/*.so quaymoor/*/*.so quaymoor/compiled.json
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $(BUILD_STAMP)
+
+rebuild: $(STAMP)
+	rm -f $(BUILD_STAMP)
+	$(MAKE) $(BUILD_STAMP)
 
 # Exactly the versions in package-lock.json.
 $(NODE_STAMP): package.json package-lock.json
@@ -39,7 +57,7 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
 
-run: $(STAMP)
+run: $(BUILD_STAMP)
 	$(PY) -m quaymoor serve
 
 test: lint-python lint-js types test-all
@@ -62,8 +80,10 @@ test-fast: $(STAMP)
 
 # node_modules: axe-core, which the browser tests inject into Chromium (tests/web/axe.py);
 # haproxy: the cluster tests route through it (tests/cluster).
-test-all: $(STAMP) $(NODE_STAMP) chromium haproxy
+# Every test with the compiled modules, then the rules' and the bots' tests again pure.
+test-all: $(BUILD_STAMP) $(NODE_STAMP) chromium haproxy
 	$(VENV)/bin/pytest
+	QUAYMOOR_PURE=1 $(VENV)/bin/pytest tests/rules tests/bots
 
 # Browser tests drive Debian's chromium (Playwright's own browser download cannot be used).
 chromium:
@@ -87,11 +107,12 @@ haproxy:
 	  fi; \
 	fi
 
-cluster: $(STAMP) haproxy
+cluster: $(BUILD_STAMP) haproxy
 	$(PY) -m quaymoor cluster --workers 2
 
-bench: $(STAMP)
+bench: $(BUILD_STAMP)
 	$(PY) -m quaymoor bench rules
 
 clean:
-	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules .mypy_cache .pytest_cache .ruff_cache .hypothesis build
+	rm -f quaymoor/*.so quaymoor/*/*.so quaymoor/compiled.json

@@ -23,7 +23,8 @@ ALLOWED: dict[str, set[str]] = {
     "tools": {"rules", "bots", "protocol", "ops", "config", "cluster"},
     "cli": {"rules", "store", "config", "server", "tools", "cluster"},
     "__main__": {"cli"},
-    "__init__": set(),
+    "__init__": {"compiled"},
+    "compiled": set(),
 }
 
 

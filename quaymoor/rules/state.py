@@ -13,7 +13,7 @@ building kind the number of apprentices on it (-1 when not owned).
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any
+from typing import Any, Final
 
 
 class Phase(IntEnum):
@@ -39,10 +39,59 @@ class Phase(IntEnum):
 SIMULTANEOUS_PHASES = frozenset({Phase.REEVE, Phase.KEEP_GOODS})
 
 
+#: The fields of a ``PlayerState`` and of a ``GameState`` (their ``__slots__``). Compiled,
+#: they are native classes, which keep no ``__slots__``: code that walks every field
+#: (the tests' snapshots) reads these.
+PLAYER_FIELDS: Final = ("coins", "goods", "lodge", "plots", "seals", "staff", "street", "worked")
+GAME_FIELDS: Final = (
+    "apprentice_barge",
+    "barge_capacity",
+    "barge_good",
+    "barge_load",
+    "boatyard_used",
+    "cache_key",
+    "cache_list",
+    "copies",
+    "decided",
+    "discard",
+    "drew_plot",
+    "end_reasons",
+    "events",
+    "face_up",
+    "hall",
+    "kept",
+    "key",
+    "made",
+    "made_kinds",
+    "n",
+    "phase",
+    "pick",
+    "picker",
+    "picks_per_round",
+    "players",
+    "reshuffles",
+    "role",
+    "role_coins",
+    "role_taken",
+    "round",
+    "seal_bonus_paid",
+    "seals",
+    "stack",
+    "stone_pits",
+    "stored",
+    "supply_apprentices",
+    "supply_goods",
+    "turn",
+    "turns_left",
+    "version",
+    "warden",
+)
+
+
 class PlayerState:
     """One seat's mat."""
 
-    __slots__ = ("coins", "goods", "lodge", "plots", "seals", "staff", "street", "worked")
+    __slots__ = PLAYER_FIELDS
 
     coins: int
     seals: int
@@ -74,49 +123,7 @@ class PlayerState:
 class GameState:
     """Everything about one game, hidden parts included. Views filter it per seat."""
 
-    __slots__ = (
-        "apprentice_barge",
-        "barge_capacity",
-        "barge_good",
-        "barge_load",
-        "boatyard_used",
-        "cache_key",
-        "cache_list",
-        "copies",
-        "decided",
-        "discard",
-        "drew_plot",
-        "end_reasons",
-        "events",
-        "face_up",
-        "hall",
-        "kept",
-        "key",
-        "made",
-        "made_kinds",
-        "n",
-        "phase",
-        "pick",
-        "picker",
-        "picks_per_round",
-        "players",
-        "reshuffles",
-        "role",
-        "role_coins",
-        "role_taken",
-        "round",
-        "seal_bonus_paid",
-        "seals",
-        "stack",
-        "stone_pits",
-        "stored",
-        "supply_apprentices",
-        "supply_goods",
-        "turn",
-        "turns_left",
-        "version",
-        "warden",
-    )
+    __slots__ = GAME_FIELDS
 
     n: int
     key: bytes  #: the derived draw key (secret until the end, like the seed)

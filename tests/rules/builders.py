@@ -26,7 +26,7 @@ from quaymoor.rules.data import (
     Role,
 )
 from quaymoor.rules.scoring import Score, scores
-from quaymoor.rules.state import GameState, Phase, PlayerState
+from quaymoor.rules.state import GAME_FIELDS, PLAYER_FIELDS, GameState, Phase, PlayerState
 
 ZERO_SEED = bytes(32)
 
@@ -210,12 +210,12 @@ def snapshot(s: GameState) -> dict[str, Any]:
     """Every field of the game (mats included), deep-copied; not the legal-action cache
     nor the event list."""
     out: dict[str, Any] = {}
-    for name in GameState.__slots__:
+    for name in GAME_FIELDS:
         if name in _NOT_STATE:
             continue
         value = getattr(s, name)
         if name == "players":
-            value = [{k: copy.deepcopy(getattr(p, k)) for k in PlayerState.__slots__}
+            value = [{k: copy.deepcopy(getattr(p, k)) for k in PLAYER_FIELDS}
                      for p in value]
         out[name] = copy.deepcopy(value)
     return out

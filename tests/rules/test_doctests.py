@@ -7,10 +7,12 @@ and read a view. Part of ``make test-fast``."""
 from __future__ import annotations
 
 import doctest
+import sys
 from types import ModuleType
 
 import pytest
 
+from quaymoor.compiled import source_module
 from quaymoor.rules import engine, game
 
 #: Each module with the docstrings that must carry examples (``DocTest.name``).
@@ -30,8 +32,17 @@ EXAMPLES: dict[ModuleType, set[str]] = {
 
 
 def docstring_tests(module: ModuleType) -> list[doctest.DocTest]:
-    """The module's docstrings that have examples, found as ``python -m doctest`` finds them."""
-    found = doctest.DocTestFinder().find(module, module.__name__)
+    """The module's docstrings that have examples, found as ``python -m doctest`` finds them.
+    A compiled module keeps no docstrings, so they are read from a copy of its source
+    (``compiled.source_module``); the examples import the module as it runs: compiled."""
+    name = module.__name__
+    source = source_module(name)
+    # The finder keeps what belongs to the module, as sys.modules names it: the copy.
+    sys.modules[name] = source
+    try:
+        found = doctest.DocTestFinder().find(source, name)
+    finally:
+        sys.modules[name] = module
     return [test for test in found if test.examples]
 
 

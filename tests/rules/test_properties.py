@@ -37,7 +37,7 @@ from quaymoor.rules.fairness import seed_to_hex
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import GameRecord
 from quaymoor.rules.scoring import score, scores
-from quaymoor.rules.state import GameState, PlayerState
+from quaymoor.rules.state import GAME_FIELDS, PLAYER_FIELDS, GameState, PlayerState
 from quaymoor.rules.verify import verify_record
 from quaymoor.rules.views import public_view, view_for
 from quaymoor.tools.selfplay import MAX_DECISIONS
@@ -67,7 +67,7 @@ NOT_STATE = frozenset({"cache_key", "cache_list", "events"})
 
 def _freeze(value: Any) -> Any:
     if isinstance(value, PlayerState):
-        return tuple((name, _freeze(getattr(value, name))) for name in PlayerState.__slots__)
+        return tuple((name, _freeze(getattr(value, name))) for name in PLAYER_FIELDS)
     if isinstance(value, list):
         return tuple(_freeze(x) for x in value)
     return value
@@ -77,7 +77,7 @@ def snapshot(s: GameState) -> dict[str, Any]:
     """Every slot of the state (and of each PlayerState), as immutable values. Reading
     every slot also checks that every slot has been set."""
     return {
-        name: _freeze(getattr(s, name)) for name in GameState.__slots__ if name not in NOT_STATE
+        name: _freeze(getattr(s, name)) for name in GAME_FIELDS if name not in NOT_STATE
     }
 
 
@@ -87,7 +87,7 @@ def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
 
 def mutable_parts(s: GameState) -> Iterator[tuple[str, object]]:
     """Every mutable object reachable from the state's slots, with where it is."""
-    for name in GameState.__slots__:
+    for name in GAME_FIELDS:
         if name in {"cache_list", "events"}:
             continue
         value = getattr(s, name)
@@ -95,7 +95,7 @@ def mutable_parts(s: GameState) -> Iterator[tuple[str, object]]:
             yield "players", value
             for i, p in enumerate(value):
                 yield f"players[{i}]", p
-                for pname in PlayerState.__slots__:
+                for pname in PLAYER_FIELDS:
                     pv = getattr(p, pname)
                     if isinstance(pv, list):
                         yield f"players[{i}].{pname}", pv
