@@ -73,7 +73,7 @@ def state_from_view(view: SeatView, sample: SplitMix64 | None = None) -> GameSta
     n = view.players
     board = view.board
     setup = SETUPS[n]
-    s = GameState.__new__(GameState)
+    s = GameState()
     s.n = n
     salt = b"canonical" if sample is None else sample.next().to_bytes(8, "big")
     s.key = hashlib.sha256(b"quaymoor-determinize:" + salt).digest()
@@ -82,7 +82,7 @@ def state_from_view(view: SeatView, sample: SplitMix64 | None = None) -> GameSta
     seals = _split(max(0, seals_handed_out(view) - own), others, sample)
     s.players = []
     for m in view.mats:
-        p = PlayerState.__new__(PlayerState)
+        p = PlayerState()
         p.coins = m.coins
         p.seals = own if m.seat == me else seals[m.seat]
         p.goods = [m.goods[g] for g in GOODS]
@@ -132,7 +132,7 @@ def state_from_view(view: SeatView, sample: SplitMix64 | None = None) -> GameSta
     s.stone_pits = board.stone_pits
     s.copies = [m.copies for m in board.market]
     s.hall = [int(g) for g in board.hall]
-    s.barge_capacity = [b.capacity for b in board.barges]
+    s.barge_capacity = tuple(b.capacity for b in board.barges)
     s.barge_good = [-1 if b.good is None else int(b.good) for b in board.barges]
     s.barge_load = [b.load for b in board.barges]
     # phase details, read from the viewer's legal actions where they show
@@ -143,13 +143,13 @@ def state_from_view(view: SeatView, sample: SplitMix64 | None = None) -> GameSta
         and bool(s.stack or s.discard) and bool(view.legal) and DRAW_PLOT not in view.legal
     )
     s.made_kinds = [0] * n
-    s.made = [0, 0, 0, 0, 0]
+    s.made = (0, 0, 0, 0, 0)
     if s.phase is Phase.MILLER:
         for i, p in enumerate(s.players):
             made = production(p)
             s.made_kinds[i] = sum(1 for x in made if x > 0)
             if i == s.picker:
-                s.made = made
+                s.made = tuple(made)
     s.seal_bonus_paid = not (s.phase is Phase.BARGEMASTER and s.turn == s.picker)
     s.boatyard_used = [False] * n
     if (s.phase is Phase.BARGEMASTER and on_turn and staffed(mine, Building.BOATYARD)

@@ -26,7 +26,7 @@ from quaymoor.rules.actions import (
     ShipOnBoatyard,
     StoreGoods,
 )
-from quaymoor.rules.common import award_seals, emit, staffed
+from quaymoor.rules.common import award_seals, staffed
 from quaymoor.rules.data import (
     BARGEMASTER_PICKER_SEALS,
     BARGES,
@@ -124,7 +124,8 @@ def _load(s: GameState, seat: int, action: Action) -> None:
         seals += BARGEMASTER_PICKER_SEALS
     if staffed(p, Building.LOCK_HOUSE):
         seals += LOCK_HOUSE_SEALS
-    emit(s, Loaded(seat, Good(g), count, barge))
+    if s.events is not None:
+        s.events.append(Loaded(seat, Good(g), count, barge))
     award_seals(s, seat, seals)
 
 
@@ -133,7 +134,8 @@ def _end_loading(s: GameState) -> bool:
         if s.barge_load[i] == s.barge_capacity[i]:
             g = s.barge_good[i]
             s.supply_goods[g] += s.barge_load[i]
-            emit(s, BargeEmptied(i, Good(g), s.barge_load[i]))
+            if s.events is not None:
+                s.events.append(BargeEmptied(i, Good(g), s.barge_load[i]))
             s.barge_good[i] = -1
             s.barge_load[i] = 0
     s.phase = Phase.KEEP_GOODS
@@ -221,5 +223,6 @@ def _settle(s: GameState, seat: int, *, keep_best: bool) -> None:
         for g in GOODS:
             p.goods[g] -= back[g]
             s.supply_goods[g] += back[g]
-        emit(s, GoodsReturned(seat, (back[0], back[1], back[2], back[3], back[4])))
+        if s.events is not None:
+            s.events.append(GoodsReturned(seat, (back[0], back[1], back[2], back[3], back[4])))
     s.decided[seat] = True

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from quaymoor.rules.actions import PASS, SELL, Action, Sell
-from quaymoor.rules.common import advance_turn, begin_turns, emit, staffed
+from quaymoor.rules.common import advance_turn, begin_turns, staffed
 from quaymoor.rules.data import (
     GOODS,
     MARKET_CROSS_BONUS,
@@ -63,11 +63,12 @@ def apply(s: GameState, seat: int, action: Action) -> bool:
         p.goods[action.good] -= 1
         p.coins += coins
         s.hall.append(action.good)
-        emit(s, Sold(seat, action.good, coins))
+        if s.events is not None:
+            s.events.append(Sold(seat, action.good, coins))
         if len(s.hall) >= MARKET_HALL_SPACES:
             return finish(s)
-    else:
-        emit(s, Passed(seat, Role.CHANDLER))
+    elif s.events is not None:
+        s.events.append(Passed(seat, Role.CHANDLER))
     if advance_turn(s, has_options):
         return finish(s)
     return False
@@ -78,6 +79,7 @@ def finish(s: GameState) -> bool:
     if len(s.hall) >= MARKET_HALL_SPACES:
         for g in s.hall:
             s.supply_goods[g] += 1
-        emit(s, MarketHallEmptied(tuple(Good(g) for g in s.hall)))
+        if s.events is not None:
+            s.events.append(MarketHallEmptied(tuple(Good(g) for g in s.hall)))
         s.hall = []
     return True

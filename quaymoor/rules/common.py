@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from quaymoor.rules.data import (
     BUILDINGS,
@@ -21,12 +20,6 @@ from quaymoor.rules.state import SIMULTANEOUS_PHASES, GameState, Phase, PlayerSt
 
 _SPACES = tuple(b.spaces for b in BUILDINGS)
 _SLOTS = tuple(b.slots for b in BUILDINGS)
-
-
-def emit(s: GameState, event: Any) -> None:
-    """Record an event when someone listens (self-play and search do not)."""
-    if s.events is not None:
-        s.events.append(event)
 
 
 def staffed(p: PlayerState, b: Building) -> bool:
@@ -121,7 +114,8 @@ def award_seals(s: GameState, seat: int, count: int) -> None:
 def trigger_end(s: GameState, reason: str) -> None:
     if reason not in s.end_reasons:
         s.end_reasons.append(reason)
-        emit(s, EndTriggered(reason))
+        if s.events is not None:
+            s.events.append(EndTriggered(reason))
 
 
 def deciding(s: GameState) -> tuple[int, ...]:

@@ -18,7 +18,7 @@ from types import ModuleType
 
 from quaymoor.rules import bargemaster, chandler, mason, miller, reeve, surveyor
 from quaymoor.rules.actions import PICK, Action, PickRole
-from quaymoor.rules.common import deciding, emit
+from quaymoor.rules.common import deciding
 from quaymoor.rules.data import (
     BARGES,
     BUILDINGS,
@@ -81,13 +81,13 @@ def new_game(players: int, key: bytes) -> GameState:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise BadSetup(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
     setup = SETUPS[players]
-    s = GameState.__new__(GameState)
+    s = GameState()
     s.n = players
     s.key = key
     s.warden = draw_below(key, LABEL_FIRST_WARDEN, players)
     s.players = []
     for _ in range(players):
-        p = PlayerState.__new__(PlayerState)
+        p = PlayerState()
         p.coins = setup.coins_each
         p.seals = 0
         p.goods = [0, 0, 0, 0, 0]
@@ -123,11 +123,11 @@ def new_game(players: int, key: bytes) -> GameState:
     s.supply_goods = list(setup.goods)
     s.copies = [b.copies_for(players) for b in BUILDINGS]
     s.hall = []
-    s.barge_capacity = list(setup.barge_capacities)
+    s.barge_capacity = setup.barge_capacities
     s.barge_good = [-1] * BARGES
     s.barge_load = [0] * BARGES
     s.drew_plot = False
-    s.made = [0, 0, 0, 0, 0]
+    s.made = (0, 0, 0, 0, 0)
     s.made_kinds = [0] * players
     s.seal_bonus_paid = False
     s.boatyard_used = [False] * players
@@ -211,7 +211,7 @@ def apply(s: GameState, seat: int, action: Action) -> None:
     if s.phase is Phase.GAME_OVER:
         raise GameOver("the game is over")
     legal = legal_actions(s, seat)
-    if action not in legal and action not in takeback_actions(s, seat):
+    if not _listed(action, legal) and action not in takeback_actions(s, seat):
         if not legal:
             raise NotYourDecision(explain(s, seat, action))
         raise IllegalAction(explain(s, seat, action))
@@ -221,6 +221,16 @@ def apply(s: GameState, seat: int, action: Action) -> None:
         _pick(s, seat, action.role)
     elif _PHASE_MODULES[s.phase].apply(s, seat, action):
         _finish_role(s)
+
+
+def _listed(action: Action, legal: list[Action]) -> bool:
+    """``action in legal``, by identity first: the legal lists hold the interned actions,
+    which the bots and random play hand back, so an equality test (attrs' ``__eq__``,
+    interpreted) is needed only for an action built elsewhere, say decoded from the wire."""
+    for listed in legal:
+        if listed is action:
+            return True
+    return action in legal
 
 
 def _start_pick(s: GameState) -> None:
@@ -236,10 +246,12 @@ def _pick(s: GameState, seat: int, role: Role) -> None:
     s.role_taken[role] = seat
     s.role = role
     s.picker = seat
-    emit(s, RolePicked(seat, role, coins))
+    if s.events is not None:
+        s.events.append(RolePicked(seat, role, coins))
     if role is Role.PEDLAR:
         s.players[seat].coins += PEDLAR_COINS
-        emit(s, CoinTaken(seat))
+        if s.events is not None:
+            s.events.append(CoinTaken(seat))
         _finish_role(s)
     elif _ROLE_MODULES[role].start(s):
         _finish_role(s)
@@ -255,11 +267,13 @@ def _finish_role(s: GameState) -> None:
             s.role_coins[r] += UNPICKED_ROLE_COINS
     s.role_taken = [-1] * ROLE_COUNT
     s.warden = (s.warden + 1) % s.n
-    emit(s, RoundEnded(s.round, s.warden))
+    if s.events is not None:
+        s.events.append(RoundEnded(s.round, s.warden))
     if s.end_reasons:
         s.phase = Phase.GAME_OVER
         s.role = -1
-        emit(s, GameEnded(tuple(s.end_reasons), winners(scores(s))))
+        if s.events is not None:
+            s.events.append(GameEnded(tuple(s.end_reasons), winners(scores(s))))
         return
     s.round += 1
     s.pick = 0

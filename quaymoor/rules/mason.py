@@ -7,7 +7,6 @@ from quaymoor.rules.common import (
     advance_turn,
     apprentice_from_supply,
     begin_turns,
-    emit,
     price,
     prices,
     staffed,
@@ -58,9 +57,10 @@ def apply(s: GameState, seat: int, action: Action) -> bool:
         helped = staffed(p, Building.ACADEMY) and apprentice_from_supply(s)
         if helped:
             p.staff[b] = 1
-        emit(s, Built(seat, b, cost, helped))
+        if s.events is not None:
+            s.events.append(Built(seat, b, cost, helped))
         if street_free(p) == 0:
             trigger_end(s, EndTrigger.HIGH_STREET.value)
-    else:
-        emit(s, Passed(seat, Role.MASON))
+    elif s.events is not None:
+        s.events.append(Passed(seat, Role.MASON))
     return advance_turn(s, has_options)

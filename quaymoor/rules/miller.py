@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from quaymoor.rules.actions import PASS, TAKE_EXTRA_GOOD, Action, TakeExtraGood
-from quaymoor.rules.common import emit, staffed
+from quaymoor.rules.common import staffed
 from quaymoor.rules.data import GOODS, MANUFACTORY_PAY, WORKSHOPS_BY_GOOD, Building, Good, Role
 from quaymoor.rules.events import ExtraGoodTaken, GoodsMade, ManufactoryPaid, Passed
 from quaymoor.rules.state import GameState, Phase, PlayerState
@@ -43,8 +43,9 @@ def start(s: GameState) -> bool:
             p.goods[g] += made[g]
         s.made_kinds[seat] = sum(1 for m in made if m > 0)
         if seat == s.picker:
-            s.made = made
-        emit(s, GoodsMade(seat, (made[0], made[1], made[2], made[3], made[4])))
+            s.made = tuple(made)
+        if s.events is not None:
+            s.events.append(GoodsMade(seat, (made[0], made[1], made[2], made[3], made[4])))
     s.turn = s.picker
     if len(legal(s, s.picker)) > 1:
         return False
@@ -65,9 +66,10 @@ def apply(s: GameState, seat: int, action: Action) -> bool:
     if isinstance(action, TakeExtraGood):
         s.supply_goods[action.good] -= 1
         s.players[seat].goods[action.good] += 1
-        emit(s, ExtraGoodTaken(seat, action.good))
-    else:
-        emit(s, Passed(seat, Role.MILLER))
+        if s.events is not None:
+            s.events.append(ExtraGoodTaken(seat, action.good))
+    elif s.events is not None:
+        s.events.append(Passed(seat, Role.MILLER))
     return finish(s)
 
 
@@ -77,5 +79,6 @@ def finish(s: GameState) -> bool:
             pay = MANUFACTORY_PAY[s.made_kinds[seat]]
             if pay:
                 p.coins += pay
-                emit(s, ManufactoryPaid(seat, pay))
+                if s.events is not None:
+                    s.events.append(ManufactoryPaid(seat, pay))
     return True

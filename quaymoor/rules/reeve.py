@@ -21,7 +21,7 @@ from quaymoor.rules.actions import (
     TakeBackFromBuilding,
     TakeBackFromPlot,
 )
-from quaymoor.rules.common import building_slots, emit, empty_building_slots, trigger_end
+from quaymoor.rules.common import building_slots, empty_building_slots, trigger_end
 from quaymoor.rules.data import PLOT_KINDS, REEVE_PICKER_APPRENTICES, EndTrigger
 from quaymoor.rules.events import (
     ApprenticeBargeRefilled,
@@ -38,14 +38,16 @@ def start(s: GameState) -> bool:
     if first > 0:
         s.supply_apprentices -= first
         s.players[s.picker].lodge += first
-        emit(s, ApprenticesArrived(s.picker, first, from_barge=False))
+        if s.events is not None:
+            s.events.append(ApprenticesArrived(s.picker, first, from_barge=False))
     arriving = s.apprentice_barge
     s.apprentice_barge = 0
     for i in range(min(arriving, n)):
         seat = (s.picker + i) % n
         count = arriving // n + (1 if i < arriving % n else 0)
         s.players[seat].lodge += count
-        emit(s, ApprenticesArrived(seat, count, from_barge=True))
+        if s.events is not None:
+            s.events.append(ApprenticesArrived(seat, count, from_barge=True))
     s.decided = [not _can_arrange(p) for p in s.players]
     if all(s.decided):
         return finish(s)
@@ -107,7 +109,8 @@ def apply(s: GameState, seat: int, action: Action) -> bool:
         p.staff[action.building] -= 1
     else:
         s.decided[seat] = True
-        emit(s, ApprenticesArranged(seat))
+        if s.events is not None:
+            s.events.append(ApprenticesArranged(seat))
         if all(s.decided):
             return finish(s)
     return False
@@ -123,5 +126,6 @@ def finish(s: GameState) -> bool:
         s.apprentice_barge = s.supply_apprentices
         s.supply_apprentices = 0
         trigger_end(s, EndTrigger.APPRENTICES.value)
-    emit(s, ApprenticeBargeRefilled(s.apprentice_barge))
+    if s.events is not None:
+        s.events.append(ApprenticeBargeRefilled(s.apprentice_barge))
     return True

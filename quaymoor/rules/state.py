@@ -108,7 +108,7 @@ class PlayerState:
                 tuple(self.worked), tuple(self.street), tuple(self.staff))
 
     def clone(self) -> PlayerState:
-        p = PlayerState.__new__(PlayerState)
+        p = PlayerState()
         p.coins = self.coins
         p.seals = self.seals
         p.goods = self.goods[:]
@@ -153,12 +153,12 @@ class GameState:
     stone_pits: int
     copies: list[int]  #: building copies left, by Building
     hall: list[int]  #: goods in the market hall
-    barge_capacity: list[int]
+    barge_capacity: tuple[int, ...]  #: fixed for the game: shared by clones
     barge_good: list[int]  #: -1 when empty
     barge_load: list[int]
     # phase details
     drew_plot: bool  #: Surveyor: this turn's player used their Farmstead
-    made: list[int]  #: Miller: goods the picker made, by Good
+    made: tuple[int, ...]  #: Miller: goods the picker made, by Good (shared by clones)
     made_kinds: list[int]  #: Miller: how many kinds each seat made
     seal_bonus_paid: bool  #: Bargemaster: the picker's extra seal
     boatyard_used: list[bool]
@@ -166,13 +166,15 @@ class GameState:
     kept: list[int]  #: keep-goods: the one kept good per seat, or -1
     end_reasons: list[str]
     version: int  #: number of actions applied
-    events: list[Any] | None  #: where events go, when someone listens (never cloned)
+    #: Where events go when someone listens (never cloned). The role modules build an
+    #: event only ``if s.events is not None``: self-play and search build none.
+    events: list[Any] | None
     cache_key: int  #: legal-action cache: version * 8 + seat, or -1
     cache_list: list[Any]
 
     def clone(self) -> GameState:
         """A deep copy: the clone and the original never share a mutable part."""
-        s = GameState.__new__(GameState)
+        s = GameState()
         s.n = self.n
         s.key = self.key
         s.players = [p.clone() for p in self.players]
@@ -199,11 +201,11 @@ class GameState:
         s.stone_pits = self.stone_pits
         s.copies = self.copies[:]
         s.hall = self.hall[:]
-        s.barge_capacity = self.barge_capacity[:]
+        s.barge_capacity = self.barge_capacity
         s.barge_good = self.barge_good[:]
         s.barge_load = self.barge_load[:]
         s.drew_plot = self.drew_plot
-        s.made = self.made[:]
+        s.made = self.made
         s.made_kinds = self.made_kinds[:]
         s.seal_bonus_paid = self.seal_bonus_paid
         s.boatyard_used = self.boatyard_used[:]

@@ -17,7 +17,6 @@ from quaymoor.rules.common import (
     apprentice_from_supply,
     begin_turns,
     draw_plot,
-    emit,
     holding_free,
     staffed,
 )
@@ -61,7 +60,8 @@ def apply(s: GameState, seat: int, action: Action) -> bool:
         good = draw_plot(s)
         p.plots[good] += 1
         s.drew_plot = True
-        emit(s, PlotTaken(seat, PlotKind(good), from_stack=True, with_apprentice=False))
+        if s.events is not None:
+            s.events.append(PlotTaken(seat, PlotKind(good), from_stack=True, with_apprentice=False))
         if has_options(s, seat):
             return False
     elif isinstance(action, TakePlot | TakeStonePit):
@@ -75,9 +75,10 @@ def apply(s: GameState, seat: int, action: Action) -> bool:
         helped = staffed(p, Building.ALMSHOUSE) and apprentice_from_supply(s)
         if helped:
             p.worked[kind] += 1
-        emit(s, PlotTaken(seat, kind, from_stack=False, with_apprentice=helped))
-    else:
-        emit(s, Passed(seat, Role.SURVEYOR))
+        if s.events is not None:
+            s.events.append(PlotTaken(seat, kind, from_stack=False, with_apprentice=helped))
+    elif s.events is not None:
+        s.events.append(Passed(seat, Role.SURVEYOR))
     s.drew_plot = False
     if advance_turn(s, has_options):
         return finish(s)
@@ -95,5 +96,7 @@ def finish(s: GameState) -> bool:
         if good < 0:
             break
         s.face_up.append(good)
-    emit(s, PlotsTurnedUp(tuple(Good(g) for g in s.face_up), discarded, s.reshuffles > before))
+    if s.events is not None:
+        s.events.append(PlotsTurnedUp(tuple(Good(g) for g in s.face_up), discarded,
+                                      s.reshuffles > before))
     return True

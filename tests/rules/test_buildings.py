@@ -512,7 +512,7 @@ def test_academy_does_not_staff_itself() -> None:
 def _block_barges(s: GameState, kinds: tuple[Good, Good, Good] = (C, H, A)) -> None:
     """Every barge full with these kinds: nobody can load them nor start a barge."""
     s.barge_good = [int(k) for k in kinds]
-    s.barge_load = s.barge_capacity[:]
+    s.barge_load = list(s.barge_capacity)
 
 
 @pytest.mark.parametrize(("staff", "bonus"), [(1, 1), (0, 0)])

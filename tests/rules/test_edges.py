@@ -485,7 +485,7 @@ def test_boatyard_ships_a_kind_already_on_a_barge() -> None:
 def test_a_staffed_unused_boatyard_is_a_loading_option_and_so_compulsory() -> None:
     s = _bare()
     s.barge_good = [C, F, W]
-    s.barge_load = s.barge_capacity[:]
+    s.barge_load = list(s.barge_capacity)
     mat(s, 1, goods={W: 2}, buildings={B.BOATYARD: 1})
     start_role(s, 0, Role.BARGEMASTER)
     assert deciding(s) == (1,)
@@ -508,7 +508,7 @@ def test_loading_is_compulsory() -> None:
 def test_cellar_plus_granary_store_three_kinds() -> None:
     s = _bare()
     s.barge_good = [C, H, A]
-    s.barge_load = s.barge_capacity[:]
+    s.barge_load = list(s.barge_capacity)
     mat(s, 1, goods={C: 2, F: 3, W: 4, H: 5, A: 2},
         buildings={B.CELLAR: 1, B.GRANARY: 1})
     start_role(s, 0, Role.BARGEMASTER)
@@ -541,7 +541,7 @@ def test_keep_goods_settled_at_once_without_a_real_choice(
 ) -> None:
     s = _bare()
     s.barge_good = [C, H, A]
-    s.barge_load = s.barge_capacity[:]
+    s.barge_load = list(s.barge_capacity)
     mat(s, 1, goods=goods, buildings=staff)
     start_role(s, 0, Role.BARGEMASTER)
     assert s.phase is Phase.PICK_ROLE  # nobody was asked
@@ -551,7 +551,7 @@ def test_keep_goods_settled_at_once_without_a_real_choice(
 def test_keep_goods_is_asked_of_everyone_with_a_choice_at_once() -> None:
     s = _bare()
     s.barge_good = [C, H, A]
-    s.barge_load = s.barge_capacity[:]
+    s.barge_load = list(s.barge_capacity)
     mat(s, 0, goods={F: 2, W: 2})
     mat(s, 2, goods={F: 2, W: 3}, buildings={B.CELLAR: 1})
     start_role(s, 1, Role.BARGEMASTER)

@@ -71,7 +71,7 @@ def test_components_by_player_count(  # noqa: PLR0917 - one row of the table
     assert s.seals == seals
     assert s.supply_apprentices == apprentices
     assert s.apprentice_barge == n
-    assert s.barge_capacity == capacities
+    assert list(s.barge_capacity) == capacities
     assert s.barge_good == [-1, -1, -1]
     assert s.picks_per_round == picks
     assert len(s.face_up) == n + 1
