@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from quaymoor.rules.data import MAX_PLAYERS, MIN_PLAYERS
 
@@ -59,6 +60,13 @@ def _not_negative(text: str) -> float:
     return x
 
 
+def _not_negative_int(text: str) -> int:
+    n = int(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return n
+
+
 def cmd_selfplay(args: argparse.Namespace) -> int:
     from quaymoor.tools.selfplay import game_seed, random_game
 
@@ -100,6 +108,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from quaymoor.tools.bench_rules import bench_rules
 
         bench_rules(seconds=3.0 if args.seconds is None else args.seconds)
+        return 0
+    if args.what == "bots":
+        from quaymoor.tools.bench_bots import bench_bots
+
+        bench_bots(seconds=5.0 if args.seconds is None else args.seconds)
         return 0
     if args.what in ("server", "load"):
         from quaymoor.tools.server_bench import bench_load, bench_server
@@ -270,7 +283,10 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
-        run(args.players, args.games, bots, seed=args.seed, budget=args.budget,
+        # Only when given: the bot's own default (bots/search.py's SAMPLES) is its one home.
+        samples: dict[str, Any] = {} if args.samples is None else {
+            "samples": args.samples or None}
+        run(args.players, args.games, bots, seed=args.seed, budget=args.budget, **samples,
             record_dir=args.record, jobs=args.jobs, json_line=args.json)
     except ValueError as exc:
         print(f"tournament: {exc}", file=sys.stderr)
@@ -407,13 +423,13 @@ def build_parser() -> argparse.ArgumentParser:
     vp.set_defaults(func=cmd_verify)
 
     bp = sub.add_parser("bench", help="benchmarks that print figures")
-    bp.add_argument("what", choices=["rules", "server", "load", "faults"],
+    bp.add_argument("what", choices=["rules", "bots", "server", "load", "faults"],
                     help="load: the load proof (every game finished, every stream complete "
                          "and in order); faults: each fault of issue 23 injected into a "
                          "real cluster or serve, a row of what it cost (docs/fault-bench.md)")
     bp.add_argument("--seconds", type=float, default=None,
-                    help="rules: time per player count (3); server: load bound (120); "
-                         "load: bound (300)")
+                    help="rules: time per player count (3); bots: search time (5); server: "
+                         "load bound (120); load: bound (300)")
     bp.add_argument("--tables", type=_positive, default=None,
                     help="server, load: tables to load (500); faults: tables mid-game per "
                          "fault (20)")
@@ -461,7 +477,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="one per seat, comma-separated: random, easy, normal, hard")
     tp.add_argument("--seed", type=int, default=0, help="base seed of the run (an integer)")
     tp.add_argument("--budget", type=float, default=None,
-                    help="the hard bot's seconds per decision (1)")
+                    help="the hard bot's time cap in seconds per decision (1)")
+    tp.add_argument("--samples", type=_not_negative_int, default=None,
+                    help="the hard bot's samples per decision, its iteration budget (the "
+                         "bot's default, SAMPLES in bots/search.py; 0: as many as the time "
+                         "cap allows, so that its strength depends on the machine)")
     tp.add_argument("--jobs", type=_positive, default=1, help="games played at once")
     tp.add_argument("--json", action="store_true", help="end with the summary as one JSON line")
     tp.add_argument("--record", type=Path, help="write each game's record into this folder")

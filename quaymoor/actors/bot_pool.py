@@ -1,7 +1,8 @@
 """Where the table's bots think, without ever blocking a table or the event loop.
 
 Easy and normal bots decide in about a millisecond and run inline. The hard bot searches
-for its budget (1 s by default) in worker processes (trio-parallel), at most one search
+``samples`` samples a decision (``search.SAMPLES``), capped by its time budget (1 s by
+default), in worker processes (trio-parallel), at most one search
 per core at a time. When every worker is busy, a hard bot decides with the heuristic
 inline instead (``search.decide(view, 0, seed)``, milliseconds), so that under load a
 table never waits for a search; ``fallbacks`` counts those.
@@ -20,7 +21,7 @@ import trio
 import trio_parallel
 
 from quaymoor.bots import LEVELS, make_bot
-from quaymoor.bots.search import decide
+from quaymoor.bots.search import SAMPLES, decide
 from quaymoor.rules.actions import Action
 from quaymoor.rules.views import SeatView
 
@@ -30,8 +31,10 @@ AsyncChooser = Callable[[SeatView], Awaitable[Action | None]]
 class BotPool:
     """One per server: the bots' shared worker processes and counters."""
 
-    def __init__(self, *, budget: float = 1.0, workers: int | None = None) -> None:
+    def __init__(self, *, budget: float = 1.0, samples: int | None = SAMPLES,
+                 workers: int | None = None) -> None:
         self.budget = budget
+        self.samples = samples
         self.limiter = trio.CapacityLimiter(workers or os.cpu_count() or 1)
         self.searches = 0
         self.fallbacks = 0
@@ -60,7 +63,7 @@ class BotPool:
             try:
                 self.searches += 1
                 action: Action | None = await trio_parallel.run_sync(
-                    decide, view, self.budget, own, cancellable=True)
+                    decide, view, self.budget, own, self.samples, cancellable=True)
                 return action
             finally:
                 self.limiter.release()

@@ -2,9 +2,9 @@
 
 Levels (``make_bot``): ``random`` (uniform legal actions), ``easy`` (the heuristic with
 noise), ``normal`` (the heuristic, milliseconds a decision) and ``hard`` (determinized
-search over the heuristic, within a time budget a decision). Each bot is an object with
-``choose(view) -> Action | None``; ``bot_factory(level)`` gives the zero-argument factory of
-a bot's ``choose`` that ``Table(..., bot_factory=...)`` takes.
+search over the heuristic: ``search.SAMPLES`` samples a decision, within a time budget).
+Each bot is an object with ``choose(view) -> Action | None``; ``bot_factory(level)`` gives
+the zero-argument factory of a bot's ``choose`` that ``Table(..., bot_factory=...)`` takes.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Protocol
 from quaymoor.bots.easy import EasyBot
 from quaymoor.bots.heuristic import HeuristicBot
 from quaymoor.bots.random_bot import RandomBot
-from quaymoor.bots.search import SearchBot
+from quaymoor.bots.search import SAMPLES, SearchBot
 from quaymoor.rules.actions import Action
 from quaymoor.rules.views import SeatView
 
@@ -31,10 +31,11 @@ class Bot(Protocol):
 
 
 def make_bot(level: str, seed: int | None = None, *, budget: float | None = None,
-             takebacks: bool = True) -> Bot:
+             samples: int | None = SAMPLES, takebacks: bool = True) -> Bot:
     """A bot of ``level``. ``seed`` fixes its own random choices (None: a fresh one);
-    ``budget`` is the hard bot's seconds per decision. ``takebacks=False`` keeps a bot from
-    ever taking an apprentice back (for a caller that accepts only ``view.legal``)."""
+    ``samples`` is the hard bot's iteration budget per decision (None: as many as the
+    time fits) and ``budget`` its time cap in seconds (1). ``takebacks=False`` keeps a bot
+    from ever taking an apprentice back (for a caller that accepts only ``view.legal``)."""
     if level == "random":
         return RandomBot(seed)
     if level == "easy":
@@ -42,11 +43,12 @@ def make_bot(level: str, seed: int | None = None, *, budget: float | None = None
     if level == "normal":
         return HeuristicBot(takebacks=takebacks)
     if level == "hard":
-        return SearchBot(seed, budget=1.0 if budget is None else budget, takebacks=takebacks)
+        return SearchBot(seed, budget=1.0 if budget is None else budget, samples=samples,
+                         takebacks=takebacks)
     raise ValueError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})")
 
 
-def bot_factory(level: str, *, budget: float | None = None,
+def bot_factory(level: str, *, budget: float | None = None, samples: int | None = SAMPLES,
                 takebacks: bool = False) -> Callable[[], Callable[[SeatView], Action | None]]:
     """A zero-argument factory of ``choose`` callables, as ``Table(bot_factory=...)`` takes.
     Take-backs are off by default: the table applies a bot's move only when it is in the
@@ -56,7 +58,7 @@ def bot_factory(level: str, *, budget: float | None = None,
     searches for its whole budget, so a server must not call it on its event loop. Run it
     in a process pool with ``quaymoor.bots.search.decide`` (and ``budget=0``, the
     heuristic, inline when the pool is busy) as ``quaymoor/bots/search.py`` describes."""
-    return lambda: make_bot(level, budget=budget, takebacks=takebacks).choose
+    return lambda: make_bot(level, budget=budget, samples=samples, takebacks=takebacks).choose
 
 
 __all__ = ["LEVELS", "LOBBY_LEVELS", "Bot", "bot_factory", "make_bot"]

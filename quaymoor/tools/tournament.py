@@ -31,6 +31,7 @@ from typing import Any, TextIO
 import attrs
 
 from quaymoor.bots import LEVELS, make_bot
+from quaymoor.bots.search import SAMPLES
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import SeatInfo
 from quaymoor.rules.scoring import winners
@@ -72,6 +73,7 @@ def play_game(
     index: int,
     *,
     budget: float | None = None,
+    samples: int | None = SAMPLES,
     record: bool = False,
     clock: Callable[[], float] = time.perf_counter,
 ) -> GameResult:
@@ -80,7 +82,7 @@ def play_game(
     n = len(names)
     seed = game_seed(base_seed, index)
     game = Game(n, seed, events=False)
-    players = [make_bot(name, bot_seed(base_seed, index, i), budget=budget)
+    players = [make_bot(name, bot_seed(base_seed, index, i), budget=budget, samples=samples)
                for i, name in enumerate(names)]
     times: list[list[float]] = [[] for _ in range(n)]
     decisions = 0
@@ -167,6 +169,7 @@ def run(
     *,
     seed: int = 0,
     budget: float | None = None,
+    samples: int | None = SAMPLES,
     record_dir: Path | None = None,
     jobs: int = 1,
     json_line: bool = False,
@@ -193,11 +196,11 @@ def run(
 
     if jobs <= 1:
         for i in range(games):
-            done(play_game(bots, seed, i, budget=budget, record=keep))
+            done(play_game(bots, seed, i, budget=budget, samples=samples, record=keep))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(play_game, list(bots), seed, i, budget=budget, record=keep)
-                       for i in range(games)]
+            futures = [pool.submit(play_game, list(bots), seed, i, budget=budget,
+                                   samples=samples, record=keep) for i in range(games)]
             for f in futures:
                 done(f.result())
     results.sort(key=lambda r: r.index)
@@ -205,6 +208,8 @@ def run(
     unfinished = sum(1 for r in results if not r.finished)
     rounds = [r.rounds for r in results if r.finished]
     print(f"{players} players, {games} games (seed {seed}), bots {','.join(bots)}"
+          + (f", hard {samples} samples" if samples is not None
+             else ", hard: samples as time allows")
           + (f", hard budget {budget:g} s" if budget is not None else ""), file=out)
     print(f"finished {games - unfinished}, unfinished {unfinished} (cap {ROUND_CAP} rounds); "
           f"mean rounds {statistics.fmean(rounds) if rounds else 0:.1f}", file=out)

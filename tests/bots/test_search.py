@@ -119,3 +119,18 @@ def test_search_uses_only_the_view() -> None:
     b = SearchBot(5, budget=0.05, clock=FakeClock(1e-5)).choose(
         view_for(other, seat, engine.legal_actions(other, seat), []))
     assert a == b
+
+
+def test_the_iteration_budget_makes_the_decision_independent_of_speed() -> None:
+    """With a time cap far away, a busy machine (a slow clock) and an idle one search the
+    same samples and decide alike; the time cap still ends a search that would not fit."""
+    for view in _views(4, 9, 4):
+        fast = SearchBot(13, budget=100.0, samples=6, clock=FakeClock(1e-6))
+        slow = SearchBot(13, budget=100.0, samples=6, clock=FakeClock(1e-3))
+        assert fast.choose(view) == slow.choose(view)
+        if fast.last_candidates:
+            assert fast.last_samples == slow.last_samples == 6
+            assert fast.last_playouts == 6 * fast.last_candidates
+        capped = SearchBot(13, budget=0.05, samples=10**6, clock=FakeClock(1e-3))
+        capped.choose(view)
+        assert capped.last_samples < 10**6
