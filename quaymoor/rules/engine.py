@@ -14,8 +14,6 @@ Pure and synchronous: no I/O, no clock, no randomness but the seed's (``fairness
 
 from __future__ import annotations
 
-from types import ModuleType
-
 from quaymoor.rules import bargemaster, chandler, mason, miller, reeve, surveyor
 from quaymoor.rules.actions import PICK, Action, PickRole
 from quaymoor.rules.common import deciding
@@ -42,23 +40,53 @@ from quaymoor.rules.fairness import LABEL_FIRST_WARDEN, LABEL_PLOTS, draw_below,
 from quaymoor.rules.scoring import scores, winners
 from quaymoor.rules.state import SIMULTANEOUS_PHASES, GameState, Phase, PlayerState
 
-_ROLE_MODULES: dict[Role, ModuleType] = {
-    Role.SURVEYOR: surveyor,
-    Role.REEVE: reeve,
-    Role.MASON: mason,
-    Role.MILLER: miller,
-    Role.CHANDLER: chandler,
-    Role.BARGEMASTER: bargemaster,
-}
-_PHASE_MODULES: dict[Phase, ModuleType] = {
-    Phase.SURVEYOR: surveyor,
-    Phase.REEVE: reeve,
-    Phase.MASON: mason,
-    Phase.MILLER: miller,
-    Phase.CHANDLER: chandler,
-    Phase.BARGEMASTER: bargemaster,
-    Phase.KEEP_GOODS: bargemaster,
-}
+# Each phase's role module, as calls (not a table of modules): compiled, a call through a
+# module object found in a dict is a generic Python call, a direct one a native one.
+
+
+def _start(s: GameState, role: Role) -> bool:
+    """Start ``role``'s phase; True when it is over at once (nobody has a decision)."""
+    if role is Role.SURVEYOR:
+        return surveyor.start(s)
+    if role is Role.REEVE:
+        return reeve.start(s)
+    if role is Role.MASON:
+        return mason.start(s)
+    if role is Role.MILLER:
+        return miller.start(s)
+    if role is Role.CHANDLER:
+        return chandler.start(s)
+    return bargemaster.start(s)
+
+
+def _legal(s: GameState, seat: int, phase: Phase) -> list[Action]:
+    """The legal actions of ``seat`` in a role's phase (turn order or not: the module's)."""
+    if phase is Phase.SURVEYOR:
+        return surveyor.legal(s, seat)
+    if phase is Phase.REEVE:
+        return reeve.legal(s, seat)
+    if phase is Phase.MASON:
+        return mason.legal(s, seat)
+    if phase is Phase.MILLER:
+        return miller.legal(s, seat)
+    if phase is Phase.CHANDLER:
+        return chandler.legal(s, seat)
+    return bargemaster.legal(s, seat)  # loading, and keeping goods
+
+
+def _apply(s: GameState, seat: int, phase: Phase, action: Action) -> bool:
+    """Carry out ``action`` in a role's phase; True when the role is over."""
+    if phase is Phase.SURVEYOR:
+        return surveyor.apply(s, seat, action)
+    if phase is Phase.REEVE:
+        return reeve.apply(s, seat, action)
+    if phase is Phase.MASON:
+        return mason.apply(s, seat, action)
+    if phase is Phase.MILLER:
+        return miller.apply(s, seat, action)
+    if phase is Phase.CHANDLER:
+        return chandler.apply(s, seat, action)
+    return bargemaster.apply(s, seat, action)
 
 
 def new_game(players: int, key: bytes) -> GameState:
@@ -168,9 +196,9 @@ def legal_actions(s: GameState, seat: int) -> list[Action]:
     elif phase is Phase.GAME_OVER:
         acts = []
     elif phase in SIMULTANEOUS_PHASES:
-        acts = _PHASE_MODULES[phase].legal(s, seat)
+        acts = _legal(s, seat, phase)
     else:
-        acts = _PHASE_MODULES[phase].legal(s, seat) if seat == s.turn else []
+        acts = _legal(s, seat, phase) if seat == s.turn else []
     s.cache_key = key
     s.cache_list = acts
     return acts
@@ -219,7 +247,7 @@ def apply(s: GameState, seat: int, action: Action) -> None:
     if s.phase is Phase.PICK_ROLE:
         assert isinstance(action, PickRole)
         _pick(s, seat, action.role)
-    elif _PHASE_MODULES[s.phase].apply(s, seat, action):
+    elif _apply(s, seat, s.phase, action):
         _finish_role(s)
 
 
@@ -253,7 +281,7 @@ def _pick(s: GameState, seat: int, role: Role) -> None:
         if s.events is not None:
             s.events.append(CoinTaken(seat))
         _finish_role(s)
-    elif _ROLE_MODULES[role].start(s):
+    elif _start(s, role):
         _finish_role(s)
 
 
