@@ -18,8 +18,9 @@ front of ``sys.meta_path``, so that every module of ``COMPILED`` is loaded from 
 
 Everything in ``COMPILED`` is pure, synchronous code on plain classes and ints. A module
 that defines attrs classes stays interpreted (``actions``, ``events``, ``data``, ``views``,
-``describe``, ``scoring``, ``splice``, ``record``, ``verify``; ``fairness``, whose tests
-subclass its ``DrawStream``, which a compiled class forbids), and so does ``converter``
+``describe``, ``scoring``, ``splice``, ``record``, ``verify``), and so do ``fairness``
+and ``game``, whose tests subclass ``DrawStream`` and replace a ``Game``'s ``apply`` to
+inject faults, which a compiled class forbids; so does ``converter``
 (cattrs): in a compiled module a class's annotations are erased to their runtime classes
 (``int | None`` becomes ``type``, ``list[Good]`` becomes ``list``), and cattrs structures
 the wire's values by exactly those annotations.
@@ -48,9 +49,9 @@ COMPILED: Final = (
     "quaymoor.rules.engine",
     "quaymoor.rules.errors",
     "quaymoor.rules.explain",
-    "quaymoor.rules.game",
     "quaymoor.rules.mason",
     "quaymoor.rules.miller",
+    "quaymoor.rules.points",
     "quaymoor.rules.reeve",
     "quaymoor.rules.safe_move",
     "quaymoor.rules.state",

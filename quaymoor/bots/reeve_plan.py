@@ -32,7 +32,7 @@ from quaymoor.rules.actions import (
     PlaceOnPlot,
 )
 from quaymoor.rules.data import MANUFACTORY_PAY, PLOT_KINDS, Building, PlotKind
-from quaymoor.rules.scoring import apprentices_owned, end_bonus
+from quaymoor.rules.points import apprentices_owned, end_bonus
 from quaymoor.rules.state import GameState, PlayerState
 
 
@@ -59,14 +59,14 @@ def reeve_target(p: PlayerState, ctx: Context) -> tuple[list[int], list[int]]:
         if IS_WORKSHOP[b]:
             continue
         if IS_LARGE[b]:
-            bonus = 3.0 if b == Building.TOLL_HOUSE else float(end_bonus(p, Building(b)))
+            bonus = 3.0 if b == Building.TOLL_HOUSE else float(end_bonus(p, b))
             worth = 4.0 + bonus
         elif b == Building.MANUFACTORY:
             worth = MANUFACTORY_PAY[kinds] * ctx.wc * ctx.miller_rate * 1.4 * horizon
         elif b in (Building.LOCK_HOUSE, Building.BOATYARD):
             worth = min(1.3, 0.25 + 0.25 * made_total) * horizon
         else:
-            worth = CIVIC_EFFECT.get(Building(b), 0.2) * horizon
+            worth = CIVIC_EFFECT.get(b, 0.2) * horizon
         civic.append((worth, b))
     civic.sort(key=lambda x: -x[0])
     pit_worth = ctx.wc * min(tp, 4.0) * 0.5

@@ -24,7 +24,7 @@ from quaymoor.rules.data import (
     Category,
 )
 from quaymoor.rules.miller import production
-from quaymoor.rules.scoring import apprentices_owned, end_bonus
+from quaymoor.rules.points import apprentices_owned, end_bonus
 from quaymoor.rules.state import GameState, Phase, PlayerState
 
 #: Worth of one good made, in points to come (shipped for seals or sold for coins).
@@ -39,7 +39,7 @@ IS_LARGE = tuple(b.category is Category.LARGE for b in BUILDINGS)
 IS_WORKSHOP = tuple(b.is_workshop for b in BUILDINGS)
 _GOOD_OF = tuple(-1 if b.good is None else int(b.good) for b in BUILDINGS)
 #: Per round, what a staffed civic building is worth (before scaling by production etc.).
-CIVIC_EFFECT = {
+CIVIC_EFFECT: dict[int, float] = {
     Building.STALL: 0.25,
     Building.FARMSTEAD: 0.35,
     Building.STONECUTTERS_HUT: 0.2,
@@ -161,7 +161,7 @@ def mat_value(p: PlayerState, ctx: Context) -> float:
             if b == Building.TOLL_HOUSE:
                 bonus = 2.0 + 0.3 * (tp if tp < 5.0 else 5.0)  # seals come in seal_worth
             else:
-                bonus = float(end_bonus(p, Building(b)))
+                bonus = float(end_bonus(p, b))
                 if b == Building.GUILDHALL:
                     bonus += 0.3 * pit_h
                 elif b == Building.DORMITORY:
@@ -175,11 +175,11 @@ def mat_value(p: PlayerState, ctx: Context) -> float:
         elif b == Building.BOATYARD:
             per = min(1.3, 0.2 + 0.25 * total_made)
         elif b in (Building.STALL, Building.MARKET_CROSS):
-            per = CIVIC_EFFECT[Building(b)] * min(1.0, 0.3 + 0.2 * total_made)
+            per = CIVIC_EFFECT[b] * min(1.0, 0.3 + 0.2 * total_made)
         elif b in (Building.FARMSTEAD, Building.ALMSHOUSE):
-            per = CIVIC_EFFECT[Building(b)] if holding_free(p) > 1 else 0.05
+            per = CIVIC_EFFECT[b] if holding_free(p) > 1 else 0.05
         else:
-            per = CIVIC_EFFECT[Building(b)]
+            per = CIVIC_EFFECT[b]
         v += per * horizon * (1.0 if on else 0.45)
     if p.lodge:
         v += 0.1 * p.lodge

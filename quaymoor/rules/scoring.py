@@ -5,18 +5,12 @@ from __future__ import annotations
 
 import attrs
 
-from quaymoor.rules.data import (
-    BUILDINGS,
-    DORMITORY_APPRENTICES_PER_POINT,
-    GUILDHALL_LARGE_WORKSHOP_POINTS,
-    GUILDHALL_SMALL_WORKSHOP_POINTS,
-    MANOR_BONUS_BASE,
-    MANOR_BONUS_FROM,
-    TOLL_HOUSE_SEALS_PER_POINT,
-    Building,
-    Category,
-)
+from quaymoor.rules.data import BUILDINGS, Building, Category
+from quaymoor.rules.points import apprentices_owned, building_points, end_bonus
 from quaymoor.rules.state import GameState, PlayerState
+
+__all__ = ["Score", "apprentices_owned", "building_points", "end_bonus", "score", "scores",
+           "winners"]
 
 
 @attrs.frozen
@@ -29,32 +23,6 @@ class Score:
     bonuses: dict[str, int]  #: large building key -> its end bonus (staffed ones only)
     total: int
     tiebreak: int  #: coins plus goods
-
-
-def building_points(p: PlayerState) -> int:
-    return sum(BUILDINGS[b].points for b in p.street)
-
-
-def apprentices_owned(p: PlayerState) -> int:
-    return p.lodge + sum(p.worked) + sum(max(0, x) for x in p.staff)
-
-
-def end_bonus(p: PlayerState, b: Building) -> int:
-    """The end bonus of large building ``b`` for this mat (whether or not it is staffed)."""
-    if b is Building.GUILDHALL:
-        small = sum(1 for x in p.street if BUILDINGS[x].category is Category.SMALL_WORKSHOP)
-        large = sum(1 for x in p.street if BUILDINGS[x].category is Category.LARGE_WORKSHOP)
-        return small * GUILDHALL_SMALL_WORKSHOP_POINTS + large * GUILDHALL_LARGE_WORKSHOP_POINTS
-    if b is Building.MANOR:
-        filled = sum(p.plots)
-        return MANOR_BONUS_BASE + max(0, filled - MANOR_BONUS_FROM)
-    if b is Building.DORMITORY:
-        return apprentices_owned(p) // DORMITORY_APPRENTICES_PER_POINT
-    if b is Building.TOLL_HOUSE:
-        return p.seals // TOLL_HOUSE_SEALS_PER_POINT
-    if b is Building.MOOT_HALL:
-        return sum(1 for x in p.street if BUILDINGS[x].is_civic)
-    raise ValueError(f"{b.name} has no end bonus")
 
 
 _LARGE = tuple(b for b in Building if BUILDINGS[b].category is Category.LARGE)
