@@ -13,7 +13,7 @@
 // server) shows, `seen` what this browser saw during the game. A seat is named as the
 // record names its player ("seat 2", counted from 1, only where the record has no name).
 
-import { ALGORITHM, deriveKey, fingerprint, firstWarden } from "./fairness.js";
+import { ALGORITHM_1 as ALGORITHM, deriveKey, fingerprint, firstWarden } from "./fairness.js";
 import { SETUPS, compareTurnUps, expectedTurnUps } from "./fairness_plots.js";
 import { check, isInt, seatNamer, seatSeedsText, seedText } from "./verify_record.js";
 
