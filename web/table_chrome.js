@@ -1,15 +1,19 @@
 // @ts-check
 // The table's dealings with the server and the room around the game: the connection and
 // every message it brings, the waiting room (join, start, invite), the bots' pace, who is
-// watching, the rematch, and the seeds' check at the start. The drawing is table_drawing.js;
+// watching, the rematch, and the client seed's commit and reveal: commit after the join
+// (the fingerprint shown first), reveal once the start's commitments are shown with ours at
+// our seat, and the seeds checked at the deal. The drawing is table_drawing.js;
 // the game's own state is the model's (table_model.js).
 
 import { toast } from "./dom.js";
 import { announce } from "./announce.js";
-import { api, TableConnection } from "./net.js";
+import { api, errorText, TableConnection } from "./net.js";
 import { seatName } from "./text.js";
 import { setToken, getName, setName } from "./store.js";
-import { displayFingerprint, noteStart, noteWelcome, sendClientSeed, showFingerprint } from "./seen.js";
+import {
+  RevealRefused, commitClientSeed, displayFingerprint, noteDeal, noteWelcome, painted, revealClientSeed, seenFor, showFingerprint,
+} from "./seen.js";
 import { takeRematchSeat } from "./rematch.js";
 import { setBanner } from "./layout.js";
 import { CLIENT_MESSAGES, CLOSE, CODES, SERVER_MESSAGES } from "./wire.js";
@@ -38,6 +42,11 @@ export class TableChrome {
     this.copied = "";
     /** @type {Msg | null} the client seeds at the start, until they are logged */
     this.startSeeds = null;
+    /** @type {import("./view_pre.js").Reveal | null} between the start and the deal */
+    this.reveal = null;
+    /** @type {ReturnType<typeof setInterval> | null} redraws the reveal's countdown */
+    this.revealTimer = null;
+    this.dealt = false; // game_started (or a welcome once started) came
     /** @type {string | null} the name a spectator gives (none once the server refused it) */
     this.watchAs = getName() || null;
     /** say the others' moves aloud as they come (off: they are in the log, read on demand) */
@@ -93,11 +102,15 @@ export class TableChrome {
         t.chat.setSeats(m.seats, m.seat);
         noteWelcome(t.tableId, m); // what this browser saw, for the verify page
         displayFingerprint(m.fingerprint);
-        if (m.started) this.onStartSeeds(m.client_seeds);
+        if (m.started) this.onDeal(m.client_seeds, m.commitments);
+        else if (Array.isArray(m.commitments)) this.onCommitted(m.commitments, null, null); // the reveal is on
         else this.drawPre();
         break;
+      case SERVER_MESSAGES.SEEDS_COMMITTED:
+        this.onCommitted(m.commitments, m.seats, m.reveal_seconds);
+        break;
       case SERVER_MESSAGES.GAME_STARTED:
-        this.onStartSeeds(m.client_seeds);
+        this.onDeal(m.client_seeds, m.commitments);
         break;
       case SERVER_MESSAGES.LOBBY:
         model.lobby = m;
@@ -209,7 +222,12 @@ export class TableChrome {
     this.busy = true;
     this.drawPre();
     try {
-      await api("POST", `/api/tables/${t.tableId}/start`, { token: t.token });
+      const r = /** @type {{commitments?: (string | null)[]}} */ (
+        await api("POST", `/api/tables/${t.tableId}/start`, { token: t.token }));
+      // the start's answer lists the commitments too (seeds_committed may come first)
+      if (r && Array.isArray(r.commitments) && r.commitments.some((c) => c !== null)) {
+        this.onCommitted(r.commitments, null, null);
+      }
     } catch (e) {
       toast(`Could not start: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -231,8 +249,8 @@ export class TableChrome {
         await api("POST", `/api/tables/${t.tableId}/join`, { name }));
       setToken(t.tableId, r.token);
       t.token = r.token;
-      await showFingerprint(t.tableId, r.fingerprint); // before our seed goes out
-      await sendClientSeed(t.tableId, { token: r.token, seat: r.seat });
+      await showFingerprint(t.tableId, r.fingerprint); // before our commitment goes out
+      await commitClientSeed(t.tableId, { token: r.token, seat: r.seat });
       this.connect(r.token);
     } catch (e) {
       toast(`Could not join: ${e instanceof Error ? e.message : String(e)}`);
@@ -300,11 +318,82 @@ export class TableChrome {
     }
   }
 
-  /** The client seeds at the start: kept for the verify page, ours checked at our seat. @param {(string | null)[]} seeds */
-  onStartSeeds(seeds) {
-    const seen = noteStart(this.t.tableId, this.t.model.seat, seeds);
+  // ------------------------------------------------------------------ commit, then reveal
+
+  /**
+   * The start has fixed every commitment (seeds_committed, the start's answer, or a welcome
+   * during the reveal): show them, then reveal our seed if ours is listed at our seat.
+   * @param {unknown} commitments per seat @param {unknown} seats the seats as they will play (null: as we have them)
+   * @param {unknown} seconds how long the reveal stays open from now (null: as we knew, else 10)
+   */
+  onCommitted(commitments, seats, seconds) {
+    const t = this.t;
+    if (this.dealt || !Array.isArray(commitments)) return;
+    if (Array.isArray(seats)) {
+      t.model.seats = seats;
+      t.chat.setSeats(seats, t.model.seat);
+    }
+    const closes = performance.now() + 1000 * (typeof seconds === "number" ? seconds : 10);
+    if (!this.reveal) {
+      this.reveal = { commitments: commitments.slice(), closes, mine: "none", note: "" };
+      announce(`Seeds committed: waiting for ${commitments.filter((c) => c !== null).length} reveals.`);
+    } else {
+      this.reveal.commitments = commitments.slice();
+      if (typeof seconds === "number") this.reveal.closes = closes;
+    }
+    if (!this.revealTimer) {
+      this.revealTimer = setInterval(() => {
+        if (this.reveal && !this.dealt) this.drawPre();
+        else this.stopRevealTimer();
+      }, 1000);
+    }
+    this.drawPre();
+    this.revealOurs(commitments);
+  }
+
+  stopRevealTimer() {
+    if (this.revealTimer) clearInterval(this.revealTimer);
+    this.revealTimer = null;
+  }
+
+  /** Our seed goes out once the commitments are on the page with ours at our seat. @param {unknown[]} commitments */
+  async revealOurs(commitments) {
+    const t = this.t;
+    const r = this.reveal;
+    const seat = t.model.seat;
+    if (!r || !t.token || seat === null || seat === undefined) return;
+    const seen = seenFor(t.tableId);
+    if (!seen || !seen.committed || seen.seat !== seat) return; // nothing of ours to reveal here
+    await painted(); // the commitments are shown before our seed goes out
+    if (r.mine !== "revealed") r.mine = "revealing";
+    this.drawPre();
+    try {
+      const done = await revealClientSeed(t.tableId, { token: t.token, seat }, commitments);
+      r.mine = done ? "revealed" : "none";
+    } catch (e) {
+      r.note = errorText(e);
+      r.mine = e instanceof RevealRefused ? "refused" : "failed";
+      const what = `Your client seed was not revealed: ${r.note}`;
+      toast(what);
+      announce(what);
+    }
+    if (!this.dealt) this.drawPre();
+  }
+
+  /**
+   * The deal (game_started, or a welcome once started): the seeds and commitments per seat
+   * kept for the verify page, ours checked at our seat, the seats that withheld marked.
+   * @param {(string | null)[]} seeds @param {(string | null)[] | null | undefined} commitments
+   */
+  onDeal(seeds, commitments) {
+    const t = this.t;
+    this.dealt = true;
+    this.reveal = null;
+    this.stopRevealTimer();
+    const seen = noteDeal(t.tableId, t.model.seat, seeds, commitments);
+    t.model.withheld = seen.withheld;
     if (!seen.first && seen.ok !== false) return;
-    this.startSeeds = { seeds, ...seen };
+    this.startSeeds = { seeds, commitments: Array.isArray(commitments) ? commitments : [], ...seen };
   }
 
   /** Once the seats' names are known (the first update): the seeds' lines in the log. */
@@ -326,12 +415,22 @@ export class TableChrome {
     if (this.t.exits.onGoTo) this.t.exits.onGoTo(m.rematch);
   }
 
-  /** The log's lines for the client seeds at the start. @param {Msg} s @returns {string[]} */
+  /** The log's lines for the seeds at the deal. @param {Msg} s @returns {string[]} */
   seedLines(s) {
     const m = this.t.model;
     const short = (/** @type {string} */ x) => (x.length > 16 ? `${x.slice(0, 12)}…` : x); // in full on the end screen
-    const who = s.seeds.map((/** @type {string | null} */ x, /** @type {number} */ i) => `${seatName(m.seats, i, m.seat)}: ${x === null ? "none" : short(x)}`);
-    const lines = [`Client seeds at the start — ${who.join("; ")}.`];
+    const who = s.seeds.map((/** @type {string | null} */ x, /** @type {number} */ i) => {
+      const name = seatName(m.seats, i, m.seat);
+      if (x !== null) return `${name}: revealed ${short(x)}`;
+      if (s.commitments[i]) return `${name}: did not reveal its seed`;
+      const seat = m.seats.find((y) => y.seat === i);
+      return `${name}: none${seat && seat.bot ? " (a bot)" : ""}`;
+    });
+    const lines = [`Client seeds at the deal — ${who.join("; ")}.`];
+    if (s.withheld.length) {
+      const names = s.withheld.map((/** @type {number} */ i) => seatName(m.seats, i, m.seat)).join(", ");
+      lines.push(`${names} committed and did not reveal: the game was dealt without ${s.withheld.length === 1 ? "that seed" : "those seeds"}.`);
+    }
     if (s.ok === true) lines.push("✔ Your client seed is listed at your seat.");
     if (s.ok === false) {
       lines.push(`✘ Your client seed ${s.mine} is NOT listed at your seat (the server lists ${s.listed === null ? "none" : s.listed}).`);

@@ -2,20 +2,32 @@
 // The checks of the verify page, as a pure function of a game record, the server's replay
 // of the game (optional) and what this browser saw of it (optional). The plot table (how
 // many plots of each good, which start taken out, how many lie face up) is the fixed one of
-// docs/fairness.md, in fairness_plots.js: nothing the server answers changes it. Everything random is recomputed here from the revealed seed and the
-// client seeds (fairness.js, WebCrypto): the first Warden, and every plot turned up, worked
-// out from the seed and the record's actions alone (fairness.js expectedTurnUps), so that a
-// list of turn-ups with one missing, added or changed fails and is named. The server's
-// replay is used only for the rules (the actions and the result), never for a draw.
+// docs/fairness.md, in fairness_plots.js: nothing the server answers changes it.
+// Everything random is recomputed here (fairness.js, WebCrypto). A format-4 record
+// (quaymoor-fair-2): the fingerprint from the algorithm, the table's id, its seats and the
+// seed; every seat's commitment against the seed it revealed, no seed without a
+// commitment, bots with neither (checkDeal); the key from the seed and the seats
+// (dealKey). Formats 1-3 (quaymoor-fair-1): SHA-256 of the seed, the key from the client
+// seeds. Then the first Warden, and every plot turned up, worked out from the key and the
+// record's actions alone (fairness_plots.js expectedTurnUps), so that a list of turn-ups
+// with one missing, added or changed fails and is named. The server's replay is used only
+// for the rules (the actions and the result), never for a draw.
 //
 // A check is {id, label, status: "pass"|"fail"|"skip", computed, game, seen, note}:
 // `computed` is what this browser worked out, `game` what the record (or the game on the
 // server) shows, `seen` what this browser saw during the game. A seat is named as the
 // record names its player ("seat 2", counted from 1, only where the record has no name).
 
-import { ALGORITHM_1 as ALGORITHM, deriveKey, fingerprint, firstWarden } from "./fairness.js";
+import { ALGORITHM, ALGORITHM_1, dealKey, deriveKey, fingerprint, firstWarden, tableFingerprint } from "./fairness.js";
 import { SETUPS, compareTurnUps, expectedTurnUps } from "./fairness_plots.js";
 import { check, isInt, seatNamer, seatSeedsText, seedText } from "./verify_record.js";
+
+/** The record format of quaymoor-fair-2 (every table's game since commit-and-reveal). */
+export const FORMAT_2 = 4;
+/** @param {unknown} x */
+const errText = (x) => (x instanceof Error ? x.message : String(x));
+/** A commitment, short. @param {unknown} c */
+const commitText = (c) => (typeof c === "string" ? `${c.slice(0, 8)}…${c.slice(-8)}` : "none");
 
 /** @typedef {import("./fairness_plots.js").Good} Good */
 /** @typedef {import("./fairness_plots.js").ShownTurnUp} ShownTurnUp */
@@ -100,9 +112,39 @@ function describeRow(r) {
 }
 
 /**
- * All the checks, in order: algorithm, fingerprint, client seeds (do the seed and client
- * seeds give this game's draws?), first Warden, every turn-up of plots, what this browser
- * saw, every action (by the rules, on the server) and the final scores.
+ * A format-4 record's deal ({table, seats: [{name, bot, commitment, client_seed}]}), or why
+ * it has none: `game`, a seat's `commitment` or `seat_seeds` missing (a binding stripped),
+ * or lists for another number of seats.
+ * @param {GameRecord} record
+ * @returns {{deal: import("./fairness.js").Deal, problem: null} | {deal: null, problem: string}}
+ */
+export function dealOf(record) {
+  if (typeof record.game !== "string" || !record.game) {
+    return { deal: null, problem: "a format-4 record names the table it was dealt at (game), and this one names none: stripped" };
+  }
+  const seats = Array.isArray(record.seats) ? record.seats : null;
+  if (!seats) return { deal: null, problem: "a format-4 record lists its seats, and this one has none" };
+  const bare = seats.findIndex((x) => !x || typeof x !== "object" || !("commitment" in x) || x.commitment === undefined);
+  if (bare >= 0) {
+    return { deal: null, problem: `seat ${bare} has no "commitment" entry: a format-4 record lists every seat's commitment (null: none), so it was stripped` };
+  }
+  const bound = record.seat_seeds;
+  if (!Array.isArray(bound)) {
+    return { deal: null, problem: `a format-4 record binds every client seed to its seat, and this one has no seat_seeds (${bound === null ? "null" : "missing"}): the binding was stripped` };
+  }
+  if (bound.length !== record.players || seats.length !== record.players) {
+    return { deal: null, problem: `${seats.length} seats and ${bound.length} seat_seeds listed for ${JSON.stringify(record.players)} players` };
+  }
+  return { deal: { table: record.game, seats: seats.map((x, i) => ({
+    name: x.name, bot: x.bot, commitment: /** @type {string | null} */ (x.commitment), client_seed: bound[i],
+  })) }, problem: null };
+}
+
+/**
+ * All the checks, in order: algorithm and format, fingerprint, the seats (format 4: every
+ * commitment against its seed, bots with neither), what this browser saw, the draws (does
+ * the key give this game's draws?), first Warden, every turn-up of plots, every action (by
+ * the rules, on the server) and the final scores.
  * @param {GameRecord} record
  * @param {{replay?: Replay | null, seen?: Seen | null}} [given]
  * @returns {Promise<Check[]>}
@@ -111,21 +153,64 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
   const seatNo = seatNamer(record);
   /** @type {Check[]} */
   const checks = [];
-  checks.push(check("algorithm", "Algorithm", record.algorithm === ALGORITHM,
-    { computed: ALGORITHM, game: String(record.algorithm) }));
+  const format = isInt(record.format) ? record.format : 1;
+  const fair2 = format === FORMAT_2;
+  const known = format >= 1 && format <= FORMAT_2;
+  const algorithm = fair2 ? ALGORITHM : ALGORITHM_1;
+  const algoOk = known && record.algorithm === algorithm;
+  checks.push(check("algorithm", "Algorithm and record format", algoOk, {
+    computed: known ? `format ${format}: ${algorithm}` : "formats 1-3: quaymoor-fair-1, format 4: quaymoor-fair-2",
+    game: `format ${JSON.stringify(record.format)}: ${String(record.algorithm)}`,
+    note: algoOk ? "" : known ? `a format-${format} record is played with ${algorithm}, this one says ${JSON.stringify(record.algorithm)}`
+      : `unknown record format ${JSON.stringify(record.format)}`,
+  }));
 
+  const fpLabel = fair2 ? "Fingerprint: SHA-256 of the algorithm, the table, its seats and the seed"
+    : "SHA-256 of the seed is the fingerprint";
   let fpOk = false;
+  /** @type {Uint8Array<ArrayBuffer> | null} */
   let key = null;
+  const dealt = fair2 ? dealOf(record) : null;
   try {
-    const fp = await fingerprint(record.seed);
+    const fp = fair2 ? await tableFingerprint(record.seed, record.game, record.players) : await fingerprint(record.seed);
     fpOk = fp === record.fingerprint;
-    checks.push(check("fingerprint", "SHA-256 of the seed is the fingerprint", fpOk,
-      { computed: fp, game: String(record.fingerprint), note: fpOk ? "" : "the revealed seed is not the one committed to at the start" }));
-    key = await deriveKey(record.seed, record.client_seeds || []);
+    checks.push(check("fingerprint", fpLabel, fpOk,
+      { computed: fp, game: String(record.fingerprint), note: fpOk ? "" : fair2
+        ? "the revealed seed, this table and its seats are not what the table committed to when it was created"
+        : "the revealed seed is not the one committed to at the start" }));
   } catch (err) {
-    checks.push(check("fingerprint", "SHA-256 of the seed is the fingerprint", false,
-      { computed: `cannot use this seed: ${err instanceof Error ? err.message : String(err)}`,
-        game: String(record.fingerprint) }));
+    checks.push(check("fingerprint", fpLabel, false,
+      { computed: `cannot use this seed: ${errText(err)}`, game: String(record.fingerprint) }));
+  }
+  if (fair2 && dealt) {
+    if (dealt.deal) {
+      try {
+        key = await dealKey(record.seed, dealt.deal);
+        const committed = dealt.deal.seats.filter((x) => x.commitment !== null).length;
+        const revealed = dealt.deal.seats.filter((x) => x.client_seed !== null).length;
+        checks.push(check("seats", "Every seat's commitment against its seed; bots hold neither", true, {
+          computed: `${committed} committed, ${revealed} revealed, each matching its commitment`,
+          game: dealt.deal.seats.map((x, i) => `${seatNo(i)}: ${x.bot ? "bot" : x.commitment === null ? "no commitment"
+            : x.client_seed === null ? `${commitText(x.commitment)}, did not reveal its seed` : `${commitText(x.commitment)} ← ${seedText(x.client_seed)}`}`).join("; "),
+        }));
+      } catch (err) {
+        checks.push(check("seats", "Every seat's commitment against its seed; bots hold neither", false,
+          { note: errText(err), game: dealt.deal.seats.map((x, i) => `${seatNo(i)}: ${x.bot ? "bot" : commitText(x.commitment)}, seed ${seedText(x.client_seed)}`).join("; ") }));
+      }
+    } else {
+      checks.push(check("seats", "Every seat's commitment against its seed; bots hold neither", false, { note: dealt.problem }));
+    }
+  } else if (!fair2) {
+    const committed = (Array.isArray(record.seats) ? record.seats : []).findIndex((x) => x && x.commitment !== undefined && x.commitment !== null);
+    if (committed >= 0) {
+      checks.push(check("seats", "No commitments in a record before commit-and-reveal", false,
+        { note: `a format-${format} record has no commitments, this one gives ${seatNo(committed)} one` }));
+    }
+    try {
+      key = await deriveKey(record.seed, record.client_seeds || []);
+    } catch {
+      key = null; // the fingerprint's row says why the seed cannot be used
+    }
   }
 
   if (seen && seen.fingerprint) {
@@ -135,8 +220,17 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
         note: ok ? "" : "the server showed this browser another fingerprint" }));
   }
   const bound = Array.isArray(record.seat_seeds) ? record.seat_seeds : null;
-  if (seen && seen.client_seed) {
-    const mySeat = isInt(seen.seat) ? seen.seat : null;
+  const recordSeats = Array.isArray(record.seats) ? record.seats : [];
+  const mySeat = seen && isInt(seen.seat) ? seen.seat : null;
+  if (seen && seen.commitment && seen.committed) {
+    const listed = mySeat !== null && recordSeats[mySeat] ? recordSeats[mySeat].commitment ?? null : null;
+    const ok = listed === seen.commitment;
+    checks.push(check("seen-commitment", `This browser's commitment is at its seat (${mySeat === null ? "?" : seatNo(mySeat)})`, ok, {
+      game: commitText(listed), seen: commitText(seen.commitment),
+      note: ok ? "" : "the record has another commitment at this browser's seat, or none",
+    }));
+  }
+  if (seen && seen.client_seed && (seen.commitment ? seen.revealed : true)) {
     const ok = bound && mySeat !== null
       ? bound[mySeat] === seen.client_seed
       : (record.client_seeds || []).includes(seen.client_seed);
@@ -145,6 +239,24 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
       : "This browser's client seed was mixed into the key", ok,
     { game: bound ? seatSeedsText(bound, seatNo) : JSON.stringify(record.client_seeds || []), seen: seen.client_seed,
       note: ok ? "" : "the record leaves out this browser's client seed, or puts it at another seat" }));
+  }
+  if (seen && (Array.isArray(seen.start_commitments) || Array.isArray(seen.deal_commitments))) {
+    const listed = recordSeats.map((x) => (x && typeof x.commitment === "string" ? x.commitment : null));
+    const differ = [];
+    for (const [when, list] of /** @type {[string, (string | null)[] | undefined][]} */ ([["the start", seen.start_commitments], ["the deal", seen.deal_commitments]])) {
+      if (!Array.isArray(list)) continue;
+      for (let i = 0; i < Math.max(listed.length, list.length); i++) {
+        const a = listed[i] ?? null;
+        const b = list[i] ?? null;
+        if (a !== b) differ.push(`${seatNo(i)}: the record has ${commitText(a)}, ${when} showed ${commitText(b)}`);
+      }
+    }
+    const ok = differ.length === 0;
+    checks.push(check("seen-commitments", "The commitments this browser saw listed at the start", ok, {
+      game: listed.map((c, i) => `${seatNo(i)}: ${commitText(c)}`).join(", "),
+      seen: (seen.start_commitments || seen.deal_commitments || []).map((c, i) => `${seatNo(i)}: ${commitText(c)}`).join(", "),
+      note: ok ? "" : `a commitment this browser did not see: ${differ.join("; ")}`,
+    }));
   }
   if (seen && Array.isArray(seen.start_seeds)) {
     const listed = bound || [];
@@ -183,8 +295,10 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
       turnUps = check("turn-ups", "Every plot turned up, worked out from the seed and the actions", false,
         { game: `${JSON.stringify(players)} players`, note: "a game has 2 to 5 players: docs/fairness.md's plot table has no row for this" });
     } else {
+      // a game played to its end lists every turn-up, its last Surveyor phase's too; only a
+      // game ended early may lack that one (docs/fairness.md, "How to check a game yourself")
       const expected = await expectedTurnUps(key, players, record.actions || [],
-        { finished: !!record.result });
+        { finished: !!record.result || record.end_reason === "finished" });
       /** @type {import("./fairness_plots.js").TurnUpRow[]} */
       const rows = shown.list ? compareTurnUps(expected, shown.list) : expected.map((e, index) => ({
         index, step: e.step, source: e.source, expected: e.goods, shown: null, status: "unshown", reshuffled: e.reshuffled,
@@ -221,16 +335,18 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
       }
     }
   }
+  const drawLabel = fair2 ? "The seed and the seats give this game's draws" : "The seed and client seeds give this game's draws";
   if (key && fpOk) {
-    // the seed and client seeds against the game (what this browser saw is checked apart)
+    // the key against the game (what this browser saw is checked apart)
     const bad = draws.filter((d) => d.drawOk === false);
-    checks.push(check("client-seeds", "The seed and client seeds give this game's draws", bad.length === 0, {
+    const from = fair2 ? "the seats (names, bots, commitments, seeds)" : `the client seeds ${JSON.stringify(record.client_seeds || [])}`;
+    checks.push(check("client-seeds", drawLabel, bad.length === 0, {
       computed: `${draws.length} draws recomputed`, game: JSON.stringify(record.client_seeds || []),
-      note: bad.length ? `the seed and the client seeds ${JSON.stringify(record.client_seeds || [])} do not give what the game showed (first: ${bad[0].label})` : "",
+      note: bad.length ? `the seed and ${from} do not give what the game showed (first: ${bad[0].label})` : "",
     }));
   } else {
-    checks.push(check("client-seeds", "The seed and client seeds give this game's draws", null,
-      { note: "needs a seed that matches the fingerprint" }));
+    checks.push(check("client-seeds", drawLabel, null,
+      { note: fair2 ? "needs a seed that matches the fingerprint and seats that hold" : "needs a seed that matches the fingerprint" }));
   }
   checks.push(...seatSeedChecks(record, bound));
   if (turnUps) checks.push(turnUps);
@@ -283,6 +399,15 @@ function seatSeedChecks(record, bound) {
   const label = "Each client seed is bound to the seat that gave it";
   const format = isInt(record.format) ? record.format : 1;
   const keys = JSON.stringify(record.client_seeds || []);
+  if (format === FORMAT_2) {
+    // the seats' row checked the binding itself (dealOf, checkDeal); here: client_seeds is
+    // exactly the seats' revealed seeds in seat order, as the record's readers take it
+    if (!bound) return [];
+    const keyed = bound.filter((x) => x !== null);
+    const ok = JSON.stringify(keyed) === keys;
+    return [check("seat-seeds", label, ok, { computed: JSON.stringify(keyed), game: seatSeedsText(bound, seatNo),
+      note: ok ? "the key takes the seeds each seat revealed, at its seat" : `the record's client_seeds ${keys} are not the seats' revealed seeds in seat order` })];
+  }
   if (format < 3) {
     return bound ? [check("seat-seeds", label, false, { game: seatSeedsText(bound, seatNo),
       note: `a format-${format} record binds no seeds to seats, yet this one lists seat_seeds` })] : [];

@@ -7,10 +7,12 @@
 /** @typedef {import("./fairness_plots.js").ShownTurnUp} ShownTurnUp */
 /** @typedef {import("./fairness_plots.js").RecordedAction} RecordedAction */
 /**
- * A seat of a record: its player's name and whether a bot played it.
+ * A seat of a record: its player's name, whether it is a bot's own chair, and (format 4)
+ * the commitment its player sent before the start (null: none; always null for a bot).
  * @typedef {object} RecordSeat
  * @property {string} name
  * @property {boolean} bot
+ * @property {string | null} [commitment]
  */
 /**
  * A final score (a record's and the server's replay's `result.scores`).
@@ -24,7 +26,7 @@
  */
 /** @typedef {{reasons: string[], scores: FinalScore[], winners: number[]}} Result */
 /**
- * A game record (quaymoor/rules/record.py, formats 1 to 3; docs/fairness.md), fetched or
+ * A game record (quaymoor/rules/record.py, formats 1 to 4; docs/fairness.md), fetched or
  * pasted: nothing has checked it yet, so the checks read it with care.
  * @typedef {object} GameRecord
  * @property {number} [format]
@@ -42,6 +44,7 @@
  * @property {number | null} [first_warden]
  * @property {ShownTurnUp[] | null} [turned_up]
  * @property {(string | null)[] | null} [seat_seeds] per seat, the client seed it gave
+ *   (format 4: revealed; null with a commitment: committed, never revealed)
  */
 /**
  * The server's replay of a game through the rules (GET /api/games/<id>/replay).
@@ -58,8 +61,13 @@
  * @typedef {object} Seen
  * @property {string} [fingerprint]
  * @property {string} [client_seed]
+ * @property {string} [commitment]  ours (format 4), sent before the start
+ * @property {boolean} [committed]
+ * @property {boolean} [revealed]  our client seed went out
  * @property {number | null} [seat]
- * @property {(string | null)[]} [start_seeds]
+ * @property {(string | null)[]} [start_commitments]  per seat, as the start listed them
+ * @property {(string | null)[]} [deal_commitments]  per seat, as the deal listed them
+ * @property {(string | null)[]} [start_seeds]  per seat, the client seeds the deal listed
  * @property {number | null} [first_warden]
  * @property {{from: number, to: number, source: string, goods: Good[]}[]} [turned_up]
  */
