@@ -208,12 +208,16 @@ export class TableChrome {
     t.el.pre.hidden = false;
     if (!this.chatOpened) { this.chatOpened = true; t.chat.show(true); } // the waiting room's talk
     t.drawing.drawPre();
-    if (!t.el.decision.querySelector(".what")) {
+    const what = this.reveal ? "Dealing: waiting for the client seeds to be revealed…" : "Waiting for the game to start…";
+    const shown = t.el.decision.querySelector(".what");
+    if (!shown) {
       t.el.decision.textContent = "";
       const p = document.createElement("p");
       p.className = "what";
-      p.textContent = "Waiting for the game to start…";
+      p.textContent = what;
       t.el.decision.append(p);
+    } else if (shown.textContent !== what) {
+      shown.textContent = what;
     }
   }
 

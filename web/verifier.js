@@ -268,7 +268,7 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
       if (a !== b) differ.push(`${seatNo(i)}: the record has ${seedText(a)}, the start showed ${seedText(b)}`);
     }
     const ok = bound !== null && differ.length === 0;
-    checks.push(check("seen-start-seeds", "The client seeds this browser saw listed at the start", ok, {
+    checks.push(check("seen-start-seeds", "The client seeds this browser saw listed when the game was dealt", ok, {
       game: bound ? seatSeedsText(bound, seatNo) : "no seeds bound to seats", seen: seatSeedsText(seen.start_seeds, seatNo),
       note: ok ? "" : bound ? `a seed this browser did not see at the start: ${differ.join("; ")}` : "the record does not say which seat gave which seed",
     }));

@@ -65,6 +65,11 @@ function render(record, checks, { id, source }) {
   fact(dl, "Players", (record.seats || []).map((s, i) => `${nameOrSeat(s.name, i)}${s.bot && !/\(bot\)/.test(s.name || "") ? " (bot)" : ""}`).join(", "));
   fact(dl, "Seed", String(record.seed), "v-seed");
   fact(dl, "Fingerprint", String(record.fingerprint), "v-fingerprint");
+  fact(dl, "Format", `${String(record.format ?? 1)} (${String(record.algorithm)})`, "v-format");
+  if (record.game) fact(dl, "Table", String(record.game), "v-table");
+  if (Array.isArray(record.seats) && record.seats.some((s) => s && typeof s.commitment === "string")) {
+    fact(dl, "Commitments by seat", record.seats.map((s, i) => `${nameOrSeat(s.name, i)}: ${typeof s.commitment === "string" ? s.commitment : "none"}`).join(", "), "v-commitments");
+  }
   fact(dl, "Client seeds", JSON.stringify(record.client_seeds || []), "v-client-seeds");
   if (Array.isArray(record.seat_seeds)) {
     fact(dl, "Seeds by seat", record.seat_seeds.map((s, i) => `${nameOrSeat(record.seats && record.seats[i] && record.seats[i].name, i)}: ${s === null ? "none" : JSON.stringify(s)}`).join(", "), "v-seat-seeds");
