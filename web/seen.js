@@ -15,7 +15,7 @@
 //
 // One entry per table, `quaymoor.fair.<table>`:
 //   {fingerprint, shown, client_seed, commitment, seat, committed, start_commitments,
-//    revealed, start_seeds, deal_commitments, first_warden, upto,
+//    reveal_sent, revealed, start_seeds, deal_commitments, first_warden, upto,
 //    turned_up: [{from, to, source, goods}], at}
 // A turn-up seen in an update that moved the game from version `from` to `to` happened at
 // some step in (from, to]; the setup's is {from: 0, to: 0, source: "setup"}.
@@ -41,7 +41,8 @@ import { CODES } from "./wire.js";
  * @property {number} [seat]  the seat our client seed is for
  * @property {boolean} [committed]  the server took our commitment
  * @property {(string | null)[]} [start_commitments]  per seat, as the start listed them (before any reveal)
- * @property {boolean} [revealed]  our seed went out (once: never again)
+ * @property {boolean} [reveal_sent]  our seed is on its way (the deal may come before the answer)
+ * @property {boolean} [revealed]  the server took our seed (once: never again)
  * @property {(string | null)[]} [start_seeds]  per seat, the client seeds the deal listed (game_started)
  * @property {(string | null)[]} [deal_commitments]  per seat, the commitments the deal listed
  * @property {number | null} [first_warden]
@@ -267,6 +268,8 @@ export function revealClientSeed(table, { token, seat }, commitments) {
   }
   const going = revealing.get(table);
   if (going) return going;
+  e.reveal_sent = true;
+  save(table, e);
   const reveal = (async () => {
     try {
       await api("POST", `/api/tables/${table}/reveal`, { token, client_seed: e.client_seed });
@@ -306,7 +309,8 @@ export function noteDeal(table, seat, clientSeeds, commitments) {
     if (!Array.isArray(e.start_commitments) && Array.isArray(commitments)) e.start_commitments = commitments.slice();
     save(table, e);
   }
-  const mine = e.client_seed && e.revealed && seat !== null && seat === e.seat ? e.client_seed : null;
+  const sent = e.revealed || e.reveal_sent;
+  const mine = e.client_seed && sent && seat !== null && seat === e.seat ? e.client_seed : null;
   const listed = seat === null || seat === undefined ? null : clientSeeds[seat] ?? null;
   const ourCommitment = mine === null || !Array.isArray(commitments) ? true : committedList[/** @type {number} */ (seat)] === e.commitment;
   const withheld = [];

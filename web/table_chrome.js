@@ -8,12 +8,10 @@
 
 import { toast } from "./dom.js";
 import { announce } from "./announce.js";
-import { api, errorText, TableConnection } from "./net.js";
-import { seatName } from "./text.js";
+import { api, TableConnection } from "./net.js";
 import { setToken, getName, setName } from "./store.js";
-import {
-  RevealRefused, commitClientSeed, displayFingerprint, noteDeal, noteWelcome, painted, revealClientSeed, seenFor, showFingerprint,
-} from "./seen.js";
+import { commitClientSeed, displayFingerprint, noteWelcome, showFingerprint } from "./seen.js";
+import { TableFair } from "./table_fair.js";
 import { takeRematchSeat } from "./rematch.js";
 import { setBanner } from "./layout.js";
 import { CLIENT_MESSAGES, CLOSE, CODES, SERVER_MESSAGES } from "./wire.js";
@@ -40,13 +38,8 @@ export class TableChrome {
     this.paused = false; // the server said table_paused, and not yet table_resumed
     this.busy = false; // a start or a join is on its way
     this.copied = "";
-    /** @type {Msg | null} the client seeds at the start, until they are logged */
-    this.startSeeds = null;
-    /** @type {import("./view_pre.js").Reveal | null} between the start and the deal */
-    this.reveal = null;
-    /** @type {ReturnType<typeof setInterval> | null} redraws the reveal's countdown */
-    this.revealTimer = null;
-    this.dealt = false; // game_started (or a welcome once started) came
+    /** the commit-and-reveal's part at this table: the reveal, the deal's seeds */
+    this.fair = new TableFair(t, () => this.drawPre());
     /** @type {string | null} the name a spectator gives (none once the server refused it) */
     this.watchAs = getName() || null;
     /** say the others' moves aloud as they come (off: they are in the log, read on demand) */
@@ -102,15 +95,15 @@ export class TableChrome {
         t.chat.setSeats(m.seats, m.seat);
         noteWelcome(t.tableId, m); // what this browser saw, for the verify page
         displayFingerprint(m.fingerprint);
-        if (m.started) this.onDeal(m.client_seeds, m.commitments);
-        else if (Array.isArray(m.commitments)) this.onCommitted(m.commitments, null, null); // the reveal is on
+        if (m.started) this.fair.onDeal(m.client_seeds, m.commitments);
+        else if (Array.isArray(m.commitments)) this.fair.onCommitted(m.commitments, null, null); // the reveal is on
         else this.drawPre();
         break;
       case SERVER_MESSAGES.SEEDS_COMMITTED:
-        this.onCommitted(m.commitments, m.seats, m.reveal_seconds);
+        this.fair.onCommitted(m.commitments, m.seats, m.reveal_seconds);
         break;
       case SERVER_MESSAGES.GAME_STARTED:
-        this.onDeal(m.client_seeds, m.commitments);
+        this.fair.onDeal(m.client_seeds, m.commitments);
         break;
       case SERVER_MESSAGES.LOBBY:
         model.lobby = m;
@@ -208,7 +201,7 @@ export class TableChrome {
     t.el.pre.hidden = false;
     if (!this.chatOpened) { this.chatOpened = true; t.chat.show(true); } // the waiting room's talk
     t.drawing.drawPre();
-    const what = this.reveal ? "Dealing: waiting for the client seeds to be revealed…" : "Waiting for the game to start…";
+    const what = this.fair.reveal ? "Dealing: waiting for the client seeds to be revealed…" : "Waiting for the game to start…";
     const shown = t.el.decision.querySelector(".what");
     if (!shown) {
       t.el.decision.textContent = "";
@@ -230,7 +223,7 @@ export class TableChrome {
         await api("POST", `/api/tables/${t.tableId}/start`, { token: t.token }));
       // the start's answer lists the commitments too (seeds_committed may come first)
       if (r && Array.isArray(r.commitments) && r.commitments.some((c) => c !== null)) {
-        this.onCommitted(r.commitments, null, null);
+        this.fair.onCommitted(r.commitments, null, null);
       }
     } catch (e) {
       toast(`Could not start: ${e instanceof Error ? e.message : String(e)}`);
@@ -322,93 +315,6 @@ export class TableChrome {
     }
   }
 
-  // ------------------------------------------------------------------ commit, then reveal
-
-  /**
-   * The start has fixed every commitment (seeds_committed, the start's answer, or a welcome
-   * during the reveal): show them, then reveal our seed if ours is listed at our seat.
-   * @param {unknown} commitments per seat @param {unknown} seats the seats as they will play (null: as we have them)
-   * @param {unknown} seconds how long the reveal stays open from now (null: as we knew, else 10)
-   */
-  onCommitted(commitments, seats, seconds) {
-    const t = this.t;
-    if (this.dealt || !Array.isArray(commitments)) return;
-    if (Array.isArray(seats)) {
-      t.model.seats = seats;
-      t.chat.setSeats(seats, t.model.seat);
-    }
-    const closes = performance.now() + 1000 * (typeof seconds === "number" ? seconds : 10);
-    if (!this.reveal) {
-      this.reveal = { commitments: commitments.slice(), closes, mine: "none", note: "" };
-      announce(`Seeds committed: waiting for ${commitments.filter((c) => c !== null).length} reveals.`);
-    } else {
-      this.reveal.commitments = commitments.slice();
-      if (typeof seconds === "number") this.reveal.closes = closes;
-    }
-    if (!this.revealTimer) {
-      this.revealTimer = setInterval(() => {
-        if (this.reveal && !this.dealt) this.drawPre();
-        else this.stopRevealTimer();
-      }, 1000);
-    }
-    this.drawPre();
-    this.revealOurs(commitments);
-  }
-
-  stopRevealTimer() {
-    if (this.revealTimer) clearInterval(this.revealTimer);
-    this.revealTimer = null;
-  }
-
-  /** Our seed goes out once the commitments are on the page with ours at our seat. @param {unknown[]} commitments */
-  async revealOurs(commitments) {
-    const t = this.t;
-    const r = this.reveal;
-    const seat = t.model.seat;
-    if (!r || !t.token || seat === null || seat === undefined) return;
-    const seen = seenFor(t.tableId);
-    if (!seen || !seen.committed || seen.seat !== seat) return; // nothing of ours to reveal here
-    await painted(); // the commitments are shown before our seed goes out
-    if (r.mine !== "revealed") r.mine = "revealing";
-    this.drawPre();
-    try {
-      const done = await revealClientSeed(t.tableId, { token: t.token, seat }, commitments);
-      r.mine = done ? "revealed" : "none";
-    } catch (e) {
-      r.note = errorText(e);
-      r.mine = e instanceof RevealRefused ? "refused" : "failed";
-      const what = `Your client seed was not revealed: ${r.note}`;
-      toast(what);
-      announce(what);
-    }
-    if (!this.dealt) this.drawPre();
-  }
-
-  /**
-   * The deal (game_started, or a welcome once started): the seeds and commitments per seat
-   * kept for the verify page, ours checked at our seat, the seats that withheld marked.
-   * @param {(string | null)[]} seeds @param {(string | null)[] | null | undefined} commitments
-   */
-  onDeal(seeds, commitments) {
-    const t = this.t;
-    this.dealt = true;
-    this.reveal = null;
-    this.stopRevealTimer();
-    const seen = noteDeal(t.tableId, t.model.seat, seeds, commitments);
-    t.model.withheld = seen.withheld;
-    if (!seen.first && seen.ok !== false) return;
-    this.startSeeds = { seeds, commitments: Array.isArray(commitments) ? commitments : [], ...seen };
-  }
-
-  /** Once the seats' names are known (the first update): the seeds' lines in the log. */
-  logStartSeeds() {
-    const s = this.startSeeds;
-    const m = this.t.model;
-    if (!s) return;
-    this.startSeeds = null;
-    this.t.log.addNotes(this.seedLines(s), m.view ? m.view.board.round : 0);
-  }
-
   /** Our chair at the rematch table: take it (token, fingerprint, seed) and go there. @param {RematchSeat} m */
   async onRematchSeat(m) {
     try {
@@ -419,29 +325,6 @@ export class TableChrome {
     if (this.t.exits.onGoTo) this.t.exits.onGoTo(m.rematch);
   }
 
-  /** The log's lines for the seeds at the deal. @param {Msg} s @returns {string[]} */
-  seedLines(s) {
-    const m = this.t.model;
-    const short = (/** @type {string} */ x) => (x.length > 16 ? `${x.slice(0, 12)}…` : x); // in full on the end screen
-    const who = s.seeds.map((/** @type {string | null} */ x, /** @type {number} */ i) => {
-      const name = seatName(m.seats, i, m.seat);
-      if (x !== null) return `${name}: revealed ${short(x)}`;
-      if (s.commitments[i]) return `${name}: did not reveal its seed`;
-      const seat = m.seats.find((y) => y.seat === i);
-      return `${name}: none${seat && seat.bot ? " (a bot)" : ""}`;
-    });
-    const lines = [`Client seeds at the deal — ${who.join("; ")}.`];
-    if (s.withheld.length) {
-      const names = s.withheld.map((/** @type {number} */ i) => seatName(m.seats, i, m.seat)).join(", ");
-      lines.push(`${names} committed and did not reveal: the game was dealt without ${s.withheld.length === 1 ? "that seed" : "those seeds"}.`);
-    }
-    if (s.ok === true) lines.push("✔ Your client seed is listed at your seat.");
-    if (s.ok === false) {
-      lines.push(`✘ Your client seed ${s.mine} is NOT listed at your seat (the server lists ${s.listed === null ? "none" : s.listed}).`);
-      toast("The server did not list your client seed at your seat: this game's draws may not include your randomness. Verify will fail.");
-    }
-    return lines;
-  }
 }
 
 function readSetting() {

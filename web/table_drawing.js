@@ -103,7 +103,7 @@ export class TableDrawing {
     drawPre(this.context(), t.el.pre, {
       tableId: t.tableId, seated: !!t.token, name: getName(), watchers: c.watchers, busy: c.busy,
       start: () => c.start(), join: (ev) => c.join(ev), copyInvite: () => c.copyInvite(), copied: c.copied,
-      reveal: c.reveal,
+      reveal: c.fair.reveal,
     });
   }
 

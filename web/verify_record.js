@@ -63,7 +63,8 @@
  * @property {string} [client_seed]
  * @property {string} [commitment]  ours (format 4), sent before the start
  * @property {boolean} [committed]
- * @property {boolean} [revealed]  our client seed went out
+ * @property {boolean} [reveal_sent]  our client seed went out
+ * @property {boolean} [revealed]  the server took it
  * @property {number | null} [seat]
  * @property {(string | null)[]} [start_commitments]  per seat, as the start listed them
  * @property {(string | null)[]} [deal_commitments]  per seat, as the deal listed them
@@ -116,3 +117,6 @@ export function seatNamer(record) {
 
 /** @param {readonly unknown[]} list by seat @param {(i: number) => string} seatName */
 export const seatSeedsText = (list, seatName) => list.map((s, i) => `${seatName(i)}: ${seedText(s)}`).join(", ");
+
+/** A commitment, short: its first 8 and last 8 digits ("none" for anything else). @param {unknown} c */
+export const commitText = (c) => (typeof c === "string" ? `${c.slice(0, 8)}…${c.slice(-8)}` : "none");

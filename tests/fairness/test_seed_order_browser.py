@@ -25,6 +25,7 @@ from typing import Any
 
 from quaymoor.rules.fairness import seed_commitment
 from tests.server_process import Served
+from tests.web.axe import check as axe_check
 from tests.web.table_page import SHOTS
 
 GAME_TIMEOUT_MS = 60_000
@@ -201,6 +202,7 @@ def test_an_invite_link_join_commits_then_reveals_on_seeds_committed(
     assert commitment[:8] in items[1] and "a bot: no seed" in items[2], items
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "fair-reveal.png"))
+    axe_check(page, "fair-reveal")  # the reveal's panel, as accessible as the rest
     seed = assert_reveal_matches(rec, table, 1, commitment)
     fair = page.evaluate("window.__fair")
     (sent,) = [f for f in fair["fetches"] if f["url"].endswith(f"/api/tables/{table}/reveal")]
@@ -256,3 +258,49 @@ def test_the_browser_refuses_to_commit_before_the_fingerprint_or_reveal_unlisted
     assert refused[1].startswith("RevealRefused: the server listed other commitments"), refused
     assert not [e for e in rec.events if e[0] == "request" and (
         e[1].endswith("/commit") or e[1].endswith("/reveal") or e[1].endswith("/seed"))]
+
+
+def test_a_start_that_lists_another_commitment_at_our_seat_gets_no_reveal(
+    page: Any, archived_server: Served
+) -> None:
+    """A forged ``seeds_committed`` (the websocket's frames rewritten on their way to the
+    page) lists another commitment at our seat: the browser does not reveal, says so to
+    the player, and the game is dealt without our seed, our seat marked as withheld."""
+    made = post(archived_server.url + "/api/tables", {"players": 2})
+    table = made["table"]
+    host = post(f"{archived_server.url}/api/tables/{table}/join", {"name": "Host"})
+    forged = "f" * 64
+
+    def relay(ws: Any) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+
+        def down(message: Any) -> None:
+            frame = json.loads(message) if isinstance(message, str) else None
+            if frame and frame.get("type") == "seeds_committed":
+                frame["commitments"][1] = forged
+                message = json.dumps(frame)
+            ws.send(message)
+
+        server.on_message(down)
+
+    page.route_web_socket("**/ws", relay)
+    rec = Recorder(page)
+    page.goto(f"{archived_server.url}/?table={table}")
+    page.fill("#join-name", "Guest")
+    page.get_by_role("button", name="Join this table").click()
+    page.wait_for_selector("#pre #waiting-host")
+    commitment = assert_commit_after_fingerprint(page, rec, f"/api/tables/{table}/join", table)
+    post(f"{archived_server.url}/api/tables/{table}/start", {"token": host["token"]})
+    page.wait_for_selector("#fair-mine.fair-bad")
+    said = page.inner_text("#fair-mine")
+    assert said.startswith("✘ Your client seed was NOT revealed: the server lists ffffffff"), said
+    assert commitment in said
+    assert "Your client seed was not revealed" in page.inner_text("#toast")
+    page.screenshot(path=str(SHOTS / "fair-reveal-refused.png"))
+    # dealt when the reveal closes, without our seed: our seat withheld it
+    page.wait_for_selector("#log li:has-text('committed and did not reveal')", timeout=30_000)
+    assert not [e for e in rec.events if e[0] == "request" and e[1].endswith("/reveal")]
+    seen = page.evaluate(f"JSON.parse(localStorage.getItem('quaymoor.fair.{table}'))")
+    assert seen["start_commitments"] == [None, forged] and not seen.get("reveal_sent")
+    assert seen["start_seeds"] == [None, None]
