@@ -75,6 +75,8 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    import attrs
+
     from quaymoor.rules.record import GameRecord
     from quaymoor.rules.verify import verify_record
 
@@ -84,6 +86,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"{args.record}: {exc}", file=sys.stderr)
         return 2
     verdict = verify_record(record)
+    shown = args.fingerprint
+    if verdict.ok and shown is not None and shown.strip().lower() != record.fingerprint:
+        verdict = attrs.evolve(verdict, ok=False, message=(
+            f"fingerprint: the table showed you {shown.strip().lower()}, the record's is "
+            f"{record.fingerprint} (another game, or a record rewritten)"))
     print(f"{args.record}: {verdict.message}", file=sys.stdout if verdict.ok else sys.stderr)
     return 0 if verdict.ok else 1
 
@@ -394,6 +401,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     vp = sub.add_parser("verify", help="check a game record: fingerprint, replay, scores")
     vp.add_argument("record", type=Path)
+    vp.add_argument("--fingerprint", metavar="F",
+                    help="the fingerprint the table showed you before you joined: the "
+                         "record must carry it")
     vp.set_defaults(func=cmd_verify)
 
     bp = sub.add_parser("bench", help="benchmarks that print figures")

@@ -119,6 +119,23 @@ def test_verify_accepts_a_written_record(
     assert done.stderr == ""
 
 
+def test_verify_checks_the_fingerprint_you_were_shown(
+    run: tuple[subprocess.CompletedProcess[str], Path],
+) -> None:
+    """A self-play record is a table's (format 4, its id selfplay-S-G, every seat a bot's);
+    ``--fingerprint`` holds it to the one the table showed."""
+    _, folder = run
+    path = folder / "game-41-1.json"
+    record = GameRecord.from_json(path.read_text())
+    assert (record.format, record.game) == (4, "selfplay-41-1")
+    assert all(s.bot and s.commitment is None for s in record.seats)
+    assert quaymoor("verify", path, "--fingerprint", record.fingerprint.upper()).returncode == 0
+    shown = "f" * 64
+    done = quaymoor("verify", path, "--fingerprint", shown)
+    assert done.returncode == 1 and done.stdout == ""
+    assert f"the table showed you {shown}, the record's is {record.fingerprint}" in done.stderr
+
+
 def test_verify_names_a_changed_score(
     run: tuple[subprocess.CompletedProcess[str], Path], tmp_path: Path
 ) -> None:

@@ -154,8 +154,9 @@ class GamesApi:
         return json_response({
             "id": game_id,
             "players": record.players,
-            "seats": [{"seat": i, "name": s.name, "bot": s.bot}
+            "seats": [{"seat": i, "name": s.name, "bot": s.bot, "commitment": s.commitment}
                       for i, s in enumerate(record.seats)],
+            "format": record.format,
             "ended_at": record.ended_at,
             "reason": record.reason,
             "algorithm": record.algorithm,

@@ -11,7 +11,6 @@ closed with 1008 partway through a game.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -31,6 +30,7 @@ from trio_websocket import (
 
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import ServerConfig, TableConfig
+from quaymoor.rules.fairness import seed_commitment, table_fingerprint
 from quaymoor.rules.record import GameRecord
 from quaymoor.rules.verify import verify_record
 from quaymoor.server import run_server
@@ -97,21 +97,31 @@ async def join(port: int, table: str, name: str) -> str:
     return token
 
 
-async def start(port: int, table: str, token: str) -> None:
+async def start(port: int, table: str, token: str) -> list[str | None]:
+    """Start the table; returns the commitments the start fixed."""
     reply = await http(port, "POST", f"/api/tables/{table}/start", {"token": token})
-    assert reply.status == 200 and reply.body == {"table": table, "started": True}, reply
+    assert reply.status == 200, reply
+    assert {k: v for k, v in reply.body.items() if k != "commitments"} == {
+        "table": table, "started": True}, reply
+    fixed: list[str | None] = reply.body["commitments"]
+    return fixed
 
 
 async def play_now(port: int, players: int = 2, name: str = "Ada") -> dict[str, Any]:
     """Play now as the browser does it: the table and seat (with the fingerprint), the
-    seat's client seed, then the start."""
+    seat's commitment, the start (our commitment listed at our seat), the seed revealed."""
     reply = await http(port, "POST", "/api/play-now", {"name": name, "players": players})
     assert reply.status == 201, reply
     info: dict[str, Any] = reply.body
-    seeded = await http(port, "POST", f"/api/tables/{info['table']}/seed",
-                        {"token": info["token"], "client_seed": f"{name}'s dice"})
-    assert seeded.status == 200, seeded
-    await start(port, info["table"], info["token"])
+    table, seed = info["table"], f"{name}'s dice"
+    commitment = seed_commitment(table, info["seat"], seed)
+    committed = await http(port, "POST", f"/api/tables/{table}/commit",
+                           {"token": info["token"], "commitment": commitment})
+    assert committed.status == 200, committed
+    assert (await start(port, table, info["token"]))[info["seat"]] == commitment
+    revealed = await http(port, "POST", f"/api/tables/{table}/reveal",
+                          {"token": info["token"], "client_seed": seed})
+    assert revealed.status == 200, revealed
     return info
 
 
@@ -121,8 +131,11 @@ def version_of(supervisor: Supervisor, table: str) -> int:
     return game.version
 
 
-def seed_matches(seed: str, fingerprint: str) -> bool:
-    return hashlib.sha256(bytes.fromhex(seed)).hexdigest() == fingerprint
+def seed_matches(seed: str, made: dict[str, Any]) -> bool:
+    """The seed revealed is the one the table ``made`` (its answer: id, seats and
+    fingerprint) committed to at its creation."""
+    shown: str = made["fingerprint"]
+    return table_fingerprint(bytes.fromhex(seed), made["table"], made["players"]) == shown
 
 
 class Client:
@@ -326,7 +339,7 @@ async def test_four_humans_play_a_whole_game_over_sockets() -> None:
                 result = ended[seat]
                 assert result["reason"] == "finished" and result["table"] == table
                 assert result["fingerprint"] == fingerprint
-                assert seed_matches(result["seed"], fingerprint)
+                assert seed_matches(result["seed"], info)
                 assert result["record_url"] == f"/games/{table}.json"
                 assert result["result"]["winners"]
                 updates = client.of_type("update")
@@ -373,7 +386,7 @@ async def test_a_spectator_never_sees_hidden_information() -> None:
 
             seed = mine["seed"]
             assert spectator_ended["seed"] == seed
-            assert seed_matches(seed, info["fingerprint"])
+            assert seed_matches(seed, info)
             welcome = watcher.of_type("welcome")[0]
             assert welcome["seat"] is None
             for client, own in ((watcher, None), (me, 0)):
@@ -624,7 +637,7 @@ async def test_a_crashing_table_ends_alone_over_sockets() -> None:
                         assert await client.drain() == 4001
                         ended = client.of_type("game_ended")
                         assert len(ended) == 1 and ended[0]["reason"] == "crashed"
-                        assert seed_matches(ended[0]["seed"], doomed["fingerprint"])
+                        assert seed_matches(ended[0]["seed"], doomed)
                         assert ended[0]["result"] is None
 
             assert results["healthy"]["reason"] == "finished"
@@ -668,7 +681,7 @@ async def test_shutdown_ends_every_game_and_keeps_the_records() -> None:
             for game, client in clients:
                 ended = client.of_type("game_ended")
                 assert len(ended) == 1 and ended[0]["reason"] == "shutdown"
-                assert seed_matches(ended[0]["seed"], game["fingerprint"])
+                assert seed_matches(ended[0]["seed"], game)
             assert set(supervisor.records) == {g["table"] for g in games}
             assert not supervisor.tables
             for game in games:

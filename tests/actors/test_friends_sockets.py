@@ -1,8 +1,9 @@
 """Friends at one table over real sockets: two players chat through the websocket (a
 spectator reads it), play a game to its end, and one's rematch seats both at a new table
 in the same chairs once the other accepts; each gets only their own token, gives their
-seed over HTTP, and the rematch starts by itself. A stranger's chat frames (wrong types,
-huge, a lone surrogate) are answered with errors and the connection goes on."""
+commitment over HTTP, the rematch starts by itself, and both reveal their seeds. A
+stranger's chat frames (wrong types, huge, a lone surrogate) are answered with errors and
+the connection goes on."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 import trio
 
+from quaymoor.rules.fairness import seed_commitment
 from tests.actors.test_end_to_end import (
     LIMIT,
     connect,
@@ -22,9 +24,8 @@ from tests.actors.test_end_to_end import (
 )
 
 
-async def seed(port: int, table: str, token: str, client_seed: str) -> None:
-    reply = await http(port, "POST", f"/api/tables/{table}/seed",
-                       {"token": token, "client_seed": client_seed})
+async def post(port: int, table: str, verb: str, body: dict[str, Any]) -> None:
+    reply = await http(port, "POST", f"/api/tables/{table}/{verb}", body)
     assert reply.status == 200, reply
 
 
@@ -95,10 +96,27 @@ async def test_two_friends_chat_play_and_rematch_over_sockets() -> None:
             assert [s["name"] for s in new["seats"]] == ["Ada", "Bede", None]
             assert chairs[0]["token"] not in json.dumps(listed.body)
 
-            # both show the fingerprint, seed and come: the rematch starts by itself
+            # both show the fingerprint, commit and come: the rematch starts by itself;
+            # a connection during the reveal is told the commitments; both reveal
             assert chairs[0]["fingerprint"] == supervisor.tables[rematch].fingerprint
-            await seed(port, rematch, chairs[0]["token"], "Ada's dice")
-            await seed(port, rematch, chairs[1]["token"], "Bede's dice")
+            dice = ["Ada's dice", "Bede's dice"]
+            commitments = [seed_commitment(rematch, seat, dice[seat]) for seat in (0, 1)]
+            for seat in (0, 1):
+                await post(port, rematch, "commit", {"token": chairs[seat]["token"],
+                                                     "commitment": commitments[seat]})
+            async with connect(port) as early:
+                await early.hello(rematch, chairs[1]["token"])
+                welcome = await early.until("welcome")
+                assert welcome["started"] is False and welcome["commitments"][:2] == commitments
+                told = await early.until("seeds_committed")
+                assert told["commitments"] == [*commitments, None]
+                assert told["seats"][2]["bot"] and 0 < told["reveal_seconds"] <= 10
+                for seat in (0, 1):
+                    await post(port, rematch, "reveal", {"token": chairs[seat]["token"],
+                                                         "client_seed": dice[seat]})
+                started = await early.until("game_started")
+                assert started["client_seeds"] == [*dice, None]
+                assert started["commitments"] == [*commitments, None]
             for seat in (0, 1):
                 async with connect(port) as client:
                     await client.hello(rematch, chairs[seat]["token"])
@@ -107,6 +125,7 @@ async def test_two_friends_chat_play_and_rematch_over_sockets() -> None:
                     names = [s["name"] for s in welcome["seats"]]
                     assert names[:2] == ["Ada", "Bede"] and names[2].endswith("(bot)")
                     assert welcome["client_seeds"][:2] == ["Ada's dice", "Bede's dice"]
+                    assert welcome["commitments"] == [*commitments, None]
             # the finished game's record holds no chat
             record = await http(port, "GET", f"/games/{table}.json")
             assert record.status == 200 and "good luck" not in json.dumps(record.body)

@@ -25,6 +25,7 @@ from quaymoor.protocol.codec import ProtocolError, decode_client
 from quaymoor.protocol.codes import Close
 from quaymoor.rules.actions import Action
 from quaymoor.rules.events import Event
+from quaymoor.rules.fairness import seed_commitment
 from quaymoor.rules.state import Phase
 from tests.actors.running import running
 from tests.actors.test_table import FAST, Client
@@ -348,10 +349,14 @@ async def test_a_lone_surrogate_client_seed_is_refused(
 ) -> None:
     table = await supervisor.create_table(2)
     joined = await supervisor.join(table.id, "Ada")
-    with trio.fail_after(2):
-        with pytest.raises(TableError) as refused:
-            await supervisor.seed(table.id, joined.token, "\udc80")
-    assert refused.value.code == "bad_client_seed"
+    await supervisor.commit(table.id, joined.token, seed_commitment(table.id, 0, "mine"))
+    await supervisor.start(table.id, joined.token)
+    for bad in ("\udc80", "mi\x00ne"):
+        with trio.fail_after(2):
+            with pytest.raises(TableError) as refused:
+                await supervisor.reveal(table.id, joined.token, bad)
+        assert refused.value.code == "bad_client_seed"
+    assert table.revealing and table.seats.seat_seeds() == [None, None]
     assert supervisor.crash_count == 0
 
 

@@ -1,6 +1,7 @@
 """The inbox: the table's dispatch covers every member of ``InboxMessage`` (and only
 those), a message outside the union raises, a stopped table's leftovers are all answered,
-and the lobby refuses a client seed over the fairness module's limit."""
+and the lobby takes commitments and then seeds only as docs/fairness.md says (a client
+seed over the fairness module's limit, or not matching its commitment, is refused)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from quaymoor.actors.inbox import (
     Attach,
     BotMove,
     ChatFrom,
+    Commit,
     Detach,
     ExplainFrom,
     HostAway,
@@ -30,7 +32,8 @@ from quaymoor.actors.inbox import (
     RematchReady,
     Reply,
     ResyncFrom,
-    Seed,
+    Reveal,
+    RevealDue,
     Shutdown,
     Start,
     TableError,
@@ -45,7 +48,9 @@ from quaymoor.actors.table import Table
 from quaymoor.config import TableConfig
 from quaymoor.protocol.codes import Code
 from quaymoor.rules.actions import Pass
-from quaymoor.rules.fairness import MAX_CLIENT_SEED_BYTES
+from quaymoor.rules.fairness import MAX_CLIENT_SEED_BYTES, seed_commitment
+
+TABLE = "0a1b2c3d4e"
 
 
 def _match_arms(function: Any) -> set[str]:
@@ -87,11 +92,12 @@ def _connection() -> tuple[Connection, Outlet]:
 
 
 async def test_refuse_answers_every_request_and_closes_every_connection() -> None:
-    replies = [Reply() for _ in range(4)]
+    replies = [Reply() for _ in range(5)]
     conns = [_connection() for _ in range(9)]
     messages: list[InboxMessage] = [
         Join("Ada", replies[0]),
-        Seed("token", "my dice", replies[3]),
+        Commit("token", "ab" * 32, replies[3]),
+        Reveal("token", "my dice", replies[4]),
         Start("token", replies[1]),
         Attach(conns[0][0], None, None, replies[2]),
         Detach(conns[1][0]),
@@ -108,6 +114,7 @@ async def test_refuse_answers_every_request_and_closes_every_connection() -> Non
         PaceFrom(conns[7][0], "fast"),
         ExplainFrom(conns[8][0]),
         HostAway(),
+        RevealDue(),
         WatchersDue(),
     ]
     assert {type(m) for m in messages} == set(get_args(InboxMessage))
@@ -134,26 +141,48 @@ async def test_refuse_answers_every_request_and_closes_every_connection() -> Non
 def test_a_client_seed_that_cannot_go_into_the_key_is_refused(given: object, why: str) -> None:
     seats = Seats(3)
     ada = seats.join("Ada")
+    longest = "é" * (MAX_CLIENT_SEED_BYTES // 2)  # exactly the limit
+    seats.commit(ada.token, seed_commitment(TABLE, ada.seat, longest))
     with pytest.raises(TableError) as refused:
-        seats.give_seed(ada.token, given)
+        seats.reveal(TABLE, ada.token, given)
     assert refused.value.code is Code.BAD_CLIENT_SEED
     assert why in refused.value.message and refused.value.message.endswith("@ $.client_seed")
     assert seats.seat_seeds() == [None, None, None]  # nothing changed
-    seats.give_seed(ada.token, "é" * (MAX_CLIENT_SEED_BYTES // 2))  # exactly the limit
-    assert seats.client_seeds() == ["é" * 128]
+    seats.reveal(TABLE, ada.token, longest)
+    assert seats.deal(TABLE).client_seeds == [longest]
 
 
-def test_seeds_are_bound_to_seats_and_the_key_takes_them_in_seat_order() -> None:
+def test_commitments_then_seeds_are_bound_to_seats_and_the_key_takes_them_in_seat_order() -> None:
     seats = Seats(4)
     tokens = [seats.join(name).token for name in ("Ada", "Bede", "Cuthbert")]
-    seats.give_seed(tokens[2], "third")
-    seats.give_seed(tokens[0], "first")
-    with pytest.raises(TableError) as twice:
-        seats.give_seed(tokens[0], "again")
-    assert twice.value.code is Code.ALREADY_SEEDED
-    with pytest.raises(TableError) as stranger:
-        seats.give_seed("not-a-token", "mine")
-    assert stranger.value.code is Code.BAD_TOKEN
+    mine = {0: "first", 2: "third"}
+    seats.commit(tokens[2], seed_commitment(TABLE, 2, "third"))
+    seats.commit(tokens[0], seed_commitment(TABLE, 0, "first"))
+    for token, commitment, code in (
+            (tokens[0], seed_commitment(TABLE, 0, "again"), Code.ALREADY_COMMITTED),
+            ("not-a-token", seed_commitment(TABLE, 1, "mine"), Code.BAD_TOKEN),
+            (tokens[1], "F" * 64, Code.BAD_COMMITMENT),
+            (tokens[1], None, Code.BAD_COMMITMENT)):
+        with pytest.raises(TableError) as refused:
+            seats.commit(token, commitment)
+        assert refused.value.code is code
+    assert seats.commitments() == [seed_commitment(TABLE, 0, "first"), None,
+                                   seed_commitment(TABLE, 2, "third"), None]
     seats.fill_with_bots()
+    for token, seed, code in (
+            (tokens[0], "third", Code.SEED_MISMATCH),  # another seat's seed
+            (tokens[2], "third ", Code.SEED_MISMATCH),
+            (tokens[1], "mine", Code.NO_COMMITMENT)):
+        with pytest.raises(TableError) as refused:
+            seats.reveal(TABLE, token, seed)
+        assert refused.value.code is code
+    assert seats.seat_seeds() == [None, None, None, None]  # nothing changed
+    for seat, seed in mine.items():
+        seats.reveal(TABLE, tokens[seat], seed)
+    with pytest.raises(TableError) as twice:
+        seats.reveal(TABLE, tokens[0], "first")
+    assert twice.value.code is Code.ALREADY_REVEALED
     assert seats.seat_seeds() == ["first", None, "third", None]
-    assert seats.client_seeds() == ["first", "third"]
+    deal = seats.deal(TABLE)
+    assert deal.client_seeds == ["first", "third"]
+    assert [(s.name, s.bot) for s in deal.seats][3] == ("Dunstan (bot)", True)

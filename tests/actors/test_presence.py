@@ -75,8 +75,8 @@ def test_a_held_chair_is_the_players_once_they_come_and_empty_again_if_they_do_n
     came.hold("Ada")
     missed.hold("Bede")
     assert came.held and came.token is not None and came.presence is Presence.HELD
-    came.give_seed("ada's seed")
-    assert (came.presence, came.client_seed) == (Presence.AWAY, "ada's seed")
+    came.commit("ab" * 32)
+    assert (came.presence, came.commitment, came.client_seed) == (Presence.AWAY, "ab" * 32, None)
     missed.let_go_of_hold()
     assert (missed.presence, missed.name, missed.token) == (Presence.EMPTY, None, None)
     missed.sit_bot("Cuthbert (bot)")

@@ -15,6 +15,7 @@ import trio
 from quaymoor.actors.inbox import RematchFrom
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import Table, TableState
+from quaymoor.rules.fairness import seed_commitment
 from tests.actors.running import running
 from tests.actors.test_chat import frames_until_quiet
 from tests.actors.test_table import FAST, Client
@@ -105,13 +106,20 @@ async def test_rematch_seats_the_same_people_and_asks_the_others(
     assert of_type(frames, "rematch_seat")[0]["token"] == bede_seat["token"]
     assert of_type(frames, "rematch_offer")[0]["accepted"] == [0, 1]
 
-    # the rematch starts by itself once both have given their client seeds
-    states = [new.state]
-    await supervisor.seed(new_id, seat["token"], "Ada's dice")
-    states.append(new.state)
-    await supervisor.seed(new_id, bede_seat["token"], "Bede's dice")
-    states.append(new.state)
-    assert states == [TableState.WAITING, TableState.WAITING, TableState.PLAYING]
+    # the rematch starts by itself once both have committed, and is dealt once both
+    # have revealed
+    states = [(new.state, new.revealing)]
+    dice = {0: (seat["token"], "Ada's dice"), 1: (bede_seat["token"], "Bede's dice")}
+    for index, (token, seed) in dice.items():
+        await supervisor.commit(new_id, token, seed_commitment(new_id, index, seed))
+        states.append((new.state, new.revealing))
+    for token, seed in dice.values():
+        await supervisor.reveal(new_id, token, seed)
+        states.append((new.state, new.revealing))
+    assert states == [(TableState.WAITING, False), (TableState.WAITING, False),
+                      (TableState.WAITING, True), (TableState.WAITING, True),
+                      (TableState.PLAYING, False)]
+    assert new.game is not None and new.game.client_seeds == ("Ada's dice", "Bede's dice")
     assert [(s.name, s.bot) for s in new.seats][:2] == [("Ada", False), ("Bede", False)]
     assert new.seats[2].bot and new.seats[2].name is not None
     assert new.bot_level == old.bot_level and new.players == old.players

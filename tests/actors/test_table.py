@@ -27,7 +27,7 @@ from quaymoor.actors.table import Table
 from quaymoor.config import TableConfig
 from quaymoor.protocol.codec import decode_action, unstructure_with
 from quaymoor.protocol.codes import Close
-from quaymoor.rules.fairness import fingerprint
+from quaymoor.rules.fairness import seed_commitment, table_fingerprint
 from quaymoor.rules.views import SeatView
 from tests.actors.running import running
 from tests.patching import Views
@@ -39,11 +39,15 @@ FAST = TableConfig(bot_delay=0.0, linger_seconds=5.0)
 async def play_now(
     supervisor: Supervisor, players: int, name: str, client_seed: str | None = None
 ) -> tuple[Table, JoinResult]:
-    """Play now as the browser does it: the table and the seat, the seed, the start."""
+    """Play now as the browser does it: the table and the seat, the commitment, the start,
+    the seed revealed."""
     table, joined = await supervisor.play_now(players, name)
     if client_seed is not None:
-        await supervisor.seed(table.id, joined.token, client_seed)
+        await supervisor.commit(table.id, joined.token,
+                                seed_commitment(table.id, joined.seat, client_seed))
     await supervisor.start(table.id, joined.token)
+    if client_seed is not None:
+        await supervisor.reveal(table.id, joined.token, client_seed)
     return table, joined
 
 
@@ -133,7 +137,8 @@ async def test_play_now_game_against_bots_ends_with_seed_revealed(
     assert len(bots) == 3 and all(s["name"].endswith("(bot)") for s in bots)
     ended = await client.play_to_end()
     assert ended["reason"] == "finished"
-    assert fingerprint(bytes.fromhex(ended["seed"])) == ended["fingerprint"] == table.fingerprint
+    assert (table_fingerprint(bytes.fromhex(ended["seed"]), table.id, 4) == ended["fingerprint"]
+            == table.fingerprint)
     assert ended["result"]["winners"]
     assert table.id in supervisor.records
     assert supervisor.games_finished == 1
@@ -255,14 +260,18 @@ async def test_lobby_refusals_change_nothing(
         await supervisor.join(table.id, "   ")
     assert bad_name.value.code == "bad_name"
     a = await supervisor.join(table.id, "Ada")
-    with pytest.raises(TableError) as bad_seed:
-        await supervisor.seed(table.id, a.token, "s" * 257)
-    assert bad_seed.value.code == "bad_client_seed"
-    await supervisor.seed(table.id, a.token, "s" * 256)  # the fairness module's limit
+    with pytest.raises(TableError) as bad_commitment:
+        await supervisor.commit(table.id, a.token, "s" * 64)
+    assert bad_commitment.value.code == "bad_commitment"
+    with pytest.raises(TableError) as early:
+        await supervisor.reveal(table.id, a.token, "s" * 256)
+    assert early.value.code == "not_revealing"
+    await supervisor.commit(table.id, a.token, seed_commitment(table.id, 0, "s" * 256))
     with pytest.raises(TableError) as twice:
-        await supervisor.seed(table.id, a.token, "again")
-    assert twice.value.code == "already_seeded"
-    assert table.seats.seat_seeds() == ["s" * 256, None]
+        await supervisor.commit(table.id, a.token, seed_commitment(table.id, 0, "again"))
+    assert twice.value.code == "already_committed"
+    assert table.seats.commitments() == [seed_commitment(table.id, 0, "s" * 256), None]
+    assert table.seats.seat_seeds() == [None, None]
     with pytest.raises(TableError) as bad_token:
         await supervisor.start(table.id, "not-a-token")
     assert bad_token.value.code == "bad_token"
@@ -271,8 +280,10 @@ async def test_lobby_refusals_change_nothing(
     with pytest.raises(TableError) as full:
         await supervisor.join(table.id, "Cuthbert")
     assert full.value.code == "table_full"
-    await supervisor.start(table.id, a.token)
-    assert table.game is not None
+    assert await supervisor.start(table.id, a.token) == table.seats.commitments()
+    assert table.game is None and table.revealing  # Ada committed: her reveal comes first
+    await supervisor.reveal(table.id, a.token, "s" * 256)
+    assert table.game is not None and table.game.client_seeds == ("s" * 256,)
     with pytest.raises(TableError) as unknown:
         await supervisor.join("0000000000", "X")
     assert unknown.value.code == "unknown_table"

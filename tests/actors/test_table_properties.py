@@ -48,7 +48,7 @@ from quaymoor.bots import make_bot
 from quaymoor.config import TableConfig
 from quaymoor.protocol.codec import decode_action
 from quaymoor.rules.actions import ACTION_TYPES, Action, Load
-from quaymoor.rules.fairness import seed_to_hex
+from quaymoor.rules.fairness import seed_commitment, seed_to_hex
 from quaymoor.rules.record import EndReason
 from quaymoor.rules.views import SeatView
 from tests.patching import Views
@@ -78,8 +78,8 @@ ANY_ACTION: st.SearchStrategy[Action] = st.one_of(
 )
 #: What a step does, by weight (a shutdown ends the rest of the example's play: rare).
 STEP_KINDS = st.sampled_from(
-    ["join"] * 2 + ["seed"] * 2 + ["start"] * 2 + ["attach"] * 4 + ["detach"] * 2 + ["act"] * 12
-    + ["wait"] * 6 + ["shutdown"])
+    ["join"] * 2 + ["commit"] * 2 + ["start"] * 2 + ["reveal"] * 2 + ["attach"] * 4
+    + ["detach"] * 2 + ["act"] * 12 + ["wait"] * 6 + ["shutdown"])
 
 _ids = itertools.count(1)
 
@@ -177,9 +177,19 @@ class Run:
                 self.tokens.append((await sup.join(table.id, name)).token)
 
             await self.ask(join)
-        elif kind == "seed":
-            token, seed = self.token(), draw(SEED_VALUE)
-            await self.ask(lambda: sup.seed(table.id, token if token is not None else "", seed))
+        elif kind == "commit":  # a good commitment to "dice N", or anything at all
+            token = self.token()
+            chair = table.seats.seat_for_token(token) if token is not None else None
+            honest = (seed_commitment(table.id, chair.index, f"dice {chair.index}")
+                      if chair is not None else None)
+            commitment = draw(st.one_of(st.just(honest), SEED_VALUE))
+            await self.ask(lambda: sup.commit(table.id, token or "", commitment))
+        elif kind == "reveal":
+            token = self.token()
+            chair = table.seats.seat_for_token(token) if token is not None else None
+            own = f"dice {chair.index}" if chair is not None else "dice"
+            seed = draw(st.one_of(st.just(own), SEED_VALUE))
+            await self.ask(lambda: sup.reveal(table.id, token or "", seed))
         elif kind == "start":
             token = self.token()
             await self.ask(lambda: sup.start(table.id, token if token is not None else ""))

@@ -15,6 +15,7 @@ import trio
 from trio_websocket import open_websocket_url
 
 from quaymoor.cluster.netns import missing
+from quaymoor.rules.fairness import seed_commitment
 from tests.actors.test_end_to_end import Client, HttpReply
 from tests.cluster.running import needs_cluster_tools
 
@@ -57,16 +58,19 @@ async def http(where: Where, method: str, path: str, body: Any = None,
 
 
 async def play_now(where: Where, players: int = 2, name: str = "Ada") -> dict[str, Any]:
-    """Play now as the browser does it: the table and seat, the client seed, the start."""
+    """Play now as the browser does it: the table and seat, the commitment, the start,
+    the seed revealed."""
     reply = await http(where, "POST", "/api/play-now", {"name": name, "players": players})
     assert reply.status == 201, reply
     info: dict[str, Any] = reply.body
-    seeded = await http(where, "POST", f"/api/tables/{info['table']}/seed",
-                        {"token": info["token"], "client_seed": f"{name}'s dice"})
-    assert seeded.status == 200, seeded
-    started = await http(where, "POST", f"/api/tables/{info['table']}/start",
-                         {"token": info["token"]})
-    assert started.status == 200, started
+    table, token, seed = info["table"], info["token"], f"{name}'s dice"
+    for verb, body in (
+            ("commit", {"token": token,
+                        "commitment": seed_commitment(table, info["seat"], seed)}),
+            ("start", {"token": token}),
+            ("reveal", {"token": token, "client_seed": seed})):
+        answered = await http(where, "POST", f"/api/tables/{table}/{verb}", body)
+        assert answered.status == 200, answered
     return info
 
 

@@ -264,7 +264,7 @@ async def test_sigkill_with_20_games_loses_no_record(running: RunningCluster) ->
             record = got.body
             assert record["end_reason"] == "shutdown" and record["result"] is None
             assert len(record["actions"]) == seen[info["table"]], "actions were lost"
-            assert seed_matches(record["seed"], info["fingerprint"])
+            assert seed_matches(record["seed"], info)
             checked = await trio.to_thread.run_sync(
                 verify_with_cli, json.dumps(record), running.folder, info["table"])
             assert checked.returncode == 0, checked.stderr

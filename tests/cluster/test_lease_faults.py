@@ -184,7 +184,7 @@ async def test_a_20_s_database_outage_reaps_nobody_and_every_game_finishes(
             got = await http(port, "GET", f"/games/{info['table']}.json")
             assert got.status == 200, got
             assert got.body["end_reason"] == "finished"
-            assert seed_matches(got.body["seed"], info["fingerprint"])
+            assert seed_matches(got.body["seed"], info)
             checked = await trio.to_thread.run_sync(
                 verify_with_cli, json.dumps(got.body), folder, info["table"])
             assert checked.returncode == 0, checked.stderr
@@ -215,7 +215,7 @@ async def test_a_process_whose_row_is_stopped_stops_serving_and_writes_no_record
             async def told(info: dict[str, Any]) -> None:
                 ended = await clients[info["table"]].until("game_ended")
                 assert ended["record_url"] == f"/games/{info['table']}.json"
-                assert seed_matches(ended["seed"], info["fingerprint"])
+                assert seed_matches(ended["seed"], info)
 
             with trio.fail_after(15):
                 async with trio.open_nursery() as nursery:

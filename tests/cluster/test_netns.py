@@ -148,7 +148,7 @@ async def test_a_game_through_the_router_across_hosts() -> None:
                 got = await record_of(cluster.router, info["table"])
             assert got.status == 200, got
             unbroken(client, len(got.body["actions"]))
-            assert seed_matches(got.body["seed"], info["fingerprint"])
+            assert seed_matches(got.body["seed"], info)
             assert await trio.to_thread.run_sync(stored, cluster, [info["table"]]) == {
                 info["table"]: ["finished"]}
             # Each table host joined with its own address across the bridge.

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import trio
 
+from quaymoor.rules.fairness import seed_commitment
 from tests.actors.test_end_to_end import http, play_now, seed_matches
 from tests.cluster.running import (
     RunningCluster,
@@ -76,7 +77,7 @@ async def test_games_on_both_processes_lobby_and_archive_agree(running: RunningC
         for info in tables:
             frame = ended[info["table"]]
             assert frame["reason"] == "finished"
-            assert seed_matches(frame["seed"], info["fingerprint"])
+            assert seed_matches(frame["seed"], info)
 
         # The archive answers the same record from either process, and it verifies.
         for info in tables:
@@ -108,11 +109,13 @@ async def test_join_spectate_and_reconnect_through_the_router(running: RunningCl
             joined = await http(port, "POST", f"/api/tables/{table}/join", {"name": "Ada"})
             assert joined.status == 200, joined
             token = joined.body["token"]
-            seeded = await http(port, "POST", f"/api/tables/{table}/seed",
-                                {"token": token, "client_seed": "Ada's dice"})
-            assert seeded.status == 200, seeded
-            started = await http(port, "POST", f"/api/tables/{table}/start", {"token": token})
-            assert started.status == 200, started
+            for verb, body in (
+                    ("commit", {"token": token,
+                                "commitment": seed_commitment(table, 0, "Ada's dice")}),
+                    ("start", {"token": token}),
+                    ("reveal", {"token": token, "client_seed": "Ada's dice"})):
+                answered = await http(port, "POST", f"/api/tables/{table}/{verb}", body)
+                assert answered.status == 200, answered
 
             async with connect_to(port, table) as watcher:
                 await watcher.hello(table)

@@ -13,6 +13,7 @@ from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import TableConfig
 from quaymoor.http.api import HttpApi
 from quaymoor.http.frontdoor import HttpRequest
+from quaymoor.rules.fairness import seed_commitment
 from tests.actors.running import running
 
 
@@ -45,22 +46,41 @@ async def test_table_errors_get_their_statuses(api: HttpApi) -> None:
         404, "unknown_table")
     assert code(await post(api, join, {"name": " "})) == (400, "bad_name")
     assert code(await post(api, join, {"name": "A", "client_seed": "s"})) == (
-        400, "bad_request")  # the seed comes after the fingerprint
+        400, "bad_request")  # the seed comes after the commitments
+    assert code(await post(api, join, {"name": "A", "commitment": "0" * 64})) == (
+        400, "bad_request")  # the commitment comes after the fingerprint
     status, ada = await post(api, join, {"name": "Ada"})
     assert status == 200
-    seed = f"/api/tables/{made['table']}/seed"
-    assert code(await post(api, seed, {"token": ada["token"], "client_seed": "s" * 257})) == (
-        400, "bad_client_seed")
-    assert code(await post(api, seed, {"token": "nope", "client_seed": "s"})) == (
+    table = made["table"]
+    commit, reveal = f"/api/tables/{table}/commit", f"/api/tables/{table}/reveal"
+    mine = seed_commitment(table, ada["seat"], "s" * 256)
+    assert code(await post(api, commit, {"token": ada["token"], "commitment": "s" * 64})) == (
+        400, "bad_commitment")
+    assert code(await post(api, commit, {"token": "nope", "commitment": mine})) == (
         403, "bad_token")
-    assert (await post(api, seed, {"token": ada["token"], "client_seed": "s" * 256}))[0] == 200
-    assert code(await post(api, seed, {"token": ada["token"], "client_seed": "s"})) == (
-        409, "already_seeded")
-    await post(api, join, {"name": "Bede"})
+    assert code(await post(api, reveal, {"token": ada["token"], "client_seed": "s"})) == (
+        409, "not_revealing")
+    assert (await post(api, commit, {"token": ada["token"], "commitment": mine}))[0] == 200
+    assert code(await post(api, commit, {"token": ada["token"], "commitment": mine})) == (
+        409, "already_committed")
+    status, bede = await post(api, join, {"name": "Bede"})
     assert code(await post(api, join, {"name": "Cuthbert"})) == (409, "table_full")
     assert code(await post(api, start, {"token": "nope"})) == (403, "bad_token")
-    assert (await post(api, start, {"token": ada["token"]}))[0] == 200
+    assert await post(api, start, {"token": ada["token"]}) == (
+        200, {"table": table, "started": True, "commitments": [mine, None]})
     assert code(await post(api, start, {"token": ada["token"]})) == (409, "already_started")
+    assert code(await post(api, commit, {"token": bede["token"], "commitment": mine})) == (
+        409, "already_started")
+    for seed, answer in (("s" * 257, (400, "bad_client_seed")),
+                         ("s\x00", (400, "bad_client_seed")),
+                         ("s" * 255, (400, "seed_mismatch"))):
+        assert code(await post(api, reveal, {"token": ada["token"], "client_seed": seed})) == (
+            answer)
+    assert code(await post(api, reveal, {"token": bede["token"], "client_seed": "b"})) == (
+        409, "no_commitment")
+    assert (await post(api, reveal, {"token": ada["token"], "client_seed": "s" * 256}))[0] == 200
+    assert code(await post(api, reveal, {"token": ada["token"], "client_seed": "s" * 256})) == (
+        409, "not_revealing")  # dealt once Ada, the only seat that committed, revealed
     await post(api, "/api/tables", {"players": 2})
     assert code(await post(api, "/api/tables", {"players": 2})) == (409, "server_full")
     assert code(await post(api, "/api/nowhere", {})) == (404, "not_found")

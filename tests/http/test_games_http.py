@@ -4,7 +4,6 @@ or unknown game; crashed and cancelled games archived too."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,6 +14,7 @@ import trio
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import ServerConfig, TableConfig
 from quaymoor.rules.converter import converter
+from quaymoor.rules.fairness import table_fingerprint
 from quaymoor.rules.record import GameRecord
 from quaymoor.rules.verify import verify_record
 from quaymoor.server import run_server
@@ -157,7 +157,7 @@ async def test_crashed_and_cancelled_games_are_archived(tmp_path: Path) -> None:
     assert text is not None, "a game cancelled with the server was not archived"
     record = GameRecord.from_json(text)
     assert record.end_reason == "shutdown" and record.fingerprint == fingerprint
-    assert hashlib.sha256(bytes.fromhex(record.seed)).hexdigest() == fingerprint
+    assert table_fingerprint(bytes.fromhex(record.seed), running, 4) == fingerprint
     assert verify_record(record).ok, verify_record(record).message
     assert {g.id: g.reason for g in archive.recent_sync()} == {
         doomed: "crashed", running: "shutdown"}

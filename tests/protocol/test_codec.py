@@ -45,7 +45,8 @@ def test_tags_are_snake_case_names_unless_overridden() -> None:
     tags = {wire_tag(cl) for cl in get_args(ServerMessage)}
     assert tags == {"welcome", "seeds_committed", "game_started", "update", "lobby",
                     "game_ended", "error", "pong", "chat_line", "chat_recent",
-                    "rematch_offer", "rematch_seat", "pace", "watchers", "explanation", "table_paused", "table_resumed"}
+                    "rematch_offer", "rematch_seat", "pace", "watchers", "explanation",
+                    "table_paused", "table_resumed"}
     assert set(CLIENT_TAGS) == {"hello", "act", "ping", "resync", "vote_bot", "chat", "rematch",
                                 "pace", "explain"}
 

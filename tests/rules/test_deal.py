@@ -210,7 +210,17 @@ def _downgrade(d: dict[str, Any]) -> None:
         del seat["commitment"]
 
 
+def _downgrade_to_2(d: dict[str, Any]) -> None:
+    """The issue's tamper: seat_seeds deleted and the format set to 2 (and, to try harder,
+    the algorithm and fingerprint made fair-1's)."""
+    _downgrade(d)
+    d["format"] = 2
+    del d["seat_seeds"]
+
+
 @pytest.mark.parametrize(("edit", "says"), [
+    (lambda d: (d.pop("seat_seeds"), d.update(format=2)), "algorithm: a format-2 record"),
+    (_downgrade_to_2, "first Warden|plots turned up"),
     (lambda d: d.update(seat_seeds=None), "the binding was stripped"),
     (lambda d: d.pop("seat_seeds"), "the binding was stripped"),
     (lambda d: d.update(game=None), "names none"),

@@ -17,7 +17,7 @@ import pytest
 import trio
 
 from quaymoor.bots.prng import SplitMix64
-from quaymoor.rules.fairness import seed_to_hex
+from quaymoor.rules.fairness import Deal, DealtSeat, seed_commitment, seed_to_hex
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import SeatInfo
 from quaymoor.rules.verify import verify_record
@@ -28,13 +28,21 @@ from quaymoor.tools.selfplay import game_seed, play_random
 from tests.server_process import ROOT
 
 TABLE = "00000000ab"
-SEATS = [{"name": "Ada", "bot": False}, {"name": "Bede (bot)", "bot": True}]
+COMMITMENT = seed_commitment(TABLE, 0, "Ada's dice")
+SEATS = [{"name": "Ada", "bot": False, "commitment": COMMITMENT},
+         {"name": "Bede (bot)", "bot": True, "commitment": None}]
+DEAL = Deal(TABLE, (DealtSeat("Ada", False, COMMITMENT, "Ada's dice"),
+                    DealtSeat("Bede (bot)", True)))
 
 
-def played(steps: int) -> Game:
+def played(steps: int, *, legacy: bool = False) -> Game:
     """The game after ``steps`` actions (each seat's first legal one); to its end when
-    ``steps`` is -1 (random legal ones)."""
-    game = Game(2, game_seed(7, 1), ["Ada's dice"], events=True)
+    ``steps`` is -1 (random legal ones). ``legacy``: dealt as before record format 4
+    (``quaymoor-fair-1``, no commitments), as a process of then wrote it."""
+    if legacy:
+        game = Game(2, game_seed(7, 1), ["Ada's dice"], events=True)
+    else:
+        game = Game(2, game_seed(7, 1), events=True, deal=DEAL)
     if steps == -1:
         play_random(game, SplitMix64(3))
         return game
@@ -45,8 +53,10 @@ def played(steps: int) -> Game:
 
 
 def began(game: Game) -> LiveGame:
+    seats = SEATS if game.deal is not None else [
+        {"name": s["name"], "bot": s["bot"]} for s in SEATS]  # a row from before format 4
     return LiveGame(TABLE, 2, seed_to_hex(game.seed), list(game.client_seeds),
-                    ["Ada's dice", None], SEATS, [])
+                    ["Ada's dice", None], seats, [])
 
 
 def rows(archive: Path) -> tuple[int, int]:
@@ -58,20 +68,22 @@ def rows(archive: Path) -> tuple[int, int]:
         db.close()
 
 
-def write_and_die(path: Path, steps: int, split: int) -> None:
+def write_and_die(path: Path, steps: int, split: int, legacy: bool = False) -> None:
     """A process that plays ``played(steps)`` (its actions in two writes), then is killed
     (SIGKILL) once they are committed: its writers are never told, its lock is dropped by
     the kernel."""
     code = ("import sys, trio; from pathlib import Path; "
             "from tests.store.test_sqlite_live import _play_then_die; "
-            "trio.run(_play_then_die, Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))")
-    done = subprocess.run([sys.executable, "-c", code, str(path), str(steps), str(split)],
+            "trio.run(_play_then_die, Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), "
+            "sys.argv[4] == 'legacy')")
+    done = subprocess.run([sys.executable, "-c", code, str(path), str(steps), str(split),
+                           "legacy" if legacy else "dealt"],
                           cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
     assert done.returncode == -signal.SIGKILL, done.stderr
 
 
-async def _play_then_die(path: Path, steps: int, split: int) -> None:
-    game = played(steps)
+async def _play_then_die(path: Path, steps: int, split: int, legacy: bool) -> None:
+    game = played(steps, legacy=legacy)
     async with trio.open_nursery() as nursery:
         archive = Archive(path)
         await nursery.start(archive.run)
@@ -86,10 +98,13 @@ async def _play_then_die(path: Path, steps: int, split: int) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-async def test_a_game_left_running_is_ended_once_at_the_next_start(tmp_path: Path) -> None:
+@pytest.mark.parametrize("legacy", [False, True], ids=["format-4", "before-format-4"])
+async def test_a_game_left_running_is_ended_once_at_the_next_start(
+    tmp_path: Path, legacy: bool
+) -> None:
     path = tmp_path / "var" / "games.sqlite3"
-    game = played(9)
-    await trio.to_thread.run_sync(write_and_die, path, 9, 4)
+    game = played(9, legacy=legacy)
+    await trio.to_thread.run_sync(write_and_die, path, 9, 4, legacy)
     assert rows(path) == (1, 9)
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
@@ -105,7 +120,9 @@ async def test_a_game_left_running_is_ended_once_at_the_next_start(tmp_path: Pat
             assert record.actions == game.history  # every action, in order
             assert record.seed == seed_to_hex(game.seed)
             assert record.seat_seeds == ["Ada's dice", None]
-            assert record.seats == [SeatInfo("Ada", False), SeatInfo("Bede (bot)", True)]
+            assert record.format == (3 if legacy else 4)
+            assert record.seats == [SeatInfo("Ada", False, None if legacy else COMMITMENT),
+                                    SeatInfo("Bede (bot)", True)]
             verdict = verify_record(record)
             assert verdict.ok, verdict.message
             await live.close()

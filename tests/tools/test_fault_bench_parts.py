@@ -16,6 +16,7 @@ import trio
 import trio_websocket
 
 from quaymoor.cluster.netns import NETNS_DIR, Hosts, missing
+from quaymoor.rules.fairness import table_fingerprint
 from quaymoor.tools.fault_bench.across_hosts import ClientSockets
 from quaymoor.tools.fault_bench.collect import check
 from quaymoor.tools.fault_bench.fault import Stage
@@ -103,12 +104,15 @@ def test_a_player_keeps_what_its_frames_say() -> None:
 
 def test_a_record_is_checked_against_the_fingerprint_the_player_saw() -> None:
     seed = game_seed(7, 0)
-    game, _ = random_game(2, seed)
+    game, _ = random_game(2, seed, "0a1b2c3d4e")
     text = game.record().to_json()
-    fingerprint = hashlib.sha256(seed).hexdigest()
+    fingerprint = table_fingerprint(seed, "0a1b2c3d4e", 2)
     assert check(text, fingerprint) is None
     assert check(text, hashlib.sha256(b"another").hexdigest()) == (
-        "its seed is not the one whose fingerprint the player was shown")
+        "its fingerprint is not the one the player was shown")
+    moved = json.loads(text)
+    moved["game"] = "0a1b2c3d4f"  # the record passed off as another table's
+    assert "fingerprint mismatch" in (check(json.dumps(moved), fingerprint) or "")
     tampered = json.loads(text)
     tampered["actions"] = tampered["actions"][:-1]
     assert check(json.dumps(tampered), fingerprint) is not None

@@ -45,10 +45,11 @@ def test_every_message_and_action_class_is_a_shape_with_all_its_fields() -> None
 
 def test_routes_come_from_the_openapi_document() -> None:
     found = {r.name: r for r in routes(document())}
-    assert set(found) == {"create_table", "play_now", "join", "seed", "start"}
-    assert found["seed"].path == "/api/tables/{table}/seed"
-    assert {f.name for f in found["seed"].fields} == {"token", "client_seed"}
-    assert set(found["seed"].fields[1].kinds) == {"string"}  # the seed is a string; null is refused
+    assert set(found) == {"create_table", "play_now", "join", "commit", "start", "reveal"}
+    assert found["reveal"].path == "/api/tables/{table}/reveal"
+    assert {f.name for f in found["reveal"].fields} == {"token", "client_seed"}
+    assert set(found["reveal"].fields[1].kinds) == {"string"}  # a string; null is refused
+    assert {f.name for f in found["commit"].fields} == {"token", "commitment"}
 
 
 def test_cases_reach_every_field_of_every_shape_with_every_kind(maker: Maker) -> None:

@@ -9,8 +9,6 @@ written (a database queue, a full disk's pending records) are waited for, up to
 
 from __future__ import annotations
 
-import hashlib
-
 import attrs
 import trio
 
@@ -66,17 +64,14 @@ async def _read(host: str, ports: list[int], table: str) -> str | None:
 
 
 def check(text: str, fingerprint: str) -> str | None:
-    """Why the record is not a good one (None: it is): it does not parse, its seed is not
-    the one the player was shown the fingerprint of, or the verifier refuses it."""
+    """Why the record is not a good one (None: it is): it does not parse, its fingerprint
+    is not the one the player was shown, or the verifier refuses it (which checks the
+    seed, the table and its seats against that fingerprint)."""
     try:
         record = GameRecord.from_json(text)
     except ValueError as exc:
         return str(exc)
-    try:
-        digest = hashlib.sha256(bytes.fromhex(record.seed)).hexdigest()
-    except (TypeError, ValueError):
-        return "its seed is not hexadecimal"
-    if digest != fingerprint:
-        return "its seed is not the one whose fingerprint the player was shown"
+    if record.fingerprint != fingerprint:
+        return "its fingerprint is not the one the player was shown"
     verdict = verify_record(record)
     return None if verdict.ok else verdict.message
