@@ -130,10 +130,12 @@ async def test_a_seed_that_cannot_go_into_the_key_is_refused_and_the_table_lives
             twice = await commit(port, table, ada, seed_commitment(table, 0, "again"))
             assert refusal(twice)[:2] == (409, "already_committed")
             await start(port, table, ada)
-            for bad, why in (("\ud800", "valid Unicode"), ("dice \udfff", "valid Unicode"),
-                             ("", "may not be empty"), ("s" * 257, "at most 256 UTF-8 bytes"),
-                             ("é" * 129, "at most 256 UTF-8 bytes"), ("a\x00b", "NUL"),
-                             (7, "a string"), (None, "a string"), ({"a": 1}, "a string")):
+            bad_seeds: list[tuple[Any, str]] = [
+                ("\ud800", "valid Unicode"), ("dice \udfff", "valid Unicode"),
+                ("", "may not be empty"), ("s" * 257, "at most 256 UTF-8 bytes"),
+                ("é" * 129, "at most 256 UTF-8 bytes"), ("a\x00b", "NUL"),
+                (7, "a string"), (None, "a string"), ({"a": 1}, "a string")]
+            for bad, why in bad_seeds:
                 status, code, message = refusal(await reveal(port, table, ada, bad))
                 assert (status, code) == (400, "bad_client_seed"), (bad, message)
                 assert why in message and message.endswith("@ $.client_seed"), message
