@@ -108,7 +108,7 @@ export function displayFingerprint(fp) {
   el.dataset.fp = fp || "";
   el.textContent = "";
   el.classList.remove("whole");
-  el.title = fp ? `SHA-256 of the secret seed: ${fp}` : "";
+  el.title = fp ? `The table's commitment to its secret seed (SHA-256 of the algorithm, the table, its seats and the seed): ${fp}` : "";
   if (!fp) return;
   /** @param {string} cls @param {string} text */
   const span = (cls, text) => {

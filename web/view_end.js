@@ -114,7 +114,8 @@ function fairness(d, p) {
     v("details", { class: "end-seeds" }, v("summary", {}, `Client seeds (${seeds.filter((x) => x !== null).length} given)`),
       v("ul", { class: "seat-seeds", id: "end-seeds" },
         seeds.map((x, i) => v("li", { "data-seat": i }, `${seatName(m.seats, i, m.seat)}: `,
-          x === null ? v("i", {}, "none") : v("span", { class: "mono" }, x))))),
+          x === null ? v("i", {}, m.withheld.includes(i) ? "did not reveal its seed (committed): none" : "none")
+            : v("span", { class: "mono" }, x))))),
     v("p", { class: "row end-verify" },
       v("a", { href: `/verify.html?game=${p.tableId}`, class: "button", id: "verify-game",
         "aria-describedby": "verify-game-what" }, "Verify every move"),

@@ -238,7 +238,8 @@ def test_an_invite_link_join_commits_then_reveals_on_seeds_committed(
     page.wait_for_selector("#verify-game", timeout=GAME_TIMEOUT_MS)
     page.click(".end-seeds summary")  # the client seeds, folded under their count
     listed = page.locator("#end-seeds li").all_inner_texts()
-    assert listed[0].startswith("Host") and listed[0].endswith("none")
+    assert listed[0].startswith("Host") and listed[0].endswith(
+        ": did not reveal its seed (committed): none"), listed
     assert listed[1].endswith(seed) and listed[2].endswith("none")
     page.locator("#end-seeds").scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "fair-end.png"))
