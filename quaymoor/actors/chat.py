@@ -12,7 +12,9 @@ rate).
 Text rules, on the text as received: not valid Unicode (a lone surrogate) is refused;
 control characters (C0, C1, DEL) and the bidirectional controls (which would reorder the
 rest of a page) are removed; runs of white space (newlines too) become one space; what is
-left must be 1 to ``MAX_CHARS`` code points.
+left must be 1 to ``MAX_CHARS`` code points, and show something: a line made only of
+invisible characters (zero-width spaces, other format characters, Hangul fillers,
+``actors.visible``) is refused too, not broadcast as a blank line.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Final
 import attrs
 
 from quaymoor.actors.rate_limit import Keyed, Window
+from quaymoor.actors.visible import shows_something
 from quaymoor.protocol.codes import Code
 from quaymoor.protocol.messages import ChatLine, ChatRecent
 
@@ -61,6 +64,10 @@ def clean_chat(text: object) -> str:
     line = " ".join(kept.split())
     if not line:
         raise ChatError(Code.BAD_CHAT, "a chat line needs some text @ $.text")
+    if not shows_something(line):
+        raise ChatError(Code.BAD_CHAT, "a chat line needs something visible: this one has "
+                                       "only invisible characters (zero-width, format or "
+                                       "blank ones) @ $.text")
     if len(line) > MAX_CHARS:
         raise ChatError(Code.BAD_CHAT, f"a chat line is at most {MAX_CHARS} characters; "
                                        f"this one is {len(line)} @ $.text")

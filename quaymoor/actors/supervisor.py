@@ -43,6 +43,7 @@ from quaymoor.actors.inbox import (
     TableError,
     table_closed,
 )
+from quaymoor.actors.lobby import clean_name
 from quaymoor.actors.table import Table, TableState
 from quaymoor.bots import LEVELS, LOBBY_LEVELS
 from quaymoor.config import TableConfig
@@ -64,6 +65,9 @@ if TYPE_CHECKING:
     from quaymoor.store.pg_archive import PgArchive
 
 log = logging.getLogger("quaymoor.supervisor")
+#: The bots' levels ``create_table`` takes (the lobby offers ``LOBBY_LEVELS``; "random"
+#: is for tests and benchmarks), for the HTTP API's document (``http`` imports no bots).
+BOT_LEVELS: tuple[str, ...] = LEVELS
 
 #: Records kept in memory (the archive keeps them all).
 RECENT_RECORDS = 200
@@ -272,7 +276,11 @@ class Supervisor:
     ) -> tuple[Table, JoinResult]:
         """A table with the player in seat 0 (its host), not started: the player sees the
         fingerprint, sends a commitment (``commit``), starts it (``start``: bots take every
-        other chair) and reveals its seed (``reveal``)."""
+        other chair) and reveals its seed (``reveal``). A name the table would refuse is
+        refused before any table is made, so that a refusal changes nothing (and leaves no
+        table behind)."""
+        if not isinstance(name, str) or not clean_name(name):
+            raise TableError(Code.BAD_NAME, "a name is needed @ $.name")
         table = await self.create_table(players, bots, pace=pace)
         joined = await self.join(table.id, name)
         return table, joined

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from typing import Final
 
 import attrs
@@ -25,6 +26,12 @@ import trio
 
 BACKEND: Final = "tables"
 NEW_TABLES: Final = "new_tables_per_address"  #: a stick-table only: tables made per minute
+#: Seconds HAProxy's refusal of a new table says to wait: the rate's whole period.
+NEW_TABLES_RETRY_AFTER: Final = 60
+_TOO_MANY_NEW_TABLES: Final = json.dumps({"error": {
+    "code": "too_many_new_tables",
+    "message": "at most 30 new tables a minute from one address: try again in "
+               f"{NEW_TABLES_RETRY_AFTER} s"}})
 MAX_SLOTS: Final = 256
 #: Slots in the configuration: the workers, and as many spares for a rolling deploy.
 HEALTH_PATH: Final = "/healthz"
@@ -124,8 +131,11 @@ def config_text(
             "    acl new_table_path path /api/tables /api/play-now",
             # A table of its own: the rate counts only the requests that make a table.
             f"    http-request track-sc1 src table {NEW_TABLES} if new_table new_table_path",
-            "    http-request deny deny_status 429 if new_table new_table_path"
-            " { sc_http_req_rate(1) gt 30 }",
+            # The processes' own refusal, body and Retry-After alike (the rate is over
+            # the last 60 s: after that long the address may create again).
+            "    http-request deny deny_status 429 content-type application/json"
+            f" string '{_TOO_MANY_NEW_TABLES}' hdr Retry-After {NEW_TABLES_RETRY_AFTER}"
+            " if new_table new_table_path { sc_http_req_rate(1) gt 30 }",
         ]
     lines += [
         # The client's address for the processes' own per-address caps (open tables, counted

@@ -1,16 +1,18 @@
 """The plain-HTTP side of the server: the lobby's JSON endpoints, the status page's data,
 finished games' records, and the static web client.
 
-JSON bodies are structured strictly (cattrs, extra keys forbidden); every refusal is
+JSON bodies are UTF-8 without a byte order mark (``codec.utf8_text``: 400 otherwise, saying
+what the bytes are) and structured strictly (cattrs, extra keys forbidden); every refusal is
 ``{"error": {"code": ..., "message": ...}}`` with a 4xx status, and changes nothing.
 
-Every ``POST`` changes state, so each must be ``Content-Type: application/json`` (415
-otherwise: a cross-site form or a "simple" ``text/plain`` fetch cannot send that without a
-preflight, which gets no CORS headers) and, when it has an ``Origin``, come from this
-server's origin (403, ``frontdoor.same_origin``). A path the API knows answers another
-method with 405 and ``Allow``. Creating a table (``POST /api/tables``, play-now) is held
-to ``ClientLimits`` per client address (``_TableQuota``): 429 past it, while every other
-address is served as before.
+Every ``POST`` changes state, so each must be ``Content-Type: application/json``, with no
+``charset`` or UTF-8's (415 otherwise: a cross-site form or a "simple" ``text/plain``
+fetch cannot send that without a preflight, which gets no CORS headers) and, when it has
+an ``Origin``, come from this server's origin (403, ``frontdoor.same_origin``). A path
+the API knows answers another method with 405 and ``Allow``. Creating a table (``POST
+/api/tables``, play-now) is held to ``ClientLimits`` per client address
+(``_TableQuota``): 429 with ``Retry-After`` past it, while every other address is served
+as before.
 """
 
 from __future__ import annotations
@@ -41,8 +43,13 @@ from quaymoor.http.frontdoor import (
     static_response,
 )
 from quaymoor.http.games import GamesApi
-from quaymoor.http.responses import error_response, json_response
-from quaymoor.protocol.codec import ProtocolError, parse_json
+from quaymoor.http.responses import (
+    READ_METHODS,
+    error_response,
+    json_response,
+    method_not_allowed,
+)
+from quaymoor.protocol.codec import ProtocolError, parse_json, utf8_text
 from quaymoor.protocol.codes import Code
 from quaymoor.protocol.pace import DEFAULT_PACE
 from quaymoor.rules.converter import describe_error, make_rules_converter
@@ -57,6 +64,20 @@ log = logging.getLogger("quaymoor.http")
 T = TypeVar("T")
 WEB_ROOT = Path(__file__).resolve().parent.parent.parent / "web"
 _conv = make_rules_converter()
+
+
+def _whole_number(value: Any, _: type) -> int:
+    """An integer field of a body: a JSON number with no fraction, ``3`` or ``3.0`` alike
+    (JSON, and the OpenAPI document's ``"type": "integer"``, do not tell them apart); not
+    a boolean, a string or ``3.5``."""
+    if type(value) is int:
+        return value
+    if type(value) is float and value.is_integer():
+        return int(value)
+    raise ValueError(f"expected a whole number, not {json.dumps(value)[:40]}")
+
+
+_conv.register_structure_hook(int, _whole_number)
 
 
 @attrs.frozen
@@ -108,7 +129,7 @@ class PlayNow:
 
 
 _TABLE_ROUTE = re.compile(r"^/api/tables/([0-9a-f]{10})/(join|commit|start|reveal)$")
-_READ = ("GET", "HEAD")
+_READ = READ_METHODS
 #: The methods of each path the API answers (a table's join, commit, start and reveal:
 #: ``_TABLE_ROUTE``).
 _METHODS: dict[str, tuple[str, ...]] = {
@@ -132,6 +153,15 @@ class TableLimits(Protocol):
 
     @property
     def open_tables(self) -> int: ...
+
+
+def _charset(params: str) -> str | None:
+    """The ``charset`` of a Content-Type's parameters (lower case, unquoted), or None."""
+    for param in params.split(";"):
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset":
+            return value.strip().strip('"').lower()
+    return None
 
 
 def _shown(text: str, limit: int = 80) -> str:
@@ -193,9 +223,8 @@ class HttpApi:
             page = static_response(self.web_root, _PAGES[path], method)
             if page is not None:
                 return page
-        if method not in _READ:
-            response = error_response(Code.METHOD_NOT_ALLOWED, f"{method} is not allowed here")
-            return attrs.evolve(response, headers=(("Allow", "GET, HEAD"),))
+        if method not in _READ:  # the web client's files: every other path only reads
+            return method_not_allowed(method, path, _READ)
         found = static_response(self.web_root, path, method)
         if found is not None:
             return found
@@ -271,16 +300,20 @@ class HttpApi:
         path, method = request.path, request.method
         allowed = _METHODS.get(path) or (("POST",) if _TABLE_ROUTE.match(path) else None)
         if allowed is not None and method not in allowed:
-            response = error_response(
-                Code.METHOD_NOT_ALLOWED, f"{method} is not allowed on {path}: {', '.join(allowed)}")
-            return attrs.evolve(response, headers=(("Allow", ", ".join(allowed)),))
+            return method_not_allowed(method, path, allowed)
         if method != "POST" or not path.startswith("/api/"):
             return None
-        media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+        media, _, params = request.headers.get("content-type", "").partition(";")
+        media = media.strip().lower()
         if media != JSON_TYPE:
             given = f"Content-Type {_shown(media)}" if media else "no Content-Type"
             return error_response(Code.UNSUPPORTED_MEDIA_TYPE,
                                   f"send the body as {JSON_TYPE} (this request has {given})")
+        charset = _charset(params)
+        if charset is not None and charset not in ("utf-8", "utf8"):
+            return error_response(Code.UNSUPPORTED_MEDIA_TYPE,
+                                  f"send the body as UTF-8 (this request says charset="
+                                  f"{_shown(charset)})")
         if not self.origin_ok(request):
             origin = _shown(request.headers["origin"])
             return error_response(Code.CROSS_SITE,
@@ -290,21 +323,37 @@ class HttpApi:
 
 #: Addresses whose buckets and tables are kept before the idle ones are forgotten
 _KNOWN_ADDRESSES = 1024
+#: A table that counts against its address's cap on open tables.
+_OPEN_STATES = (TableState.WAITING, TableState.PLAYING)
+#: Seconds a ``too_many_open_tables`` refusal says to wait: a table closes when its game
+#: ends or its players leave, which the server cannot foresee, so this is a polite pace
+#: for asking again rather than a promise.
+OPEN_TABLES_RETRY_AFTER = 30
 
 
 class _TableQuota:
     """Tables per client address (``TableLimits``): how many it may create per minute (a
     token bucket of ``tables_per_minute`` that refills evenly over a minute) and how many
-    of those may be waiting or playing at once; no limits when ``limits`` is None (an API
-    embedded in a test). The buckets that are full again, and the addresses that hold no
-    open table, are forgotten once many addresses are known (``rate_limit.Keyed``).
+    of those may be open (waiting or playing) at once; no limits when ``limits`` is None
+    (an API embedded in a test). The buckets that are full again, and the addresses that
+    hold no open table, are forgotten once many addresses are known (``rate_limit.Keyed``).
+
+    One count per address (``held``): its tables that are still open plus those being
+    created this moment. Checking that count and taking a place in it is one step with no
+    await between, so parallel requests from one address can never pass the cap together:
+    with a cap of 20, 40 creations at once open exactly 20. A table counts from the moment
+    its creation is allowed until it finishes or ends (a finished table lingering for
+    reconnects does not count); a creation that fails gives its place and its token back.
 
     In a cluster the open tables are the address's on every live process: this process's
-    own from memory (at once), the others' from PostgreSQL (``TableDirectory.open_elsewhere``,
-    which trails their creations by a batch of their writers: a few milliseconds, so
-    creations on several processes in the same moment may pass the cap together, by at
-    most one per other process). While the
-    database cannot be read the cap counts this process's tables alone."""
+    own from memory, exactly as above, plus the others' from PostgreSQL
+    (``TableDirectory.open_elsewhere``, read before the check), which trails their
+    creations by a batch of their writers: a few milliseconds. Creations on several
+    processes in that same moment may therefore pass the cap together, each process
+    holding its own share exactly: by at most what the other processes allowed the address
+    in that moment, itself at most the cap each (HAProxy's rate limit, 30 a minute per
+    address, bounds it further). While the database cannot be read the cap counts this
+    process's tables alone."""
 
     def __init__(self, limits: TableLimits | None) -> None:
         self.limits = limits
@@ -312,36 +361,43 @@ class _TableQuota:
         #: by address: its new tables' bucket
         self._buckets: Keyed[str, TokenBucket] = Keyed(
             lambda: TokenBucket(per_minute / 60.0, per_minute), max_keys=_KNOWN_ADDRESSES)
-        self._open: dict[str, list[Table]] = {}  #: address -> the tables it created
+        #: address -> the tables it created (only ever added to in place: never replaced
+        #: by a copy taken before an await)
+        self._open: dict[str, list[Table]] = {}
         self._creating: Counter[str] = Counter()  #: tables being created now, by address
+
+    def held(self, client: str) -> int:
+        """The address's open tables on this process and its creations under way."""
+        tables = self._open.get(client)
+        if tables is not None:
+            tables[:] = [t for t in tables if t.state in _OPEN_STATES]
+        return (0 if tables is None else len(tables)) + self._creating[client]
 
     async def create(
         self, client: str, create: Callable[[], Awaitable[Table]],
         directory: TableDirectory,
     ) -> Table | HttpResponse:
-        """``create()``'s table, or a 429 refusal that changes nothing. A creation that
-        fails (a refused body, a full server) gives its token back. ``directory`` counts
-        the address's open tables on the other processes (in a cluster) and is told of
-        the new table."""
+        """``create()``'s table, or a 429 refusal (with ``Retry-After``) that changes
+        nothing. A creation that fails (a refused body, a full server) gives its token
+        and its place back. ``directory`` counts the address's open tables on the other
+        processes (in a cluster) and is told of the new table."""
         limits = self.limits
         if limits is None:
             return await create()
-        elsewhere = await self._elsewhere(client, directory)  # before the checks: none awaits
+        elsewhere = await self._elsewhere(client, directory)
+        # From here until the place is taken nothing awaits: the check and the count are
+        # one step for every request of this address.
         bucket = self._buckets[client]
         wait = math.ceil(bucket.wait())
         if wait > 0:
-            response = error_response(
-                Code.TOO_MANY_NEW_TABLES,
-                f"at most {limits.tables_per_minute} new tables a minute from one address:"
-                f" try again in {wait} s")
-            return attrs.evolve(response, headers=(("Retry-After", str(wait)),))
-        tables = [t for t in self._open.get(client, ())
-                  if t.state in (TableState.WAITING, TableState.PLAYING)]
-        if len(tables) + self._creating[client] + elsewhere >= limits.open_tables:
-            return error_response(
-                Code.TOO_MANY_OPEN_TABLES,
-                f"at most {limits.open_tables} open tables from one address: finish or"
-                " leave one first")
+            return _too_many(Code.TOO_MANY_NEW_TABLES, wait,
+                             f"at most {limits.tables_per_minute} new tables a minute from "
+                             f"one address: try again in {wait} s")
+        held = self.held(client)
+        if held + elsewhere >= limits.open_tables:
+            return _too_many(Code.TOO_MANY_OPEN_TABLES, OPEN_TABLES_RETRY_AFTER,
+                             f"at most {limits.open_tables} open tables from one address "
+                             f"(this one has {held + elsewhere}): finish or leave one first")
         self._forget()
         bucket.allow()
         self._creating[client] += 1
@@ -354,7 +410,7 @@ class _TableQuota:
             self._creating[client] -= 1
             if not self._creating[client]:
                 del self._creating[client]
-        self._open[client] = [*tables, table]
+        self._open.setdefault(client, []).append(table)  # the list as it is now
         directory.created_by(table, client)
         return table
 
@@ -371,8 +427,14 @@ class _TableQuota:
         if len(self._open) < _KNOWN_ADDRESSES:
             return
         for client, tables in list(self._open.items()):
-            if not any(t.state in (TableState.WAITING, TableState.PLAYING) for t in tables):
+            if not any(t.state in _OPEN_STATES for t in tables):
                 del self._open[client]
+
+
+def _too_many(code: Code, retry_after: int, message: str) -> HttpResponse:
+    """A 429 refusal with ``Retry-After``: every 429 the server sends carries one."""
+    return attrs.evolve(error_response(code, message),
+                        headers=(("Retry-After", str(retry_after)),))
 
 
 def operator_refusal(request: HttpRequest, token: str | None) -> HttpResponse | None:
@@ -424,8 +486,15 @@ def _seed_comes_later(client_seed: Any, commitment: Any, table_id: str = "<id>")
 
 
 def _body(request: HttpRequest, kind: type[T]) -> T:
+    if not request.body:
+        raise _BadBody("the body is empty: send a JSON object ({} takes every default) @ $")
     try:
-        data = parse_json(request.body or b"{}")
+        text = utf8_text(request.body)
+    except ProtocolError as exc:
+        raise _BadBody(f"the body must be UTF-8 without a byte order mark: {exc.message}"
+                       ) from None
+    try:
+        data = parse_json(text)
     except ProtocolError as exc:
         raise _BadBody(f"the body is not JSON: {exc.message.removeprefix('not valid JSON: ')}"
                        ) from None

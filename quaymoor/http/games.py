@@ -20,6 +20,8 @@
 - ``GET /api/games/<id>/charts``: the numbers of the end-of-game pictures (score after each
   round, points by source, goods shipped and sold).
 
+Every number in a query (``limit``, ``step``, ``seat``) is read by ``http.query``: ASCII
+digits only, else 400 ``bad_request`` naming the parameter, before the game is looked up.
 Only games that have ended are here. A running game's id is answered exactly like an id
 that never existed (404 ``unknown_game``): nothing about it, least of all its seed.
 Replays run in a worker thread; the last few answers of each kind are kept.
@@ -39,18 +41,26 @@ import trio
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.http.frontdoor import HttpRequest, HttpResponse, static_response
 from quaymoor.http.game_charts import ChartsError, game_charts
+from quaymoor.http.query import QueryError, query_int
 from quaymoor.http.replay import ReplayError, replay_all, replay_step
 from quaymoor.http.replay_views import ViewsError, replay_views
-from quaymoor.http.responses import error_response, json_response
+from quaymoor.http.responses import (
+    READ_METHODS,
+    error_response,
+    json_response,
+    method_not_allowed,
+)
 from quaymoor.protocol.codes import Code
 from quaymoor.rules.converter import converter
+from quaymoor.rules.data import MAX_PLAYERS
 from quaymoor.rules.record import GameRecord
 from quaymoor.store.archive import MAX_LIST, ArchiveError, summary_of
 
 _RECORD = re.compile(r"^/games/([0-9a-f]{10})\.json$")
 _PAGE = re.compile(r"^/games/([0-9a-f]{10})/?$")
 _API = re.compile(r"^/api/games/([0-9a-f]{10})(/replay|/views|/charts)?$")
-_SEAT = re.compile(r"^[0-9]{1,2}$")
+#: Games ``GET /api/games`` lists without ``?limit``.
+DEFAULT_LIST = 20
 _UNKNOWN = ("no finished game has that id (a running game's record is published when it "
             "ends)")
 #: Seconds a pending record's download says to wait before asking again.
@@ -74,8 +84,8 @@ class GamesApi:
         api_match = _API.match(path)
         if path != "/api/games" and not (record_match or page_match or api_match):
             return None
-        if request.method not in ("GET", "HEAD"):
-            return error_response(Code.METHOD_NOT_ALLOWED, f"{request.method} is not allowed here")
+        if request.method not in READ_METHODS:
+            return method_not_allowed(request.method, path, READ_METHODS)
         try:
             if path == "/api/games":
                 return await self._list(request)
@@ -92,6 +102,8 @@ class GamesApi:
             if sub == "/charts":
                 return await self._charts(game_id)
             return await self._summary(game_id)
+        except QueryError as exc:
+            return error_response(Code.BAD_REQUEST, str(exc))
         except ArchiveError as exc:
             return error_response(Code.ARCHIVE_UNAVAILABLE, str(exc))
 
@@ -132,12 +144,9 @@ class GamesApi:
         return page
 
     async def _list(self, request: HttpRequest) -> HttpResponse:
-        try:
-            limit = int(request.query.get("limit", "20"))
-        except ValueError:
-            return error_response(Code.BAD_REQUEST, "limit must be a whole number @ ?limit")
-        if not 1 <= limit <= MAX_LIST:
-            return error_response(Code.BAD_REQUEST, f"limit must be 1 to {MAX_LIST} @ ?limit")
+        limit = query_int(request.query, "limit", 1, MAX_LIST)
+        if limit is None:
+            limit = DEFAULT_LIST
         archive = self.supervisor.archive
         if archive is not None:
             games = [g.summary() for g in await archive.recent(limit)]
@@ -172,17 +181,13 @@ class GamesApi:
         })
 
     async def _replay(self, game_id: str, request: HttpRequest) -> HttpResponse:
+        step = query_int(request.query, "step")
         record = await self._record(game_id)
         if record is None:
             return error_response(Code.UNKNOWN_GAME, _UNKNOWN)
-        step_text = request.query.get("step")
-        if step_text is None:
+        if step is None:
             summary = await self._kept(("replay", game_id, None), lambda: replay_all(record))
             return json_response({"id": game_id, **summary})
-        try:
-            step = int(step_text)
-        except ValueError:
-            return error_response(Code.BAD_REQUEST, "step must be a whole number @ ?step")
         try:
             data = await trio.to_thread.run_sync(replay_step, record, step)
         except ReplayError as exc:
@@ -192,17 +197,14 @@ class GamesApi:
         return json_response({"id": game_id, **data})
 
     async def _views(self, game_id: str, request: HttpRequest) -> HttpResponse:
+        seat = query_int(request.query, "seat", 0, MAX_PLAYERS - 1)
         record = await self._record(game_id)
         if record is None:
             return error_response(Code.UNKNOWN_GAME, _UNKNOWN)
-        seat_text = request.query.get("seat")
-        seat: int | None = None
-        if seat_text is not None:
-            if not _SEAT.match(seat_text) or int(seat_text) >= record.players:
-                return error_response(Code.BAD_REQUEST, (
-                    f"seat must be 0 to {record.players - 1} (or left out for the "
-                    f"spectator's view) @ ?seat"))
-            seat = int(seat_text)
+        if seat is not None and seat >= record.players:
+            return error_response(Code.BAD_SEAT, (
+                f"this game has no seat {seat}: seat must be 0 to {record.players - 1} (or "
+                f"left out for the spectator's view) @ ?seat"))
         try:
             views = await self._kept(("views", game_id, seat), lambda: replay_views(record, seat))
         except ViewsError as exc:

@@ -5,6 +5,13 @@ One home for the routes: the schemathesis check and ``quaymoor fuzz`` (its route
 the code both ways (every route the API answers is here, every route here is answered,
 every status the code sends for a route is listed under it).
 
+It is exactly as strict as the server: a request it allows is taken or refused only for
+the server's state (404, 409, 429), one it does not allow is refused (a name must keep
+something once cleaned: ``name_pattern``; integers are whole numbers, ``3.0`` too; every
+body is required; query numbers are bounded as ``http.query`` reads them); every 429 and
+the pending record's 202 carry ``Retry-After``; every path with GET has HEAD.
+``tests/http/test_schemathesis.py`` runs schemathesis with all its checks against it.
+
 Error bodies are the one shape ``http.responses.error_response`` sends, with the codes of
 ``protocol.codes.HTTP_STATUS``. Refusals made by the front door before the API sees a
 request (malformed HTTP, 408, 413, 431) are plain text and are not described here, nor is
@@ -20,10 +27,17 @@ seed once the start has fixed every commitment (docs/fairness.md).
 
 from __future__ import annotations
 
+import sys
+import unicodedata
+from functools import cache
 from typing import Any, Final
 
+from quaymoor.actors.supervisor import BOT_LEVELS
+from quaymoor.http.query import MAX_VALUE
 from quaymoor.protocol.codes import HTTP_STATUS, Code
 from quaymoor.protocol.pace import DEFAULT_PACE, Pace
+from quaymoor.rules.data import MAX_PLAYERS, MIN_PLAYERS
+from quaymoor.store.archive import MAX_LIST
 
 TABLE_ID: Final = "^[0-9a-f]{10}$"
 JSON: Final = "application/json"
@@ -51,7 +65,15 @@ def _refusals(*codes: Code, also: dict[int, tuple[Code, ...]] | None = None) -> 
         by_status.setdefault(HTTP_STATUS[code], []).append(code)
     for status, extra in (also or {}).items():
         by_status.setdefault(status, []).extend(extra)
-    return {str(status): _error(*group) for status, group in sorted(by_status.items())}
+    out = {str(status): _error(*group) for status, group in sorted(by_status.items())}
+    if "429" in out:  # every 429 says when to ask again
+        out["429"]["headers"] = {"Retry-After": RETRY_AFTER}
+    return out
+
+
+#: The seconds to wait before asking again (every 429, and a pending record's 202).
+RETRY_AFTER: Final = {"required": True, "description": "seconds to wait before asking again",
+                      "schema": {"type": "integer", "minimum": 1}}
 
 
 def _ok(schema: dict[str, Any], status: int = 200, media: str = JSON,
@@ -59,8 +81,39 @@ def _ok(schema: dict[str, Any], status: int = 200, media: str = JSON,
     return {str(status): {"description": description, "content": {media: {"schema": schema}}}}
 
 
+def _query_int(low: int, high: int) -> dict[str, Any]:
+    """A whole number in the query (``http.query``: ASCII digits only, at most 6)."""
+    return {"type": "integer", "minimum": low, "maximum": high}
+
+
 def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    """A JSON request body: always required (an empty body is ``bad_request``; ``{}``
+    takes every default)."""
     return {"required": True, "content": {JSON: {"schema": schema}}}
+
+
+def _name_blank(char: str) -> bool:
+    """A character a name loses (``actors.lobby.clean_name``: control and format
+    characters, white space); ``tests/http/test_openapi.py`` holds the two together."""
+    return char.isspace() or unicodedata.category(char) in ("Cc", "Cf")
+
+
+@cache
+def name_pattern() -> str:
+    """A regular expression (searched, as JSON Schema does) that a name matches exactly
+    when something of it is left once cleaned: one character outside the ranges a name
+    loses. The characters are written as themselves, so that every regex dialect reads
+    the class alike (ECMA-262's, Python's, Rust's)."""
+    ranges: list[tuple[int, int]] = []
+    for point in range(sys.maxunicode + 1):
+        if 0xD800 <= point <= 0xDFFF or not _name_blank(chr(point)):
+            continue
+        if ranges and ranges[-1][1] == point - 1:
+            ranges[-1] = (ranges[-1][0], point)
+        else:
+            ranges.append((point, point))
+    parts = [chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges]
+    return "[^" + "".join(parts) + "]"
 
 
 def _obj(required: list[str], props: dict[str, Any], *, closed: bool = True) -> dict[str, Any]:
@@ -71,10 +124,17 @@ def _obj(required: list[str], props: dict[str, Any], *, closed: bool = True) -> 
 
 
 STRING: Final = {"type": "string"}
-NAME: Final = {"type": "string", "description": "control and format characters dropped, "
-                "whitespace collapsed, cut to 24 characters"}
-PLAYERS: Final = {"type": "integer", "minimum": 2, "maximum": 5, "default": 4}
-BOTS: Final = {"enum": ["easy", "normal", "hard"], "default": "normal"}
+FINGERPRINT: Final = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+SEAT_NUMBER: Final = {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}
+NAME: Final = {"type": "string", "pattern": name_pattern(),
+               "description": "control and format characters dropped, white space "
+                              "collapsed, cut to 24 characters; something must be left "
+                              "(bad_name otherwise)"}
+PLAYERS: Final = {"type": "integer", "minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS,
+                  "default": 4, "description": "a whole number (4 and 4.0 alike)"}
+BOTS: Final = {"enum": list(BOT_LEVELS), "default": "normal",
+               "description": "easy, normal or hard (the lobby's); random plays any legal "
+                              "move, for tests and benchmarks"}
 PACE: Final = {"enum": [p.value for p in Pace], "default": DEFAULT_PACE.value,
                "description": "how long the bots wait before each move (docs/protocol.md)"}
 CLIENT_SEED: Final = {"type": "string", "minLength": 1, "pattern": "^[^\\u0000]*$",
@@ -98,8 +158,17 @@ TABLE_WRITE: Final = (Code.BAD_REQUEST, Code.BAD_TOKEN, Code.UNKNOWN_TABLE, Code
 SCHEMAS: Final[dict[str, Any]] = {
     "TableInfo": _obj(["table", "players", "fingerprint", "invite"], {
         "table": {"type": "string", "pattern": TABLE_ID}, "players": PLAYERS,
-        "fingerprint": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
-        "invite": STRING}, closed=False),
+        "fingerprint": FINGERPRINT,
+        "invite": {"type": "string", "pattern": "^/\\?table=[0-9a-f]{10}$"}}),
+    "GameSummary": _obj(["id", "ended_at", "players", "reason", "seats", "winners", "totals",
+                         "actions", "url", "record_url"], {
+        "id": {"type": "string", "pattern": TABLE_ID}, "ended_at": {"type": "number"},
+        "players": PLAYERS, "reason": STRING,
+        "seats": {"type": "array", "items": _obj(["seat", "name", "bot"], {
+            "seat": SEAT_NUMBER, "name": STRING, "bot": {"type": "boolean"}})},
+        "winners": {"type": "array", "items": SEAT_NUMBER},
+        "totals": {"type": "array", "items": {"type": "integer"}},
+        "actions": {"type": "integer", "minimum": 0}, "url": STRING, "record_url": STRING}),
     "Seat": _obj(["seat", "name", "bot", "bot_playing", "connected"], {
         "seat": {"type": "integer", "minimum": 0}, "name": {"type": ["string", "null"]},
         "bot": {"type": "boolean"}, "bot_playing": {"type": "boolean"},
@@ -137,9 +206,9 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
         "requestBody": _body(_obj([], {"name": NAME, "players": PLAYERS, "bots": BOTS,
                                        "pace": PACE})),
         "responses": {
-            **_ok(_obj(["table", "seat", "token", "fingerprint"], {
+            **_ok(_obj(["table", "players", "fingerprint", "invite", "seat", "token"], {
                 **SCHEMAS["TableInfo"]["properties"], "seat": {"const": 0},
-                "token": STRING}, closed=False), 201, description="created"),
+                "token": STRING}), 201, description="created"),
             **_refusals(Code.BAD_REQUEST, Code.BAD_PLAYERS, Code.BAD_BOTS, Code.BAD_NAME,
                         Code.BAD_PACE, *NEW_TABLE, *POST_GATE)}}},
     "/api/tables/{table}/join": {"post": {
@@ -147,9 +216,9 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
         "parameters": [TABLE_PARAM],
         "requestBody": _body(_obj(["name"], {"name": NAME})),
         "responses": {
-            **_ok(_obj(["seat", "token", "fingerprint"], {
-                "seat": {"type": "integer", "minimum": 0}, "token": STRING,
-                "fingerprint": STRING}, closed=False)),
+            **_ok(_obj(["table", "seat", "token", "fingerprint"], {
+                "table": {"type": "string", "pattern": TABLE_ID}, "seat": SEAT_NUMBER,
+                "token": STRING, "fingerprint": FINGERPRINT})),
             **_refusals(Code.BAD_REQUEST, Code.BAD_NAME, Code.UNKNOWN_TABLE, Code.NOT_FOUND,
                         Code.ALREADY_STARTED, Code.TABLE_FULL, Code.TABLE_CLOSED,
                         *POST_GATE)}}},
@@ -188,8 +257,9 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
     "/api/games": {"get": {
         "operationId": "list_games", "summary": "the games that ended last, newest first",
         "parameters": [{"name": "limit", "in": "query", "required": False,
-                        "schema": {"type": "integer", "minimum": 1, "maximum": 100}}],
-        "responses": {**_ok(_obj(["games"], {"games": {"type": "array"}})),
+                        "schema": _query_int(1, MAX_LIST)}],
+        "responses": {**_ok(_obj(["games"], {"games": {"type": "array",
+                                                       "items": _ref("GameSummary")}})),
                       **_refusals(Code.BAD_REQUEST, Code.ARCHIVE_UNAVAILABLE)}}},
     "/api/games/{game}": {"get": {
         "operationId": "game", "summary": "one ended game", "parameters": [GAME_PARAM],
@@ -200,7 +270,7 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
     "/api/games/{game}/replay": {"get": {
         "operationId": "replay", "summary": "an ended game replayed, whole or at ?step",
         "parameters": [GAME_PARAM, {"name": "step", "in": "query", "required": False,
-                                    "schema": {"type": "integer", "minimum": 0}}],
+                                    "schema": _query_int(0, MAX_VALUE)}],
         "responses": {**_ok(_obj(["id"], {"id": STRING}, closed=False)),
                       **_refusals(Code.BAD_REQUEST, Code.BAD_STEP, Code.UNKNOWN_GAME,
                                   Code.NOT_FOUND, Code.ARCHIVE_UNAVAILABLE,
@@ -209,13 +279,13 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
         "operationId": "replay_views",
         "summary": "a seat's (or, without ?seat, the spectator's) view after each step",
         "parameters": [GAME_PARAM, {"name": "seat", "in": "query", "required": False,
-                                    "schema": {"type": "integer", "minimum": 0,
-                                               "maximum": 4}}],
+                                    "schema": _query_int(0, MAX_PLAYERS - 1)}],
         "responses": {**_ok(_obj(["id", "seat", "start", "patches"], {
                           "id": STRING, "start": {"type": "object"},
                           "patches": {"type": "array"}}, closed=False)),
-                      **_refusals(Code.BAD_REQUEST, Code.UNKNOWN_GAME, Code.NOT_FOUND,
-                                  Code.ARCHIVE_UNAVAILABLE, also={422: (Code.BAD_STEP,)})}}},
+                      **_refusals(Code.BAD_REQUEST, Code.BAD_SEAT, Code.UNKNOWN_GAME,
+                                  Code.NOT_FOUND, Code.ARCHIVE_UNAVAILABLE,
+                                  also={422: (Code.BAD_STEP,)})}}},
     "/api/games/{game}/charts": {"get": {
         "operationId": "charts",
         "summary": "an ended game's numbers by round and by source, for its charts",
@@ -232,6 +302,7 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
                       "202": {"description": "ended, its record not yet written: the "
                                              "archive is failing (ask again after "
                                              "Retry-After seconds)",
+                              "headers": {"Retry-After": RETRY_AFTER},
                               "content": {JSON: {"schema": _obj(
                                   ["status", "id", "pending_since", "message"], {
                                       "status": {"const": "pending"}, "id": STRING,
@@ -267,6 +338,22 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
 }
 
 
+def _with_head(paths: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Every path that takes GET takes HEAD too: the same answer without its body."""
+    out: dict[str, dict[str, Any]] = {}
+    for path, ops in paths.items():
+        out[path] = dict(ops)
+        if "get" in ops:
+            get = ops["get"]
+            out[path]["head"] = {
+                "operationId": f"{get['operationId']}_head",
+                "summary": f"{get['summary']} (the head only)",
+                **({"parameters": get["parameters"]} if "parameters" in get else {}),
+                "responses": {status: {k: v for k, v in answer.items() if k != "content"}
+                              for status, answer in get["responses"].items()}}
+    return out
+
+
 def document(server_url: str | None = None) -> dict[str, Any]:
     """The OpenAPI 3.1 document; ``server_url`` fills ``servers`` when given."""
     doc: dict[str, Any] = {
@@ -274,7 +361,7 @@ def document(server_url: str | None = None) -> dict[str, Any]:
         "info": {"title": "Quaymoor", "version": "1",
                  "description": "The lobby and finished games over HTTP; the game itself is "
                                 "the websocket at /ws (docs/protocol.md)."},
-        "paths": PATHS,
+        "paths": _with_head(PATHS),
         "components": {"schemas": SCHEMAS, "responses": {
             "NotFound": _error(Code.NOT_FOUND) | {
                 "description": "not_found: any path under /api/ that is not described here"},

@@ -67,10 +67,42 @@ def _int(text: str) -> int:
         raise ValueError(f"an integer of {len(text)} digits is too long") from None
 
 
+#: Byte order marks, longest first (UTF-32's little-endian one begins like UTF-16's).
+_BOMS: Final = ((b"\xff\xfe\x00\x00", "a UTF-32 byte order mark (FF FE 00 00)"),
+                (b"\x00\x00\xfe\xff", "a UTF-32 byte order mark (00 00 FE FF)"),
+                (b"\xef\xbb\xbf", "a UTF-8 byte order mark (EF BB BF)"),
+                (b"\xff\xfe", "a UTF-16 byte order mark (FF FE)"),
+                (b"\xfe\xff", "a UTF-16 byte order mark (FE FF)"))
+
+
+def utf8_text(raw: bytes) -> str:
+    """``raw`` as text: it must be UTF-8 without a byte order mark (RFC 8259 8.1). Raises
+    ``ProtocolError`` (bad_json) saying what it is instead: a BOM (UTF-8's, UTF-16's or
+    UTF-32's), NUL bytes (UTF-16 or UTF-32 without a BOM), or bytes that are not UTF-8
+    (a surrogate's encoding too), with the offset of the first."""
+    for bom, name in _BOMS:
+        if raw.startswith(bom):
+            raise ProtocolError(Code.BAD_JSON, f"it starts with {name}: send UTF-8 without "
+                                               "a byte order mark")
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        raise ProtocolError(Code.BAD_JSON, f"it has a NUL byte at offset {nul} (UTF-16 or "
+                                           "UTF-32?): send UTF-8")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ProtocolError(Code.BAD_JSON, (
+            f"it is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}): "
+            "send UTF-8")) from None
+
+
 def parse_json(text: str | bytes) -> Any:
     """Parse JSON text strictly. Raises ``ProtocolError`` (bad_json) and nothing else: for
-    text that is not JSON, not UTF-8, nested too deeply, an integer over Python's digit
-    limit, a float that overflows (``1e999``), or ``NaN`` / ``Infinity``."""
+    bytes that are not UTF-8 without a byte order mark (``utf8_text``), text that is not
+    JSON, nested too deeply, an integer over Python's digit limit, a float that overflows
+    (``1e999``), or ``NaN`` / ``Infinity``."""
+    if isinstance(text, bytes):
+        text = utf8_text(text)
     try:
         return json.loads(text, parse_int=_int, parse_float=_finite_float,
                           parse_constant=_refuse_constant)

@@ -93,7 +93,6 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.BAD_COMMITMENT: 400,
     Code.SEED_MISMATCH: 400,
     Code.BAD_PACE: 400,
-    Code.BAD_STEP: 400,  #: 422 when the record itself does not replay (``http.games``)
     Code.OPERATOR_TOKEN: 401,
     Code.BAD_TOKEN: 403,
     Code.NOT_HOST: 403,
@@ -101,6 +100,10 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.CROSS_SITE: 403,
     Code.UNKNOWN_TABLE: 404,
     Code.UNKNOWN_GAME: 404,
+    #: A step past the game's end (a query the document cannot bound: each game has its
+    #: own length); 422 when the record itself does not replay (``http.games``).
+    Code.BAD_STEP: 404,
+    Code.BAD_SEAT: 404,  #: over HTTP: ``?seat`` past the game's seats
     Code.NOT_FOUND: 404,
     Code.METHOD_NOT_ALLOWED: 405,
     Code.ALREADY_STARTED: 409,
@@ -160,14 +163,14 @@ CODE_MEANINGS: Final[Mapping[Code, str]] = {
     Code.NOT_AWAY: "that seat's player is not away",
     Code.VOTE_NOT_OPEN: "the vote opens after one of the away seat's decisions has timed out",
     Code.ALREADY_VOTED: "this seat has voted on that seat already",
-    Code.BAD_CHAT: "the chat line is empty, too long or not valid Unicode",
+    Code.BAD_CHAT: "the chat line is empty, shows nothing, is too long or not valid Unicode",
     Code.CHAT_TOO_FAST: "too many chat lines: wait a moment",
     Code.NOT_FINISHED: "a rematch is offered once the game has finished",
     Code.NOT_HOST: "only the table's host may start it (anyone, once the host is away 30 s)",
     Code.BAD_PACE: "the pace is people, steady or fast",
     Code.BAD_REQUEST: "the request body is malformed",
     Code.UNKNOWN_GAME: "no finished game has that id",
-    Code.BAD_STEP: "the replay step is out of range",
+    Code.BAD_STEP: "the game has no such step, or its record does not replay",
     Code.ARCHIVE_UNAVAILABLE: "the archive cannot be read now",
     Code.NOT_FOUND: "nothing here",
     Code.METHOD_NOT_ALLOWED: "that method is not allowed here",

@@ -1,7 +1,8 @@
 """The table's chat, driven through the table's inbox on trio's autojump clock: a player's
 line reaches everyone attached (spectators too); a stranger's text (lone surrogates, NUL,
-RTL overrides, huge, wrong types) is cleaned or refused with a clear error and changes
-nothing; the rate per seat; the recent lines for a late joiner; nothing in the record."""
+RTL overrides, nothing visible, huge, wrong types) is cleaned or refused with a clear
+error and changes nothing; the rate per seat; the recent lines for a late joiner;
+nothing in the record."""
 
 from __future__ import annotations
 
@@ -78,6 +79,14 @@ async def test_a_line_reaches_everyone_at_the_table_spectators_too(
     ("   \n\t ", "needs some text"),
     ("\x00\x01\x7f\x9b", "needs some text"),  # only control characters: nothing left
     ("\u202e\u2066\u200f", "needs some text"),  # only bidi controls
+    # only invisible characters: never broadcast as a blank line
+    ("\u200b", "something visible"),  # zero-width space
+    ("\u200b\u200c\u200d\u2060\ufeff", "something visible"),  # zero-width, joiners, BOM
+    (" \u200b \u00ad \u180e ", "something visible"),  # soft hyphen, Mongolian separator
+    ("\u3164\uffa0\u115f", "something visible"),  # Hangul fillers
+    ("\u2800\u2800", "something visible"),  # the blank Braille pattern
+    ("\ufe0f\u034f\U000e0041", "something visible"),  # variation selector, CGJ, a tag
+    ("\u3000\u2028\u00a0", "needs some text"),  # other spaces: white space
     ("x" * (MAX_CHARS + 1), f"at most {MAX_CHARS} characters; this one is {MAX_CHARS + 1}"),
     ("🎲" * (MAX_CHARS + 1), f"this one is {MAX_CHARS + 1}"),
     ("é" * 100_000, "this one is 100000"),
@@ -105,6 +114,8 @@ async def test_a_bad_line_is_refused_clearly_and_changes_nothing(
     ("line one\r\nline two", "line one line two"),
     ("🎲" * MAX_CHARS, "🎲" * MAX_CHARS),  # 200 code points (400 UTF-16 units) is fine
     ("👩\u200d👩\u200d👧", "👩\u200d👩\u200d👧"),  # the joiner of an emoji is kept
+    ("\u200bhi\u200b", "\u200bhi\u200b"),  # something visible: the line is kept
+    ("\u0301", "\u0301"),  # a lone combining mark shows (a dotted circle)
 ])
 async def test_control_and_bidi_characters_are_taken_out(
     supervisor: Supervisor, autojump_clock: trio.testing.MockClock, text: str, shown: str

@@ -91,3 +91,14 @@ def test_haproxy_config_refuses_bad_table_hosts(
 
 def test_haproxy_config_slots_above_the_highest() -> None:
     assert main(["haproxy-config", "--table-host", "w07=10.0.0.2:8001", "--slots", "4"]) == 2
+
+
+def test_every_429_haproxy_sends_carries_retry_after_and_the_servers_body() -> None:
+    text = config_text(host="127.0.0.1", port=18000, slots=4, address_limits=True,
+                       workers=[Worker(0, "127.0.0.1", 18100)], socket_path="/tmp/h.sock")
+    refusals = [line for line in text.splitlines() if "429" in line]
+    assert refusals
+    for line in refusals:
+        assert "hdr Retry-After 60 " in line, line
+        assert "content-type application/json" in line
+        assert '"code": "too_many_new_tables"' in line

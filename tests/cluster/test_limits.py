@@ -76,3 +76,33 @@ async def test_the_21st_open_table_of_an_address_is_refused_on_every_process(
         # The cap is per address: another one (HAProxy forwards 127.0.0.2) opens a table.
         status, body = await create(port, source="127.0.0.2")
         assert status == 201, body
+
+
+async def test_haproxys_rate_refusal_is_the_servers_429_with_retry_after(
+        running: RunningCluster) -> None:
+    """Past 30 creation requests a minute from one address HAProxy refuses the next itself:
+    429 with ``Retry-After`` and the processes' JSON body (refused bodies count too, so
+    nothing needs to be created)."""
+    body = b'{"players": 9}'
+    seen: list[tuple[int, dict[str, str], Any]] = []
+    with trio.fail_after(LIMIT):
+        for _ in range(32):
+            stream = await trio.open_tcp_stream("127.0.0.1", running.port,
+                                                local_address="127.0.0.3")
+            async with stream:
+                await stream.send_all(
+                    b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                    b"Content-Type: application/json\r\nContent-Length: "
+                    + str(len(body)).encode() + b"\r\n\r\n" + body)
+                raw = b""
+                while chunk := await stream.receive_some(65536):
+                    raw += chunk
+            top, _, rest = raw.partition(b"\r\n\r\n")
+            lines = top.decode("latin-1").split("\r\n")
+            headers = {k.strip().lower(): v.strip()
+                       for k, _, v in (line.partition(":") for line in lines[1:])}
+            seen.append((int(lines[0].split()[1]), headers, json.loads(rest)))
+    assert [s for s, _, _ in seen[:30]] == [400] * 30
+    status, headers, answer = seen[-1]
+    assert status == 429 and headers["retry-after"] == "60", (status, headers)
+    assert answer["error"]["code"] == "too_many_new_tables"

@@ -101,7 +101,7 @@ async def test_a_finished_game_is_archived_and_served(tmp_path: Path) -> None:
             assert [s["total"] for s in end["scores"]] == [
                 s["total"] for s in info["result"]["scores"]]
             bad = await http(port, "GET", f"/api/games/{table}/replay?step=99999")
-            assert bad.status == 400 and bad.body["error"]["code"] == "bad_step"
+            assert bad.status == 404 and bad.body["error"]["code"] == "bad_step"
 
             page, _, html = await raw_get(port, f"/games/{table}")
             assert page == 200 and b'src="/game.js"' in html

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -14,13 +15,14 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
+from quaymoor.actors.lobby import clean_name
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import TableConfig
 from quaymoor.http import api as api_module
 from quaymoor.http import games as games_module
 from quaymoor.http.api import HttpApi
 from quaymoor.http.frontdoor import HttpRequest
-from quaymoor.http.openapi import PATHS, document
+from quaymoor.http.openapi import PATHS, document, name_pattern
 from quaymoor.protocol.codes import HTTP_STATUS
 from tests.actors.running import running
 
@@ -45,6 +47,13 @@ async def call(
     if media == "application/json":
         return response.status, json.loads(response.body), media
     return response.status, response.body.decode(), media
+
+
+async def post_json(api: HttpApi, path: str, body: Any) -> int:
+    headers = {"content-type": "application/json"}
+    response = await api(HttpRequest("POST", path, {}, headers, json.dumps(body).encode(),
+                                     "::1"))
+    return response.status
 
 
 def _valid_body(path: str) -> dict[str, Any]:
@@ -149,3 +158,39 @@ async def test_every_route_the_code_answers_is_documented(api: HttpApi) -> None:
             if template is None or method not in PATHS[template]:
                 missing.append(f"{method.upper()} {concrete} answers {status}")
     assert missing == []
+
+
+def test_the_name_pattern_is_exactly_what_clean_name_keeps() -> None:
+    """The document's name pattern matches one character exactly when ``clean_name``
+    leaves something of it: every code point but the surrogates, both ways."""
+    pattern = re.compile(name_pattern())
+    differ = [hex(point) for point in range(sys.maxunicode + 1)
+              if not 0xD800 <= point <= 0xDFFF
+              and bool(pattern.search(chr(point))) != bool(clean_name(chr(point)))]
+    assert differ == []
+    for name, kept in (("", False), ("\u200b \u2066\t", False), ("\u200bA", True),
+                       ("Zoë", True), ("\u3000\u00a0", False)):
+        assert bool(pattern.search(name)) == kept == bool(clean_name(name)), name
+
+
+@pytest.mark.parametrize(("body", "ok"), [
+    ({"players": 3}, True), ({"players": 3.0}, True), ({"players": 3.5}, False),
+    ({"players": "3"}, False), ({"players": True}, False), ({"players": 6}, False),
+    ({"bots": "random"}, True), ({"bots": "Hard"}, False), ({"pace": "fast"}, True),
+    ({}, True), ({"extra": 1}, False)])
+async def test_a_create_body_is_taken_exactly_when_the_document_allows_it(
+    api: HttpApi, body: dict[str, Any], ok: bool
+) -> None:
+    schema = PATHS["/api/tables"]["post"]["requestBody"]["content"]["application/json"]
+    assert _conforms(schema["schema"], body) == ok
+    assert (await post_json(api, "/api/tables", body) == 201) == ok, body
+
+
+@pytest.mark.parametrize(("name", "ok"), [("Ada", True), ("", False), ("\u200b", False),
+                                          ("  \u202e ", False), ("\u200bAda", True)])
+async def test_a_play_now_name_is_taken_exactly_when_the_document_allows_it(
+    api: HttpApi, name: str, ok: bool
+) -> None:
+    schema = PATHS["/api/play-now"]["post"]["requestBody"]["content"]["application/json"]
+    assert _conforms(schema["schema"], {"name": name}) == ok
+    assert (await post_json(api, "/api/play-now", {"name": name, "players": 2}) == 201) == ok

@@ -49,11 +49,15 @@ async def test_views_and_charts_are_served_and_bad_seats_refused(tmp_path: Path)
             assert [s["total"] for s in charts["sources"]] == [
                 sc.total for sc in record.result.scores]
 
-            for bad in ("3", "-1", "x", "1.0", "%EF%BC%91", "9" * 5000, "", "%00"):
+            for bad in ("5", "-1", "x", "1.0", "%EF%BC%91", "9" * 5000, "", "%00"):
                 refused = await http(port, "GET", f"/api/games/{GAME}/views?seat={bad}")
                 assert refused.status == 400, bad
                 assert refused.body["error"]["code"] == "bad_request"
                 assert "@ ?seat" in refused.body["error"]["message"]
+            # a seat any table could have, but this 3-seat game has not: no such seat
+            refused = await http(port, "GET", f"/api/games/{GAME}/views?seat=3")
+            assert (refused.status, refused.body["error"]["code"]) == (404, "bad_seat")
+            assert "0 to 2" in refused.body["error"]["message"]
             # not UTF-8 (a lone surrogate): the front door refuses the request itself
             status, _, _ = await raw_get(port, f"/api/games/{GAME}/views?seat=%ED%A0%80")
             assert status == 400
@@ -73,7 +77,7 @@ async def test_a_running_games_views_and_charts_are_a_404_without_its_seed(
             table = game["table"]
             seed = supervisor.tables[table].seed.hex()
             for path in (f"/api/games/{table}/views", f"/api/games/{table}/views?seat=0",
-                         f"/api/games/{table}/views?seat=9", f"/api/games/{table}/charts"):
+                         f"/api/games/{table}/views?seat=4", f"/api/games/{table}/charts"):
                 status, _, body = await raw_get(port, path)
                 assert status == 404, path
                 assert json.loads(body)["error"]["code"] == "unknown_game"
