@@ -373,3 +373,23 @@ export async function dealKey(seedHex, deal) {
   await checkDeal(deal);
   return hmac(await hmacKey(seed), dealKeyMessage(deal));
 }
+
+/** The bots' names, in the order they are given (`botNames`). */
+export const BOT_NAMES = Object.freeze(["Ada", "Bede", "Cuthbert", "Dunstan", "Edith", "Frideswide", "Godric", "Hilda"]);
+const BOT_SUFFIX = " (bot)";
+
+/**
+ * The names the bots at a table get, fixed by the people's (docs/fairness.md, "Commit,
+ * then reveal", 3): `people` has per seat a person's name, or null for a bot's chair; the
+ * bots' chairs, in seat order, take the first names of BOT_NAMES that no person at the
+ * table has (with or without " (bot)"), each with " (bot)". Null at the people's seats.
+ * @param {readonly (string | null)[]} people
+ * @returns {(string | null)[]}
+ */
+export function botNames(people) {
+  const taken = new Set(people.filter((n) => n !== null).map((n) => (/** @type {string} */ (n)).endsWith(BOT_SUFFIX)
+    ? /** @type {string} */ (n).slice(0, -BOT_SUFFIX.length) : n));
+  const free = BOT_NAMES.filter((n) => !taken.has(n)).map((n) => n + BOT_SUFFIX);
+  let next = 0;
+  return people.map((n) => (n === null ? free[next++] ?? null : null));
+}

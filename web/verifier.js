@@ -18,7 +18,7 @@
 // server) shows, `seen` what this browser saw during the game. A seat is named as the
 // record names its player ("seat 2", counted from 1, only where the record has no name).
 
-import { ALGORITHM, ALGORITHM_1, dealKey, deriveKey, fingerprint, firstWarden, tableFingerprint } from "./fairness.js";
+import { ALGORITHM, ALGORITHM_1, botNames, dealKey, deriveKey, fingerprint, firstWarden, tableFingerprint } from "./fairness.js";
 import { SETUPS, compareTurnUps, expectedTurnUps } from "./fairness_plots.js";
 import { check, commitText, isInt, seatNamer, seedText } from "./verify_record.js";
 import { FORMAT_2, dealOf, seatSeedChecks, seenChecks } from "./verify_seats.js";
@@ -154,6 +154,11 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
   if (fair2 && dealt) {
     if (dealt.deal) {
       try {
+        const named = botNames(dealt.deal.seats.map((x) => (x.bot ? null : x.name)));
+        const misnamed = dealt.deal.seats.findIndex((x, i) => x.bot && x.name !== named[i]);
+        if (misnamed >= 0) {
+          throw new Error(`seat ${misnamed} is a bot named ${JSON.stringify(dealt.deal.seats[misnamed].name)}, but a bot there is named ${JSON.stringify(named[misnamed])} (bots take the first free names of the list, in seat order: docs/fairness.md)`);
+        }
         key = await dealKey(record.seed, dealt.deal);
         const committed = dealt.deal.seats.filter((x) => x.commitment !== null).length;
         const revealed = dealt.deal.seats.filter((x) => x.client_seed !== null).length;

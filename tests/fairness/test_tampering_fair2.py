@@ -2,8 +2,8 @@
 ``quaymoor verify`` (a subprocess, as a user runs it) and the verify page (the record
 pasted, the checks in JavaScript): the binding stripped (``game``, a seat's commitment,
 ``seat_seeds``), the record downgraded to format 3 or its format and algorithm mismatched,
-two seats swapped, the seats' names swapped, a seed moved to a bot's seat. The faithful
-record passes both. Screenshot: test-artifacts/screenshots/fair-verify-tampered.png."""
+two seats swapped, the seats' names swapped, a seed moved to a bot's seat, a bot renamed.
+The faithful record passes both. Screenshot: test-artifacts/screenshots/fair-verify-tampered.png."""
 
 from __future__ import annotations
 
@@ -29,11 +29,11 @@ TABLE = "a0a0a0a0f4"  #: not in the archive: the page has no replay of its rules
 @cache
 def record_text() -> str:
     """A finished three-seat game: Wren revealed "wren's dice", Ash committed and did not
-    reveal, a bot."""
+    reveal, a bot (named by the rule: Ada)."""
     deal = Deal(TABLE, (
         DealtSeat("Wren", False, seed_commitment(TABLE, 0, "wren's dice"), "wren's dice"),
         DealtSeat("Ash", False, seed_commitment(TABLE, 1, "ash's dice"), None),
-        DealtSeat("Bede (bot)", True),
+        DealtSeat("Ada (bot)", True),  # the bots' names are fixed by the people's
     ))
     game = Game(3, game_seed(4040, 0), deal=deal, events=True)
     play_random(game, SplitMix64(4040))
@@ -81,11 +81,16 @@ def seed_to_a_bot(data: dict[str, Any]) -> None:
     data["seat_seeds"] = [None, None, "wren's dice"]
 
 
+def rename_a_bot(data: dict[str, Any]) -> None:
+    """Nobody chooses a bot's name (the key binds it): another name is refused."""
+    data["seats"][2]["name"] = "Bede (bot)"
+
+
 #: (edit, what quaymoor verify says, the first check the page fails, words in that row)
 EDITS: list[tuple[Callable[[dict[str, Any]], None], str, str, str]] = [
-    (strip_game, "names the table it was dealt at", "fingerprint", ""),
-    # the CLI reads a missing commitment as none: the key changes, and so the draws
-    (strip_commitment, "", "seats", 'seat 1 has no "commitment" entry'),
+    (strip_game, "leaves out game: the binding was stripped", "fingerprint", ""),
+    (strip_commitment, "leaves out seats[1].commitment: the binding was stripped", "seats",
+     'seat 1 has no "commitment" entry'),
     (strip_seat_seeds, "the binding was", "seats", "the binding was stripped"),
     (downgrade, "fingerprint mismatch", "fingerprint", ""),
     (mismatch_algorithm, "a format-4 record is played with quaymoor-fair-2", "algorithm",
@@ -93,7 +98,10 @@ EDITS: list[tuple[Callable[[dict[str, Any]], None], str, str, str]] = [
     (swap_seats, "does not match its commitment", "seats", "does not match its commitment"),
     (swap_names, "", "client-seeds", "do not give what the game showed"),
     (seed_to_a_bot, "is a bot, and bots hold no seed nor commitment", "seats",
-     "seat 2 (Bede (bot)) is a bot, and bots hold no seed nor commitment"),
+     "seat 2 (Ada (bot)) is a bot, and bots hold no seed nor commitment"),
+    # the CLI: the name is in the key, so the draws differ first
+    (rename_a_bot, "", "seats",
+     'seat 2 is a bot named "Bede (bot)", but a bot there is named "Ada (bot)"'),
 ]
 IDS = [e.__name__ for e, _, _, _ in EDITS]
 
@@ -109,7 +117,8 @@ def test_the_cli_passes_the_faithful_record_and_refuses_each_tampering(tmp_path:
         path = tmp_path / f"{edit.__name__}.json"
         path.write_text(json.dumps(data))
         done = verify_cli(path)
-        assert done.returncode == 1, (edit.__name__, done.stdout, done.stderr)
+        # 1: refused; 2: not even read as a record (the binding left out)
+        assert done.returncode in (1, 2), (edit.__name__, done.stdout, done.stderr)
         if not words:  # the key changed: the first Warden or the setup's plots
             assert "first Warden" in done.stderr or "plots turned up at the setup" in (
                 done.stderr), done.stderr

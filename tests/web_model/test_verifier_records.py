@@ -20,7 +20,7 @@ from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules import engine
 from quaymoor.rules.actions import PickRole
 from quaymoor.rules.data import Role
-from quaymoor.rules.fairness import Deal, DealtSeat, seed_commitment
+from quaymoor.rules.fairness import Deal, DealtSeat, bot_names, seed_commitment
 from quaymoor.rules.game import Game
 from quaymoor.rules.state import Phase
 from quaymoor.tools.selfplay import game_seed, play_random
@@ -33,12 +33,12 @@ GAMES = 24
 def deal(table: str, players: int, i: int) -> Deal:
     """Seat 0 a person who revealed; seat 1 (by turns) a person who withheld or a bot;
     the others bots."""
+    people: list[str | None] = ["Ada", "Bede" if i % 2 else None, *[None] * (players - 2)]
+    named = bot_names(people)  # the bots' names, fixed by the people's
     seats = [DealtSeat("Ada", False, seed_commitment(table, 0, f"ada {i}"), f"ada {i}")]
     if i % 2:
         seats.append(DealtSeat("Bede", False, seed_commitment(table, 1, f"bede {i}"), None))
-    else:
-        seats.append(DealtSeat("Bede (bot)", True))
-    seats += [DealtSeat(f"Bot {k} (bot)", True) for k in range(2, players)]
+    seats += [DealtSeat(str(named[k]), True) for k in range(len(seats), players)]
     return Deal(table, tuple(seats))
 
 

@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { verifyRecord } from "../../web/verifier.js";
-import { dealKey, firstWarden, seedCommitment, tableFingerprint } from "../../web/fairness.js";
+import { botNames, dealKey, firstWarden, seedCommitment, tableFingerprint } from "../../web/fairness.js";
 import { expectedTurnUps } from "../../web/fairness_plots.js";
 
 const SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
@@ -59,7 +59,8 @@ for (const [name, edit, failing, words] of [
   ["seat_seeds null", (r) => { r.seat_seeds = null; }, ["seats"], "the binding was stripped"],
   ["seat_seeds missing", (r) => { delete r.seat_seeds; }, ["seats"], "the binding was stripped"],
   ["a seed moved to a bot's seat", (r) => { r.seat_seeds = [null, "alice", null]; r.client_seeds = ["alice"]; }, ["seats"], "seat 1 (Ada (bot)) is a bot, and bots hold no seed nor commitment"],
-  ["a person's seat made a bot's", (r) => { r.seats[0].bot = true; }, ["seats"], "seat 0 (Alice) is a bot"],
+  ["a person's seat made a bot's", (r) => { r.seats[0].bot = true; }, ["seats"], "seat 0 is a bot named \"Alice\", but a bot there is named \"Ada (bot)\""],
+  ["a bot renamed", (r) => { r.seats[1].name = "Bede (bot)"; }, ["seats"], "seat 1 is a bot named \"Bede (bot)\", but a bot there is named \"Ada (bot)\""],
   ["a seed that does not match", (r) => { r.seat_seeds[2] = "bobby"; r.client_seeds = ["alice", "bobby"]; }, ["seats"], "seat 2 (Bob): its client seed \"bobby\" does not match"],
   ["two seats swapped whole", (r) => {
     [r.seats[0], r.seats[2]] = [r.seats[2], r.seats[0]];
@@ -144,4 +145,11 @@ test("a finished game's last Surveyor turn-up may not be missing; a game ended e
     assert.equal(row(checks, "turn-ups").status, verdict, end);
     assert.equal(row(checks, "plots-2").note.includes(rowStatus === "missing" ? "leaves them out" : "may never"), true, end);
   }
+});
+
+test("bots' names are fixed by the people's (docs/fairness.md, bot_names)", () => {
+  assert.deepEqual(botNames(["Alice", null, "Bob"]), [null, "Ada (bot)", null]);
+  assert.deepEqual(botNames(["Ada", null, null]), [null, "Bede (bot)", "Cuthbert (bot)"]);
+  assert.deepEqual(botNames([null, "Bede (bot)", null, "Ada"]), ["Cuthbert (bot)", null, "Dunstan (bot)", null]);
+  assert.deepEqual(botNames([null, null]), ["Ada (bot)", "Bede (bot)"]);
 });
