@@ -41,6 +41,7 @@ import { CODES } from "./wire.js";
  * @property {number} [seat]  the seat our client seed is for
  * @property {boolean} [committed]  the server took our commitment
  * @property {(string | null)[]} [start_commitments]  per seat, as the start listed them (before any reveal)
+ * @property {{name: string | null, bot: boolean}[]} [start_seats]  the seats the start listed (names, bots: the key binds them)
  * @property {boolean} [reveal_sent]  our seed is on its way (the deal may come before the answer)
  * @property {boolean} [revealed]  the server took our seed (once: never again)
  * @property {(string | null)[]} [start_seeds]  per seat, the client seeds the deal listed (game_started)
@@ -222,10 +223,12 @@ export async function commitClientSeed(table, { token, seat }) {
  * @param {string} table
  * @param {number | null | undefined} seat
  * @param {unknown} commitments
+ * @param {unknown} [seats] the seats listed with them (names and bot flags), kept the first time
  * @returns {{mine: string | null, listed: string | null, ok: boolean | null, first: boolean, changed: boolean}}
  */
-export function noteCommitments(table, seat, commitments) {
+export function noteCommitments(table, seat, commitments, seats = null) {
   const e = entryFor(table);
+  noteSeats(e, seats);
   if (!Array.isArray(commitments)) return { mine: null, listed: null, ok: null, first: false, changed: false };
   const first = !Array.isArray(e.start_commitments);
   if (first) {
@@ -240,6 +243,15 @@ export function noteCommitments(table, seat, commitments) {
 
 /** Our seed was not revealed: the start's commitments do not have ours at our seat. */
 export class RevealRefused extends Error {}
+
+/**
+ * Keep the seats the start listed (name and bot flag per seat), the first list seen.
+ * @param {SeenEntry} e @param {unknown} seats
+ */
+function noteSeats(e, seats) {
+  if (Array.isArray(e.start_seats) || !Array.isArray(seats)) return;
+  e.start_seats = seats.map((/** @type {any} */ s) => ({ name: s && typeof s.name === "string" ? s.name : null, bot: !!(s && s.bot) }));
+}
 
 /** @type {Map<string, Promise<boolean>>} the reveals on their way, per table (one at a time) */
 const revealing = new Map();
@@ -296,10 +308,12 @@ export function revealClientSeed(table, { token, seat }, commitments) {
  * @param {number | null | undefined} seat
  * @param {unknown} clientSeeds  per seat, or null before the deal
  * @param {unknown} [commitments]  per seat
+ * @param {unknown} [seats]  the seats as dealt (names and bot flags), kept if the start's were not seen
  * @returns {{mine: string | null, listed: string | null, ok: boolean | null, first: boolean, withheld: number[], revealed: number[]}}
  */
-export function noteDeal(table, seat, clientSeeds, commitments) {
+export function noteDeal(table, seat, clientSeeds, commitments, seats = null) {
   const e = entryFor(table);
+  noteSeats(e, seats);
   if (!Array.isArray(clientSeeds)) return { mine: null, listed: null, ok: null, first: false, withheld: [], revealed: [] };
   const committedList = Array.isArray(commitments) ? commitments : [];
   const first = !Array.isArray(e.start_seeds);

@@ -11,7 +11,7 @@ import { toast } from "./dom.js";
 import { announce } from "./announce.js";
 import { errorText } from "./net.js";
 import { seatName } from "./text.js";
-import { RevealRefused, noteDeal, painted, revealClientSeed, seenFor } from "./seen.js";
+import { RevealRefused, noteCommitments, noteDeal, painted, revealClientSeed, seenFor } from "./seen.js";
 
 /** @typedef {import("./table.js").TableScreen} TableScreen */
 /** @typedef {Record<string, any>} Msg */
@@ -58,6 +58,7 @@ export class TableFair {
       }, 1000);
     }
     this.redraw();
+    noteCommitments(t.tableId, t.model.seat, commitments, Array.isArray(seats) ? seats : t.model.seats);
     this.revealOurs(commitments);
   }
 
@@ -100,7 +101,7 @@ export class TableFair {
     this.dealt = true;
     this.reveal = null;
     this.stopRevealTimer();
-    const seen = noteDeal(t.tableId, t.model.seat, seeds, commitments);
+    const seen = noteDeal(t.tableId, t.model.seat, seeds, commitments, t.model.seats);
     t.model.withheld = seen.withheld;
     if (!seen.first && seen.ok !== false) return;
     this.startSeeds = { seeds, commitments: Array.isArray(commitments) ? commitments : [], ...seen };

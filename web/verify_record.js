@@ -67,6 +67,7 @@
  * @property {boolean} [revealed]  the server took it
  * @property {number | null} [seat]
  * @property {(string | null)[]} [start_commitments]  per seat, as the start listed them
+ * @property {{name: string | null, bot: boolean}[]} [start_seats]  the seats as the start listed them
  * @property {(string | null)[]} [deal_commitments]  per seat, as the deal listed them
  * @property {(string | null)[]} [start_seeds]  per seat, the client seeds the deal listed
  * @property {number | null} [first_warden]

@@ -80,6 +80,22 @@ export function seenChecks(record, seen) {
     { game: bound ? seatSeedsText(bound, seatNo) : JSON.stringify(record.client_seeds || []), seen: seen.client_seed,
       note: ok ? "" : "the record leaves out this browser's client seed, or puts it at another seat" }));
   }
+  if (seen && Array.isArray(seen.start_seats) && isInt(record.format) && record.format >= FORMAT_2) {
+    // the key binds the seats as the start listed them: names and bot flags
+    const differ = [];
+    for (let i = 0; i < Math.max(recordSeats.length, seen.start_seats.length); i++) {
+      const a = recordSeats[i];
+      const b = seen.start_seats[i];
+      const say = (/** @type {{name?: string | null, bot?: boolean} | undefined} */ x) => (x ? `${JSON.stringify(x.name ?? null)}${x.bot ? " (a bot)" : ""}` : "no seat");
+      if (!a || !b || a.name !== b.name || !!a.bot !== !!b.bot) differ.push(`seat ${i + 1}: the record has ${say(a)}, the start showed ${say(b)}`);
+    }
+    const ok = differ.length === 0;
+    checks.push(check("seen-seats", "The seats this browser saw at the start (names, bots)", ok, {
+      game: recordSeats.map((x) => `${x.name}${x.bot ? " (a bot)" : ""}`).join(", "),
+      seen: seen.start_seats.map((x) => `${x.name}${x.bot ? " (a bot)" : ""}`).join(", "),
+      note: ok ? "" : `the record lists other seats than the start did: ${differ.join("; ")}`,
+    }));
+  }
   if (seen && (Array.isArray(seen.start_commitments) || Array.isArray(seen.deal_commitments))) {
     const listed = recordSeats.map((x) => (x && typeof x.commitment === "string" ? x.commitment : null));
     const differ = [];

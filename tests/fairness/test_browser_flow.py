@@ -102,7 +102,8 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
     page.wait_for_selector("#outcome[data-done]")
     checks = rows(page)
     assert [c for c, s in checks.items() if s == "fail"] == [], checks
-    for name in ("algorithm", "fingerprint", "seats", "seen-fingerprint", "seen-commitment",
+    for name in ("algorithm", "fingerprint", "seats", "seen-fingerprint", "seen-seats",
+                 "seen-commitment",
                  "seen-client-seed", "seen-commitments", "seen-start-seeds", "client-seeds",
                  "seat-seeds", "turn-ups", "first-warden", "plots-1", "seen-plots", "actions",
                  "scores"):
@@ -130,6 +131,7 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
     seen["fingerprint"] = "0" * 64
     seen["start_seeds"] = [None, None]  # as if the deal had not listed our seed
     seen["start_commitments"] = ["0" * 64, None]  # nor the start our commitment
+    seen["start_seats"][0]["name"] = "Wrenna"  # nor the seats the start listed
     page.evaluate("([k, v]) => localStorage.setItem(k, v)",
                   [f"quaymoor.fair.{table}", json.dumps(seen)])
     page.reload()
@@ -139,6 +141,7 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
     assert checks["plots-2"] == "fail" and checks["client-seeds"] == "pass"
     assert checks["seen-start-seeds"] == "fail" and checks["turn-ups"] == "pass"
     assert checks["seen-commitments"] == "fail" and checks["seats"] == "pass"
+    assert checks["seen-seats"] == "fail"
     assert "did not see at the start: Wren: the record has" in page.locator(
         '#checks tr[data-check="seen-start-seeds"]').inner_text()
     assert page.locator("#verdict").get_attribute("data-first") == "seen-fingerprint"

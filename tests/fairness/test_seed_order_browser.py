@@ -234,6 +234,8 @@ def test_an_invite_link_join_commits_then_reveals_on_seeds_committed(
     page.screenshot(path=str(SHOTS / "fair-start.png"))
     seen = page.evaluate(f"JSON.parse(localStorage.getItem('quaymoor.fair.{table}'))")
     assert seen["start_commitments"] == [host_commitment, commitment, None]
+    assert seen["start_seats"] == [{"name": "Host", "bot": False}, {"name": "Guest", "bot": False},
+                                   {"name": "Ada (bot)", "bot": True}]
     assert seen["start_seeds"] == [None, seed, None]
     page.wait_for_selector("#verify-game", timeout=GAME_TIMEOUT_MS)
     page.click(".end-seeds summary")  # the client seeds, folded under their count

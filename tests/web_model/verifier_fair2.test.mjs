@@ -114,12 +114,17 @@ test("what this browser saw: its commitment and the commitments listed at the st
   const honest = {
     fingerprint: r.fingerprint, client_seed: "alice", commitment: mine, committed: true, revealed: true, seat: 0,
     start_commitments: r.seats.map((s) => s.commitment), start_seeds: r.seat_seeds.slice(),
+    start_seats: r.seats.map((s) => ({ name: s.name, bot: s.bot })),
   };
   let checks = await verifyRecord(r, { seen: honest });
   assert.deepEqual(failed(checks), []);
-  for (const id of ["seen-fingerprint", "seen-commitment", "seen-client-seed", "seen-commitments", "seen-start-seeds"]) {
+  for (const id of ["seen-fingerprint", "seen-seats", "seen-commitment", "seen-client-seed", "seen-commitments", "seen-start-seeds"]) {
     assert.equal(row(checks, id).status, "pass", id);
   }
+  const otherSeats = honest.start_seats.map((x, i) => (i === 2 ? { name: "Bobby", bot: false } : x));
+  checks = await verifyRecord(r, { seen: { ...honest, start_seats: otherSeats } });
+  assert.deepEqual(failed(checks), ["seen-seats"]);
+  assert.match(row(checks, "seen-seats").note, /seat 3: the record has "Bob", the start showed "Bobby"/);
   checks = await verifyRecord(r, { seen: { ...honest, commitment: "f".repeat(64) } });
   assert.deepEqual(failed(checks), ["seen-commitment"]);
   const other = honest.start_commitments.slice();
