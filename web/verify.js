@@ -10,6 +10,7 @@ import { verifyRecord } from "./verifier.js";
 import { seenFor } from "./seen.js";
 import { errorOf, errorText } from "./net.js";
 import { nameOrSeat } from "./text.js";
+import { repeatedKey } from "./verify_record.js";
 
 /** @typedef {import("./verify_record.js").GameRecord} GameRecord */
 /** @typedef {import("./verify_record.js").Check} Check */
@@ -26,14 +27,21 @@ const checksBody = () => /** @type {HTMLElement} */ ($("checks").querySelector("
  * An answer's status and parsed JSON (null when it is not JSON), for the caller to read as
  * the endpoint's documented shape.
  * @param {string} url
- * @returns {Promise<{ok: boolean, status: number, data: unknown}>}
+ * @returns {Promise<{ok: boolean, status: number, data: unknown, text: string}>}
  */
 async function getJson(url) {
   const res = await fetch(url, { headers: { Accept: "application/json" } });
+  const text = await res.text();
   /** @type {unknown} */
   let data;
-  try { data = await res.json(); } catch { data = null; }
-  return { ok: res.ok, status: res.status, data };
+  try { data = JSON.parse(text); } catch { data = null; }
+  return { ok: res.ok, status: res.status, data, text };
+}
+
+/** Why a record's text cannot be read as one record (a key given twice), or "". @param {string} text */
+function unreadable(text) {
+  const key = repeatedKey(text);
+  return key === null ? "" : `the key ${JSON.stringify(key)} is given twice in one object (which value counts would be up to the parser): refused, as quaymoor verify refuses it`;
 }
 
 /** @param {{status: number, data: unknown}} r */
@@ -139,6 +147,12 @@ async function checkGame(id) {
     $("outcome").dataset.done = "1";
     return;
   }
+  const why = unreadable(r.text);
+  if (why) {
+    setVerdict(`✘ The record of game ${id} is not a game record: ${why}`, "bad");
+    $("outcome").dataset.done = "1";
+    return;
+  }
   await run(/** @type {GameRecord} */ (r.data), { id, source: `this server's archive (/games/${id}.json)` });
 }
 
@@ -149,6 +163,8 @@ async function checkText(text) {
   try {
     record = JSON.parse(text);
     if (!record || typeof record !== "object" || Array.isArray(record)) throw new Error("not a JSON object");
+    const why = unreadable(text);
+    if (why) throw new Error(why);
   } catch (err) {
     $("outcome").hidden = false;
     setVerdict(`That is not a game record: ${errorText(err)}`, "bad");

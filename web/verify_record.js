@@ -121,3 +121,37 @@ export const seatSeedsText = (list, seatName) => list.map((s, i) => `${seatName(
 
 /** A commitment, short: its first 8 and last 8 digits ("none" for anything else). @param {unknown} c */
 export const commitText = (c) => (typeof c === "string" ? `${c.slice(0, 8)}…${c.slice(-8)}` : "none");
+
+/**
+ * The first key given twice in one object of a JSON text (already parsed once, so valid),
+ * or null. A record with one is refused (docs/fairness.md): which value counts would be up
+ * to the parser, and the reference's refuses it.
+ * @param {string} text
+ * @returns {string | null}
+ */
+export function repeatedKey(text) {
+  /** @type {{object: boolean, keys: Set<string>, key: boolean}[]} */
+  const open = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    const top = open[open.length - 1];
+    if (c === "\"") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== "\"") j += text[j] === "\\" ? 2 : 1;
+      if (top && top.object && top.key) {
+        const key = JSON.parse(text.slice(i, j + 1));
+        if (top.keys.has(key)) return key;
+        top.keys.add(key);
+        top.key = false;
+      }
+      i = j;
+    } else if (c === "{" || c === "[") {
+      open.push({ object: c === "{", keys: new Set(), key: c === "{" });
+    } else if (c === "}" || c === "]") {
+      open.pop();
+    } else if (c === "," && top && top.object) {
+      top.key = true;
+    }
+  }
+  return null;
+}

@@ -158,3 +158,14 @@ test("bots' names are fixed by the people's (docs/fairness.md, bot_names)", () =
   assert.deepEqual(botNames([null, "Bede (bot)", null, "Ada"]), ["Cuthbert (bot)", null, "Dunstan (bot)", null]);
   assert.deepEqual(botNames([null, null]), ["Ada (bot)", "Bede (bot)"]);
 });
+
+test("a key given twice in one object is found (the record is refused as it is read)", async () => {
+  const { repeatedKey } = await import("../../web/verify_record.js");
+  const r = await record();
+  const text = JSON.stringify(r);
+  assert.equal(repeatedKey(text), null);
+  assert.equal(repeatedKey(text.replace('"seed":', '"seed":"00","seed":')), "seed");
+  assert.equal(repeatedKey('{"seats": [{"name": "A", "bot": false, "name": "B"}]}'), "name");
+  assert.equal(repeatedKey('{"a": {"b": 1}, "b": {"a": "\\"a\\":"}, "c": [{"a": 1}, {"a": 2}]}'), null);
+  assert.equal(repeatedKey('{"a\\u0062": 1, "ab": 2}'), "ab");
+});
