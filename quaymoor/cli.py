@@ -83,22 +83,21 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    import attrs
-
     from quaymoor.rules.record import GameRecord
-    from quaymoor.rules.verify import verify_record
+    from quaymoor.rules.verify import Verdict, verify_record
 
     try:
         record = GameRecord.from_json(args.record.read_text())
     except (OSError, ValueError) as exc:
         print(f"{args.record}: {exc}", file=sys.stderr)
         return 2
-    verdict = verify_record(record)
-    shown = args.fingerprint
-    if verdict.ok and shown is not None and shown.strip().lower() != record.fingerprint:
-        verdict = attrs.evolve(verdict, ok=False, message=(
-            f"fingerprint: the table showed you {shown.strip().lower()}, the record's is "
-            f"{record.fingerprint} (another game, or a record rewritten)"))
+    shown = None if args.fingerprint is None else args.fingerprint.strip().lower()
+    if shown is not None and shown != record.fingerprint:  # before all else: it says most
+        verdict = Verdict(False, f"fingerprint: the table showed you {shown}, the record's "
+                                 f"is {record.fingerprint} (another game, or a record "
+                                 "rewritten)")
+    else:
+        verdict = verify_record(record)
     print(f"{args.record}: {verdict.message}", file=sys.stdout if verdict.ok else sys.stderr)
     return 0 if verdict.ok else 1
 

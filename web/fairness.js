@@ -1,15 +1,26 @@
 // @ts-check
-// Quaymoor's fair draws (algorithm "quaymoor-fair-1", docs/fairness.md) in the browser,
-// with WebCrypto: SHA-256, HMAC-SHA256, big-endian reads, rejection sampling, Fisher-Yates,
-// the game key from the seed and client seeds, the first Warden. The plot stack, its
-// reshuffles and every turn-up are fairness_plots.js. Nothing here asks the server
-// anything: the verify page feeds it the revealed seed and the client seeds, and compares.
+// Quaymoor's fair draws (docs/fairness.md) in the browser, with WebCrypto: SHA-256,
+// HMAC-SHA256, big-endian reads, rejection sampling, Fisher-Yates, the first Warden.
+// Algorithm "quaymoor-fair-2" (record format 4, every table's game): the table's
+// fingerprint (`tableFingerprint`), a seat's commitment to its client seed
+// (`seedCommitment`), the seats checked (`checkDeal`) and the game key made from the seed
+// and the seats (`dealKey`). "quaymoor-fair-1" (formats 1-3) is kept for old records:
+// `fingerprint` (SHA-256 of the seed) and `deriveKey` (the seed and the client seeds).
+// The plot stack, its reshuffles and every turn-up are fairness_plots.js. Nothing here
+// asks the server anything: the verify page feeds it the record, and compares.
 
-export const ALGORITHM = "quaymoor-fair-1";
+/** The algorithm of every table's game (record format 4). */
+export const ALGORITHM = "quaymoor-fair-2";
+/** The algorithm of records of formats 1-3, before commit-and-reveal. */
+export const ALGORITHM_1 = "quaymoor-fair-1";
 export const SEED_BYTES = 32;
 export const MAX_CLIENT_SEED_BYTES = 256;
 export const LABEL_FIRST_WARDEN = "first-warden";
 const KEY_PREFIX = "quaymoor-key-1";
+const TABLE_PREFIX = "quaymoor-fair-2";
+const COMMIT_PREFIX = "quaymoor-commit-2";
+const DEAL_PREFIX = "quaymoor-key-2";
+const MAX_FIELD = 0xffff;
 const BLOCK_BYTES = 32;
 const RANGE = 2 ** 32;
 const encoder = new TextEncoder();
@@ -52,7 +63,7 @@ export async function sha256Hex(bytes) {
 }
 
 /**
- * The commitment: lowercase hex SHA-256 of the 32 raw seed bytes (not of the hex text).
+ * quaymoor-fair-1's fingerprint: lowercase hex SHA-256 of the 32 raw seed bytes (not of the hex text).
  * @param {unknown} seedHex the record's seed (anything: a wrong one throws, saying why)
  */
 export async function fingerprint(seedHex) {
@@ -193,4 +204,192 @@ export async function shuffled(key, label, items) {
 /** The first Warden's seat (from 0). @param {Uint8Array<ArrayBuffer>} key @param {number} players */
 export async function firstWarden(key, players) {
   return drawBelow(key, LABEL_FIRST_WARDEN, players);
+}
+
+// ---------------------------------------------------------------- quaymoor-fair-2
+
+/** A seat's entries that cannot make a quaymoor-fair-2 key (`checkDeal` names the seat). */
+export class DealError extends Error {}
+
+/**
+ * One seat as the key binds it: its name, a bot's own chair or not, the commitment its
+ * player sent (64 lowercase hex digits; null: none) and the client seed it revealed (null:
+ * none, or a commitment never revealed).
+ * @typedef {{name: string, bot: boolean, commitment: string | null, client_seed: string | null}} DealtSeat
+ */
+/** The table's id and its seats, as the start fixed them. @typedef {{table: string, seats: readonly DealtSeat[]}} Deal */
+
+/** @param {readonly Uint8Array[]} parts @returns {Uint8Array<ArrayBuffer>} */
+function join(parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
+
+/**
+ * field(x): the UTF-8 bytes of the string x after their length in 2 bytes, big-endian.
+ * @param {unknown} text @param {string} what the words for it in an error
+ */
+export function field(text, what) {
+  if (typeof text !== "string" || (isWellFormed && !isWellFormed.call(text))) {
+    throw new DealError(`${what} is not a valid Unicode string`);
+  }
+  const u = encoder.encode(text);
+  if (u.length > MAX_FIELD) throw new DealError(`${what} is ${u.length} UTF-8 bytes; at most ${MAX_FIELD}`);
+  return join([new Uint8Array([u.length >> 8, u.length & 0xff]), u]);
+}
+
+/** byte(n), for a count of seats or a seat's index. @param {unknown} n @param {number} most @param {string} what */
+function byte(n, most, what) {
+  if (!Number.isInteger(n) || /** @type {number} */ (n) < 0 || /** @type {number} */ (n) > most) {
+    throw new DealError(`${what} is 0 to ${most}, not ${JSON.stringify(n)}`);
+  }
+  return new Uint8Array([/** @type {number} */ (n)]);
+}
+
+/**
+ * The bytes hashed into a table's fingerprint: "quaymoor-fair-2" || 0x00 || field(table)
+ * || byte(players) || the 32 seed bytes.
+ * @param {unknown} seedHex @param {unknown} tableId @param {unknown} players
+ */
+export function tableFingerprintMessage(seedHex, tableId, players) {
+  const seed = seedFromHex(seedHex);
+  if (!Number.isInteger(players) || /** @type {number} */ (players) < 1) {
+    throw new DealError(`a table has 1 to 255 seats, not ${JSON.stringify(players)}`);
+  }
+  return join([encoder.encode(TABLE_PREFIX), new Uint8Array([0]), field(tableId, "the table id"),
+    byte(players, 255, "a table's number of seats"), seed]);
+}
+
+/**
+ * The fingerprint a table publishes when it is created (quaymoor-fair-2): lowercase hex
+ * SHA-256 of the algorithm, the table's id, its number of seats and the seed.
+ * @param {unknown} seedHex 64 hex digits (anything else throws, saying why)
+ * @param {unknown} tableId @param {unknown} players
+ */
+export async function tableFingerprint(seedHex, tableId, players) {
+  return sha256Hex(tableFingerprintMessage(seedHex, tableId, players));
+}
+
+/**
+ * Why `value` cannot be a client seed (the server's rule), or null when it can: a
+ * non-empty string of valid Unicode without NUL, at most 256 UTF-8 bytes.
+ * @param {unknown} value @returns {string | null}
+ */
+export function clientSeedProblem(value) {
+  if (typeof value !== "string") return `a client seed is a string, not ${value === null ? "null" : typeof value}`;
+  if (!value) return "a client seed may not be empty";
+  if (value.includes("\u0000")) return "a client seed may not hold NUL (U+0000)";
+  if (isWellFormed && !isWellFormed.call(value)) return "a client seed must be valid Unicode";
+  const n = encoder.encode(value).length;
+  if (n > MAX_CLIENT_SEED_BYTES) return `a client seed is at most ${MAX_CLIENT_SEED_BYTES} UTF-8 bytes; this one is ${n}`;
+  return null;
+}
+
+/**
+ * The bytes hashed into a commitment: "quaymoor-commit-2" || 0x00 || field(table) ||
+ * byte(seat) || field(client seed).
+ * @param {unknown} tableId @param {unknown} seat @param {unknown} clientSeed
+ */
+export function commitmentMessage(tableId, seat, clientSeed) {
+  return join([encoder.encode(COMMIT_PREFIX), new Uint8Array([0]), field(tableId, "the table id"),
+    byte(seat, 254, "a seat"), field(clientSeed, "the client seed")]);
+}
+
+/**
+ * A seat's commitment to its client seed: lowercase hex SHA-256 binding the seed to this
+ * table and this seat (sent before the start; the seed itself only once every commitment
+ * is fixed).
+ * @param {unknown} tableId @param {unknown} seat from 0 @param {unknown} clientSeed
+ */
+export async function seedCommitment(tableId, seat, clientSeed) {
+  return sha256Hex(commitmentMessage(tableId, seat, clientSeed));
+}
+
+/** @param {unknown} value @returns {value is string} 64 lowercase hex digits */
+export const isCommitment = (value) => typeof value === "string" && /^[0-9a-f]{64}$/.test(value);
+
+/**
+ * Throws `DealError` naming the first seat whose entries cannot go together (as the
+ * reference's check_deal): a bot's chair with a commitment or a seed (bots hold neither),
+ * a malformed commitment, a seed with no commitment, a seed that is no client seed, a seed
+ * that does not match its commitment.
+ * @param {unknown} deal {table, seats: [{name, bot, commitment, client_seed}]}
+ */
+export async function checkDeal(deal) {
+  const d = /** @type {Partial<Deal> | null} */ (deal);
+  if (!d || typeof d !== "object" || !Array.isArray(d.seats)) throw new DealError("a deal lists its seats");
+  field(d.table, "the table id");
+  for (let index = 0; index < d.seats.length; index++) {
+    const seat = d.seats[index];
+    const where = `seat ${index} (${seat && typeof seat.name === "string" ? seat.name : "no name"})`;
+    if (!seat || typeof seat !== "object") throw new DealError(`${where} is not a seat`);
+    if (typeof seat.bot !== "boolean") throw new DealError(`${where} does not say whether it is a bot`);
+    if (seat.bot && (seat.commitment !== null || seat.client_seed !== null)) {
+      throw new DealError(`${where} is a bot, and bots hold no seed nor commitment`);
+    }
+    if (seat.commitment !== null && !isCommitment(seat.commitment)) {
+      throw new DealError(`${where}: a commitment is 64 lowercase hex digits (SHA-256), not ${JSON.stringify(seat.commitment)}`);
+    }
+    if (seat.client_seed === null) continue;
+    if (seat.commitment === null) throw new DealError(`${where} gives a client seed it never committed to`);
+    const problem = clientSeedProblem(seat.client_seed);
+    if (problem) throw new DealError(`${where}: ${problem}`);
+    if (await seedCommitment(d.table, index, seat.client_seed) !== seat.commitment) {
+      throw new DealError(`${where}: its client seed ${JSON.stringify(seat.client_seed)} does not match its commitment ${seat.commitment}`);
+    }
+  }
+}
+
+/**
+ * The key message of quaymoor-fair-2: "quaymoor-key-2" || 0x00 || field(table) ||
+ * byte(players) || per seat byte(bot) || field(name) || (0x00 | 0x01 || the commitment's
+ * 32 bytes) || (0x00 | 0x01 || field(client seed)). Checks nothing but the encoding:
+ * `dealKey` checks the deal first.
+ * @param {Deal} deal
+ */
+export function dealKeyMessage(deal) {
+  /** @type {Uint8Array[]} */
+  const parts = [encoder.encode(DEAL_PREFIX), new Uint8Array([0]), field(deal.table, "the table id"),
+    byte(deal.seats.length, 255, "a table's number of seats")];
+  deal.seats.forEach((seat, i) => {
+    parts.push(new Uint8Array([seat.bot ? 1 : 0]), field(seat.name, `seat ${i}'s name`));
+    parts.push(seat.commitment === null ? new Uint8Array([0]) : join([new Uint8Array([1]), hexToBytes(seat.commitment)]));
+    parts.push(seat.client_seed === null ? new Uint8Array([0])
+      : join([new Uint8Array([1]), field(seat.client_seed, `seat ${i}'s client seed`)]));
+  });
+  return join(parts);
+}
+
+/**
+ * The quaymoor-fair-2 game key: HMAC-SHA256(key = seed, message = dealKeyMessage(deal)),
+ * after `checkDeal` (a deal that does not hold throws `DealError`).
+ * @param {unknown} seedHex 64 hex digits
+ * @param {Deal} deal
+ */
+export async function dealKey(seedHex, deal) {
+  const seed = seedFromHex(seedHex);
+  await checkDeal(deal);
+  return hmac(await hmacKey(seed), dealKeyMessage(deal));
+}
+
+/** The bots' names, in the order they are given (`botNames`). */
+export const BOT_NAMES = Object.freeze(["Ada", "Bede", "Cuthbert", "Dunstan", "Edith", "Frideswide", "Godric", "Hilda"]);
+const BOT_SUFFIX = " (bot)";
+
+/**
+ * The names the bots at a table get, fixed by the people's (docs/fairness.md, "Commit,
+ * then reveal", 3): `people` has per seat a person's name, or null for a bot's chair; the
+ * bots' chairs, in seat order, take the first names of BOT_NAMES that no person at the
+ * table has (with or without " (bot)"), each with " (bot)". Null at the people's seats.
+ * @param {readonly (string | null)[]} people
+ * @returns {(string | null)[]}
+ */
+export function botNames(people) {
+  const taken = new Set(people.filter((n) => n !== null).map((n) => (/** @type {string} */ (n)).endsWith(BOT_SUFFIX)
+    ? /** @type {string} */ (n).slice(0, -BOT_SUFFIX.length) : n));
+  const free = BOT_NAMES.filter((n) => !taken.has(n)).map((n) => n + BOT_SUFFIX);
+  let next = 0;
+  return people.map((n) => (n === null ? free[next++] ?? null : null));
 }

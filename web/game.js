@@ -15,7 +15,8 @@ import { ApiError, errorOf, errorText } from "./net.js";
  * @typedef {object} GameSummary
  * @property {string} id
  * @property {number} players
- * @property {{seat: number, name: string, bot: boolean}[]} seats
+ * @property {{seat: number, name: string, bot: boolean, commitment?: string | null}[]} seats
+ * @property {number} [format] the record's format (4: quaymoor-fair-2, commitments per seat)
  * @property {number | null} ended_at seconds since the epoch
  * @property {string} reason
  * @property {string} algorithm
@@ -87,7 +88,11 @@ function renderResult() {
     h("dt", {}, "Client seeds"), h("dd", { class: "mono", id: "client-seeds" }, Array.isArray(info.seat_seeds)
       ? info.seat_seeds.map((s, i) => `${nameOrSeat(info.seats[i] && info.seats[i].name, i)}: ${s === null ? "none" : JSON.stringify(s)}`).join(", ")
       : JSON.stringify(info.client_seeds)),
-    h("dt", {}, "Algorithm"), h("dd", { class: "mono" }, info.algorithm));
+    h("dt", {}, "Algorithm"), h("dd", { class: "mono" }, `${info.algorithm}${info.format ? ` (record format ${info.format})` : ""}`));
+  if (info.seats.some((s) => typeof s.commitment === "string")) {
+    fair.append(h("dt", {}, "Commitments (fixed at the start)"), h("dd", { class: "mono", id: "commitments" },
+      info.seats.map((s, i) => `${nameOrSeat(s.name, i)}: ${typeof s.commitment === "string" ? s.commitment : "none"}`).join(", ")));
+  }
   clear($("links")).append(
     h("a", { class: "button primary", href: info.verify_url, id: "verify-link" }, "Verify this game"),
     h("a", { class: "button", href: info.record_url, id: "record-link", download: `quaymoor-${info.id}.json` }, "Download the record"),

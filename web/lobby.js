@@ -4,7 +4,7 @@
 import { api, errorText } from "./net.js";
 import { h, clear, toast } from "./dom.js";
 import { getName, setName, setToken } from "./store.js";
-import { sendClientSeed, showFingerprint } from "./seen.js";
+import { commitClientSeed, revealClientSeed, showFingerprint } from "./seen.js";
 import { limit } from "./text.js";
 
 const BOTS_KEY = "quaymoor.bots";
@@ -92,9 +92,12 @@ export function savedBots() {
 }
 
 /**
- * Play now against bots, in the order that keeps the server honest: the table and our
- * seat (the answer carries the fingerprint), the fingerprint shown, our client seed, the
- * start. Returns the table's id.
+ * Play now against bots, in the order that keeps the server honest (docs/fairness.md,
+ * "Commit, then reveal"): the table and our seat (the answer carries the fingerprint), the
+ * fingerprint shown, the commitment to our client seed, the start (its answer lists the
+ * commitments per seat), and our seed revealed only if ours is listed at our seat.
+ * Returns the table's id; a seed not revealed is said (toast), and the table, dealt
+ * without it, is still ours to play.
  * @param {{name: string, players: number, bots?: string}} ask without `bots`, the
  *   server's default level (normal)
  * @returns {Promise<string>}
@@ -103,8 +106,14 @@ export async function playNow({ name, players, bots }) {
   const r = /** @type {TableMade & Joined} */ (await api("POST", "/api/play-now", { name, players, bots }));
   setToken(r.table, r.token);
   await showFingerprint(r.table, r.fingerprint);
-  await sendClientSeed(r.table, { token: r.token, seat: r.seat });
-  await api("POST", `/api/tables/${r.table}/start`, { token: r.token });
+  await commitClientSeed(r.table, { token: r.token, seat: r.seat });
+  const started = /** @type {{commitments?: (string | null)[]}} */ (
+    await api("POST", `/api/tables/${r.table}/start`, { token: r.token }));
+  try {
+    await revealClientSeed(r.table, { token: r.token, seat: r.seat }, started && started.commitments);
+  } catch (e) {
+    toast(`Your client seed was not revealed: ${errorText(e)}`);
+  }
   return r.table;
 }
 
@@ -158,7 +167,7 @@ export function renderLobby(app, go) {
       if (j.fingerprint !== t.fingerprint) throw new Error("the server answered the join with another fingerprint");
       setToken(t.table, j.token);
       await showFingerprint(t.table, j.fingerprint);
-      await sendClientSeed(t.table, { token: j.token, seat: j.seat });
+      await commitClientSeed(t.table, { token: j.token, seat: j.seat });
       go(t.table);
     } catch (e) {
       toast(`Could not create a table: ${errorText(e)}`);

@@ -3,12 +3,13 @@
 // "Rematch" opens a new table with the same seats; the others see "Ada wants a rematch"
 // with a Join button and are never moved without it. A seat's chair there arrives as
 // `rematch_seat`: its token is kept like a join's, the new table's fingerprint is shown,
-// then our client seed goes out (seen.js keeps that order) and the page goes to the new
-// table, which starts by itself once every player has come.
+// then the commitment to our client seed goes out (seen.js keeps that order) and the page
+// goes to the new table, which starts by itself once every player has committed; there
+// the seed is revealed as at any table (table_chrome.js, on seeds_committed).
 
 import { v } from "./vdom.js";
 import { setToken } from "./store.js";
-import { sendClientSeed, showFingerprint } from "./seen.js";
+import { commitClientSeed, showFingerprint } from "./seen.js";
 
 /**
  * `rematch_offer` (docs/protocol.md, 3): the new table, the seat that offered and its name,
@@ -53,7 +54,7 @@ export function rematchRow(state, ask) {
  * @param {RematchSeat} msg */
 export async function takeRematchSeat(msg) {
   setToken(msg.rematch, msg.token);
-  await showFingerprint(msg.rematch, msg.fingerprint); // before our seed goes out
-  await sendClientSeed(msg.rematch, { token: msg.token, seat: msg.seat });
+  await showFingerprint(msg.rematch, msg.fingerprint); // before our commitment goes out
+  await commitClientSeed(msg.rematch, { token: msg.token, seat: msg.seat });
   return msg.rematch;
 }

@@ -204,7 +204,7 @@ export class TableScreen {
     if (this.layout.classList.contains("waiting") && this.chrome.chatOpened) this.chat.show(false);
     this.layout.classList.remove("waiting");
     this.chat.setSeats(m.seats, m.seat);
-    this.chrome.logStartSeeds();
+    this.chrome.fair.logStartSeeds();
     if (!view.result) this.sawLive = true;
     this.clocksAt = performance.now();
     if (this.token) setVersion(this.tableId, view.version);

@@ -1,15 +1,17 @@
 // @ts-check
 // The table's dealings with the server and the room around the game: the connection and
 // every message it brings, the waiting room (join, start, invite), the bots' pace, who is
-// watching, the rematch, and the seeds' check at the start. The drawing is table_drawing.js;
+// watching, the rematch, and the client seed's commit and reveal: commit after the join
+// (the fingerprint shown first), reveal once the start's commitments are shown with ours at
+// our seat, and the seeds checked at the deal. The drawing is table_drawing.js;
 // the game's own state is the model's (table_model.js).
 
 import { toast } from "./dom.js";
 import { announce } from "./announce.js";
 import { api, TableConnection } from "./net.js";
-import { seatName } from "./text.js";
 import { setToken, getName, setName } from "./store.js";
-import { displayFingerprint, noteStart, noteWelcome, sendClientSeed, showFingerprint } from "./seen.js";
+import { commitClientSeed, displayFingerprint, noteWelcome, showFingerprint } from "./seen.js";
+import { TableFair } from "./table_fair.js";
 import { takeRematchSeat } from "./rematch.js";
 import { setBanner } from "./layout.js";
 import { CLIENT_MESSAGES, CLOSE, CODES, SERVER_MESSAGES } from "./wire.js";
@@ -36,8 +38,8 @@ export class TableChrome {
     this.paused = false; // the server said table_paused, and not yet table_resumed
     this.busy = false; // a start or a join is on its way
     this.copied = "";
-    /** @type {Msg | null} the client seeds at the start, until they are logged */
-    this.startSeeds = null;
+    /** the commit-and-reveal's part at this table: the reveal, the deal's seeds */
+    this.fair = new TableFair(t, () => this.drawPre());
     /** @type {string | null} the name a spectator gives (none once the server refused it) */
     this.watchAs = getName() || null;
     /** say the others' moves aloud as they come (off: they are in the log, read on demand) */
@@ -93,11 +95,15 @@ export class TableChrome {
         t.chat.setSeats(m.seats, m.seat);
         noteWelcome(t.tableId, m); // what this browser saw, for the verify page
         displayFingerprint(m.fingerprint);
-        if (m.started) this.onStartSeeds(m.client_seeds);
+        if (m.started) this.fair.onDeal(m.client_seeds, m.commitments);
+        else if (Array.isArray(m.commitments)) this.fair.onCommitted(m.commitments, null, null); // the reveal is on
         else this.drawPre();
         break;
+      case SERVER_MESSAGES.SEEDS_COMMITTED:
+        this.fair.onCommitted(m.commitments, m.seats, m.reveal_seconds);
+        break;
       case SERVER_MESSAGES.GAME_STARTED:
-        this.onStartSeeds(m.client_seeds);
+        this.fair.onDeal(m.client_seeds, m.commitments);
         break;
       case SERVER_MESSAGES.LOBBY:
         model.lobby = m;
@@ -195,12 +201,16 @@ export class TableChrome {
     t.el.pre.hidden = false;
     if (!this.chatOpened) { this.chatOpened = true; t.chat.show(true); } // the waiting room's talk
     t.drawing.drawPre();
-    if (!t.el.decision.querySelector(".what")) {
+    const what = this.fair.reveal ? "Dealing: waiting for the client seeds to be revealed…" : "Waiting for the game to start…";
+    const shown = t.el.decision.querySelector(".what");
+    if (!shown) {
       t.el.decision.textContent = "";
       const p = document.createElement("p");
       p.className = "what";
-      p.textContent = "Waiting for the game to start…";
+      p.textContent = what;
       t.el.decision.append(p);
+    } else if (shown.textContent !== what) {
+      shown.textContent = what;
     }
   }
 
@@ -209,7 +219,12 @@ export class TableChrome {
     this.busy = true;
     this.drawPre();
     try {
-      await api("POST", `/api/tables/${t.tableId}/start`, { token: t.token });
+      const r = /** @type {{commitments?: (string | null)[]}} */ (
+        await api("POST", `/api/tables/${t.tableId}/start`, { token: t.token }));
+      // the start's answer lists the commitments too (seeds_committed may come first)
+      if (r && Array.isArray(r.commitments) && r.commitments.some((c) => c !== null)) {
+        this.fair.onCommitted(r.commitments, null, null);
+      }
     } catch (e) {
       toast(`Could not start: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -231,8 +246,8 @@ export class TableChrome {
         await api("POST", `/api/tables/${t.tableId}/join`, { name }));
       setToken(t.tableId, r.token);
       t.token = r.token;
-      await showFingerprint(t.tableId, r.fingerprint); // before our seed goes out
-      await sendClientSeed(t.tableId, { token: r.token, seat: r.seat });
+      await showFingerprint(t.tableId, r.fingerprint); // before our commitment goes out
+      await commitClientSeed(t.tableId, { token: r.token, seat: r.seat });
       this.connect(r.token);
     } catch (e) {
       toast(`Could not join: ${e instanceof Error ? e.message : String(e)}`);
@@ -300,22 +315,6 @@ export class TableChrome {
     }
   }
 
-  /** The client seeds at the start: kept for the verify page, ours checked at our seat. @param {(string | null)[]} seeds */
-  onStartSeeds(seeds) {
-    const seen = noteStart(this.t.tableId, this.t.model.seat, seeds);
-    if (!seen.first && seen.ok !== false) return;
-    this.startSeeds = { seeds, ...seen };
-  }
-
-  /** Once the seats' names are known (the first update): the seeds' lines in the log. */
-  logStartSeeds() {
-    const s = this.startSeeds;
-    const m = this.t.model;
-    if (!s) return;
-    this.startSeeds = null;
-    this.t.log.addNotes(this.seedLines(s), m.view ? m.view.board.round : 0);
-  }
-
   /** Our chair at the rematch table: take it (token, fingerprint, seed) and go there. @param {RematchSeat} m */
   async onRematchSeat(m) {
     try {
@@ -326,19 +325,6 @@ export class TableChrome {
     if (this.t.exits.onGoTo) this.t.exits.onGoTo(m.rematch);
   }
 
-  /** The log's lines for the client seeds at the start. @param {Msg} s @returns {string[]} */
-  seedLines(s) {
-    const m = this.t.model;
-    const short = (/** @type {string} */ x) => (x.length > 16 ? `${x.slice(0, 12)}…` : x); // in full on the end screen
-    const who = s.seeds.map((/** @type {string | null} */ x, /** @type {number} */ i) => `${seatName(m.seats, i, m.seat)}: ${x === null ? "none" : short(x)}`);
-    const lines = [`Client seeds at the start — ${who.join("; ")}.`];
-    if (s.ok === true) lines.push("✔ Your client seed is listed at your seat.");
-    if (s.ok === false) {
-      lines.push(`✘ Your client seed ${s.mine} is NOT listed at your seat (the server lists ${s.listed === null ? "none" : s.listed}).`);
-      toast("The server did not list your client seed at your seat: this game's draws may not include your randomness. Verify will fail.");
-    }
-    return lines;
-  }
 }
 
 function readSetting() {

@@ -103,6 +103,7 @@ export class TableDrawing {
     drawPre(this.context(), t.el.pre, {
       tableId: t.tableId, seated: !!t.token, name: getName(), watchers: c.watchers, busy: c.busy,
       start: () => c.start(), join: (ev) => c.join(ev), copyInvite: () => c.copyInvite(), copied: c.copied,
+      reveal: c.fair.reveal,
     });
   }
 
@@ -151,7 +152,7 @@ export class TableDrawing {
   async runSeedCheck() {
     const e = this.t.model.ended;
     if (!e) return;
-    this.seedCheck = await checkSeed(e.seed, e.fingerprint);
+    this.seedCheck = await checkSeed(e.seed, e.fingerprint, this.t.tableId, this.t.model.players);
     this.t.draw();
   }
 

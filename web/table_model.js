@@ -95,6 +95,8 @@ export class TableModel {
     this.pending = false;
     this.doneAsked = false;
     /** @type {Set<number>} */ this.voted = new Set();
+    /** @type {number[]} the seats that committed to a client seed and did not reveal it (game_started) */
+    this.withheld = [];
     /** @type {Clock[]} */ this.clocks = [];
     /** @type {Set<string>} what the last update changed, by the keys that show it */
     this.changed = new Set();

@@ -2,20 +2,30 @@
 // The checks of the verify page, as a pure function of a game record, the server's replay
 // of the game (optional) and what this browser saw of it (optional). The plot table (how
 // many plots of each good, which start taken out, how many lie face up) is the fixed one of
-// docs/fairness.md, in fairness_plots.js: nothing the server answers changes it. Everything random is recomputed here from the revealed seed and the
-// client seeds (fairness.js, WebCrypto): the first Warden, and every plot turned up, worked
-// out from the seed and the record's actions alone (fairness.js expectedTurnUps), so that a
-// list of turn-ups with one missing, added or changed fails and is named. The server's
-// replay is used only for the rules (the actions and the result), never for a draw.
+// docs/fairness.md, in fairness_plots.js: nothing the server answers changes it.
+// Everything random is recomputed here (fairness.js, WebCrypto). A format-4 record
+// (quaymoor-fair-2): the fingerprint from the algorithm, the table's id, its seats and the
+// seed; every seat's commitment against the seed it revealed, no seed without a
+// commitment, bots with neither (checkDeal); the key from the seed and the seats
+// (dealKey). Formats 1-3 (quaymoor-fair-1): SHA-256 of the seed, the key from the client
+// seeds. Then the first Warden, and every plot turned up, worked out from the key and the
+// record's actions alone (fairness_plots.js expectedTurnUps), so that a list of turn-ups
+// with one missing, added or changed fails and is named. The server's replay is used only
+// for the rules (the actions and the result), never for a draw.
 //
 // A check is {id, label, status: "pass"|"fail"|"skip", computed, game, seen, note}:
 // `computed` is what this browser worked out, `game` what the record (or the game on the
 // server) shows, `seen` what this browser saw during the game. A seat is named as the
 // record names its player ("seat 2", counted from 1, only where the record has no name).
 
-import { ALGORITHM, deriveKey, fingerprint, firstWarden } from "./fairness.js";
+import { ALGORITHM, ALGORITHM_1, botNames, dealKey, deriveKey, fingerprint, firstWarden, tableFingerprint } from "./fairness.js";
 import { SETUPS, compareTurnUps, expectedTurnUps } from "./fairness_plots.js";
-import { check, isInt, seatNamer, seatSeedsText, seedText } from "./verify_record.js";
+import { check, commitText, isInt, seatNamer, seedText } from "./verify_record.js";
+import { FORMAT_2, dealOf, seatSeedChecks, seenChecks } from "./verify_seats.js";
+
+export { FORMAT_2, dealOf };
+/** @param {unknown} x */
+const errText = (x) => (x instanceof Error ? x.message : String(x));
 
 /** @typedef {import("./fairness_plots.js").Good} Good */
 /** @typedef {import("./fairness_plots.js").ShownTurnUp} ShownTurnUp */
@@ -100,9 +110,10 @@ function describeRow(r) {
 }
 
 /**
- * All the checks, in order: algorithm, fingerprint, client seeds (do the seed and client
- * seeds give this game's draws?), first Warden, every turn-up of plots, what this browser
- * saw, every action (by the rules, on the server) and the final scores.
+ * All the checks, in order: algorithm and format, fingerprint, the seats (format 4: every
+ * commitment against its seed, bots with neither), what this browser saw, the draws (does
+ * the key give this game's draws?), first Warden, every turn-up of plots, every action (by
+ * the rules, on the server) and the final scores.
  * @param {GameRecord} record
  * @param {{replay?: Replay | null, seen?: Seen | null}} [given]
  * @returns {Promise<Check[]>}
@@ -111,56 +122,73 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
   const seatNo = seatNamer(record);
   /** @type {Check[]} */
   const checks = [];
-  checks.push(check("algorithm", "Algorithm", record.algorithm === ALGORITHM,
-    { computed: ALGORITHM, game: String(record.algorithm) }));
+  const format = isInt(record.format) ? record.format : 1;
+  const fair2 = format === FORMAT_2;
+  const known = format >= 1 && format <= FORMAT_2;
+  const algorithm = fair2 ? ALGORITHM : ALGORITHM_1;
+  const algoOk = known && record.algorithm === algorithm;
+  checks.push(check("algorithm", "Algorithm and record format", algoOk, {
+    computed: known ? `format ${format}: ${algorithm}` : "formats 1-3: quaymoor-fair-1, format 4: quaymoor-fair-2",
+    game: `format ${JSON.stringify(record.format)}: ${String(record.algorithm)}`,
+    note: algoOk ? "" : known ? `a format-${format} record is played with ${algorithm}, this one says ${JSON.stringify(record.algorithm)}`
+      : `unknown record format ${JSON.stringify(record.format)}`,
+  }));
 
+  const fpLabel = fair2 ? "Fingerprint: SHA-256 of the algorithm, the table, its seats and the seed"
+    : "SHA-256 of the seed is the fingerprint";
   let fpOk = false;
+  /** @type {Uint8Array<ArrayBuffer> | null} */
   let key = null;
+  const dealt = fair2 ? dealOf(record) : null;
   try {
-    const fp = await fingerprint(record.seed);
+    const fp = fair2 ? await tableFingerprint(record.seed, record.game, record.players) : await fingerprint(record.seed);
     fpOk = fp === record.fingerprint;
-    checks.push(check("fingerprint", "SHA-256 of the seed is the fingerprint", fpOk,
-      { computed: fp, game: String(record.fingerprint), note: fpOk ? "" : "the revealed seed is not the one committed to at the start" }));
-    key = await deriveKey(record.seed, record.client_seeds || []);
+    checks.push(check("fingerprint", fpLabel, fpOk,
+      { computed: fp, game: String(record.fingerprint), note: fpOk ? "" : fair2
+        ? "the revealed seed, this table and its seats are not what the table committed to when it was created"
+        : "the revealed seed is not the one committed to at the start" }));
   } catch (err) {
-    checks.push(check("fingerprint", "SHA-256 of the seed is the fingerprint", false,
-      { computed: `cannot use this seed: ${err instanceof Error ? err.message : String(err)}`,
-        game: String(record.fingerprint) }));
+    checks.push(check("fingerprint", fpLabel, false,
+      { computed: `cannot use this seed: ${errText(err)}`, game: String(record.fingerprint) }));
+  }
+  if (fair2 && dealt) {
+    if (dealt.deal) {
+      try {
+        const named = botNames(dealt.deal.seats.map((x) => (x.bot ? null : x.name)));
+        const misnamed = dealt.deal.seats.findIndex((x, i) => x.bot && x.name !== named[i]);
+        if (misnamed >= 0) {
+          throw new Error(`seat ${misnamed} is a bot named ${JSON.stringify(dealt.deal.seats[misnamed].name)}, but a bot there is named ${JSON.stringify(named[misnamed])} (bots take the first free names of the list, in seat order: docs/fairness.md)`);
+        }
+        key = await dealKey(record.seed, dealt.deal);
+        const committed = dealt.deal.seats.filter((x) => x.commitment !== null).length;
+        const revealed = dealt.deal.seats.filter((x) => x.client_seed !== null).length;
+        checks.push(check("seats", "Every seat's commitment against its seed; bots hold neither", true, {
+          computed: `${committed} committed, ${revealed} revealed, each matching its commitment`,
+          game: dealt.deal.seats.map((x, i) => `${seatNo(i)}: ${x.bot ? "bot" : x.commitment === null ? "no commitment"
+            : x.client_seed === null ? `${commitText(x.commitment)}, did not reveal its seed` : `${commitText(x.commitment)} ← ${seedText(x.client_seed)}`}`).join("; "),
+        }));
+      } catch (err) {
+        checks.push(check("seats", "Every seat's commitment against its seed; bots hold neither", false,
+          { note: errText(err), game: dealt.deal.seats.map((x, i) => `${seatNo(i)}: ${x.bot ? "bot" : commitText(x.commitment)}, seed ${seedText(x.client_seed)}`).join("; ") }));
+      }
+    } else {
+      checks.push(check("seats", "Every seat's commitment against its seed; bots hold neither", false, { note: dealt.problem }));
+    }
+  } else if (!fair2) {
+    const committed = (Array.isArray(record.seats) ? record.seats : []).findIndex((x) => x && x.commitment !== undefined && x.commitment !== null);
+    if (committed >= 0) {
+      checks.push(check("seats", "No commitments in a record before commit-and-reveal", false,
+        { note: `a format-${format} record has no commitments, this one gives ${seatNo(committed)} one` }));
+    }
+    try {
+      key = await deriveKey(record.seed, record.client_seeds || []);
+    } catch {
+      key = null; // the fingerprint's row says why the seed cannot be used
+    }
   }
 
-  if (seen && seen.fingerprint) {
-    const ok = seen.fingerprint === record.fingerprint;
-    checks.push(check("seen-fingerprint", "The fingerprint this browser was shown at the start", ok,
-      { computed: "", game: String(record.fingerprint), seen: seen.fingerprint,
-        note: ok ? "" : "the server showed this browser another fingerprint" }));
-  }
   const bound = Array.isArray(record.seat_seeds) ? record.seat_seeds : null;
-  if (seen && seen.client_seed) {
-    const mySeat = isInt(seen.seat) ? seen.seat : null;
-    const ok = bound && mySeat !== null
-      ? bound[mySeat] === seen.client_seed
-      : (record.client_seeds || []).includes(seen.client_seed);
-    checks.push(check("seen-client-seed", bound && mySeat !== null
-      ? `This browser's client seed is at its seat (${seatNo(mySeat)}) and in the key`
-      : "This browser's client seed was mixed into the key", ok,
-    { game: bound ? seatSeedsText(bound, seatNo) : JSON.stringify(record.client_seeds || []), seen: seen.client_seed,
-      note: ok ? "" : "the record leaves out this browser's client seed, or puts it at another seat" }));
-  }
-  if (seen && Array.isArray(seen.start_seeds)) {
-    const listed = bound || [];
-    const seats = Math.max(listed.length, seen.start_seeds.length);
-    const differ = [];
-    for (let i = 0; i < seats; i++) {
-      const a = listed[i] === undefined ? null : listed[i];
-      const b = seen.start_seeds[i] === undefined ? null : seen.start_seeds[i];
-      if (a !== b) differ.push(`${seatNo(i)}: the record has ${seedText(a)}, the start showed ${seedText(b)}`);
-    }
-    const ok = bound !== null && differ.length === 0;
-    checks.push(check("seen-start-seeds", "The client seeds this browser saw listed at the start", ok, {
-      game: bound ? seatSeedsText(bound, seatNo) : "no seeds bound to seats", seen: seatSeedsText(seen.start_seeds, seatNo),
-      note: ok ? "" : bound ? `a seed this browser did not see at the start: ${differ.join("; ")}` : "the record does not say which seat gave which seed",
-    }));
-  }
+  checks.push(...seenChecks(record, seen));
 
   // the draws, recomputed from the seed and client seeds
   /** @type {Check[]} */
@@ -183,8 +211,10 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
       turnUps = check("turn-ups", "Every plot turned up, worked out from the seed and the actions", false,
         { game: `${JSON.stringify(players)} players`, note: "a game has 2 to 5 players: docs/fairness.md's plot table has no row for this" });
     } else {
+      // a game played to its end lists every turn-up, its last Surveyor phase's too; only a
+      // game ended early may lack that one (docs/fairness.md, "How to check a game yourself")
       const expected = await expectedTurnUps(key, players, record.actions || [],
-        { finished: !!record.result });
+        { finished: !!record.result || record.end_reason === "finished" });
       /** @type {import("./fairness_plots.js").TurnUpRow[]} */
       const rows = shown.list ? compareTurnUps(expected, shown.list) : expected.map((e, index) => ({
         index, step: e.step, source: e.source, expected: e.goods, shown: null, status: "unshown", reshuffled: e.reshuffled,
@@ -221,16 +251,18 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
       }
     }
   }
+  const drawLabel = fair2 ? "The seed and the seats give this game's draws" : "The seed and client seeds give this game's draws";
   if (key && fpOk) {
-    // the seed and client seeds against the game (what this browser saw is checked apart)
+    // the key against the game (what this browser saw is checked apart)
     const bad = draws.filter((d) => d.drawOk === false);
-    checks.push(check("client-seeds", "The seed and client seeds give this game's draws", bad.length === 0, {
+    const from = fair2 ? "the seats (names, bots, commitments, seeds)" : `the client seeds ${JSON.stringify(record.client_seeds || [])}`;
+    checks.push(check("client-seeds", drawLabel, bad.length === 0, {
       computed: `${draws.length} draws recomputed`, game: JSON.stringify(record.client_seeds || []),
-      note: bad.length ? `the seed and the client seeds ${JSON.stringify(record.client_seeds || [])} do not give what the game showed (first: ${bad[0].label})` : "",
+      note: bad.length ? `the seed and ${from} do not give what the game showed (first: ${bad[0].label})` : "",
     }));
   } else {
-    checks.push(check("client-seeds", "The seed and client seeds give this game's draws", null,
-      { note: "needs a seed that matches the fingerprint" }));
+    checks.push(check("client-seeds", drawLabel, null,
+      { note: fair2 ? "needs a seed that matches the fingerprint and seats that hold" : "needs a seed that matches the fingerprint" }));
   }
   checks.push(...seatSeedChecks(record, bound));
   if (turnUps) checks.push(turnUps);
@@ -267,45 +299,6 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
 
   checks.push(scoresCheck(record, replay));
   return checks;
-}
-
-/**
- * The seat binding (format 3, docs/fairness.md "Seeds and seats"): a format-3 record binds
- * every client seed to the seat that gave it, so `seat_seeds` null or missing is a binding
- * stripped; one per seat; the non-null ones in seat order are the key's client seeds; and a
- * bot's seat holds no seed (so a person's seed moved to a bot's seat fails even where the
- * key stays the same). An older format (1, 2) has no binding, and none may be added to it.
- * @param {GameRecord} record @param {(string | null)[] | null} bound
- * @returns {Check[]}
- */
-function seatSeedChecks(record, bound) {
-  const seatNo = seatNamer(record);
-  const label = "Each client seed is bound to the seat that gave it";
-  const format = isInt(record.format) ? record.format : 1;
-  const keys = JSON.stringify(record.client_seeds || []);
-  if (format < 3) {
-    return bound ? [check("seat-seeds", label, false, { game: seatSeedsText(bound, seatNo),
-      note: `a format-${format} record binds no seeds to seats, yet this one lists seat_seeds` })] : [];
-  }
-  if (!bound) {
-    return [check("seat-seeds", label, false, { game: record.seat_seeds === undefined ? "no seat_seeds" : "seat_seeds: null",
-      note: "a format-3 record binds every client seed to the seat that gave it, and this one has no seat_seeds (null or missing): the binding was stripped" })];
-  }
-  const players = record.players;
-  const keyed = bound.filter((x) => x !== null);
-  if (bound.length !== players || JSON.stringify(keyed) !== keys) {
-    return [check("seat-seeds", label, false, { computed: JSON.stringify(keyed), game: seatSeedsText(bound, seatNo),
-      note: `the key's client seeds ${keys} are not the seats' seeds in seat order (${bound.length} listed for ${players} seats)` })];
-  }
-  const seats = Array.isArray(record.seats) ? record.seats : [];
-  const botSeeded = bound.map((s, i) => ({ s, i })).filter(({ s, i }) => s !== null && seats[i] && seats[i].bot === true);
-  if (botSeeded.length) {
-    const { s, i } = botSeeded[0];
-    return [check("seat-seeds", label, false, { computed: JSON.stringify(keyed), game: seatSeedsText(bound, seatNo),
-      note: `${seatNo(i)} is a bot, and bots hold no seed, but the record gives it ${seedText(s)}` })];
-  }
-  return [check("seat-seeds", label, true, { computed: JSON.stringify(keyed), game: seatSeedsText(bound, seatNo),
-    note: "the key takes the seats' seeds in seat order; no bot holds one" })];
 }
 
 /**

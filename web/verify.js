@@ -10,6 +10,7 @@ import { verifyRecord } from "./verifier.js";
 import { seenFor } from "./seen.js";
 import { errorOf, errorText } from "./net.js";
 import { nameOrSeat } from "./text.js";
+import { repeatedKey } from "./verify_record.js";
 
 /** @typedef {import("./verify_record.js").GameRecord} GameRecord */
 /** @typedef {import("./verify_record.js").Check} Check */
@@ -26,14 +27,21 @@ const checksBody = () => /** @type {HTMLElement} */ ($("checks").querySelector("
  * An answer's status and parsed JSON (null when it is not JSON), for the caller to read as
  * the endpoint's documented shape.
  * @param {string} url
- * @returns {Promise<{ok: boolean, status: number, data: unknown}>}
+ * @returns {Promise<{ok: boolean, status: number, data: unknown, text: string}>}
  */
 async function getJson(url) {
   const res = await fetch(url, { headers: { Accept: "application/json" } });
+  const text = await res.text();
   /** @type {unknown} */
   let data;
-  try { data = await res.json(); } catch { data = null; }
-  return { ok: res.ok, status: res.status, data };
+  try { data = JSON.parse(text); } catch { data = null; }
+  return { ok: res.ok, status: res.status, data, text };
+}
+
+/** Why a record's text cannot be read as one record (a key given twice), or "". @param {string} text */
+function unreadable(text) {
+  const key = repeatedKey(text);
+  return key === null ? "" : `the key ${JSON.stringify(key)} is given twice in one object (which value counts would be up to the parser): refused, as quaymoor verify refuses it`;
 }
 
 /** @param {{status: number, data: unknown}} r */
@@ -65,6 +73,11 @@ function render(record, checks, { id, source }) {
   fact(dl, "Players", (record.seats || []).map((s, i) => `${nameOrSeat(s.name, i)}${s.bot && !/\(bot\)/.test(s.name || "") ? " (bot)" : ""}`).join(", "));
   fact(dl, "Seed", String(record.seed), "v-seed");
   fact(dl, "Fingerprint", String(record.fingerprint), "v-fingerprint");
+  fact(dl, "Format", `${String(record.format ?? 1)} (${String(record.algorithm)})`, "v-format");
+  if (record.game) fact(dl, "Table", String(record.game), "v-table");
+  if (Array.isArray(record.seats) && record.seats.some((s) => s && typeof s.commitment === "string")) {
+    fact(dl, "Commitments by seat", record.seats.map((s, i) => `${nameOrSeat(s.name, i)}: ${typeof s.commitment === "string" ? s.commitment : "none"}`).join(", "), "v-commitments");
+  }
   fact(dl, "Client seeds", JSON.stringify(record.client_seeds || []), "v-client-seeds");
   if (Array.isArray(record.seat_seeds)) {
     fact(dl, "Seeds by seat", record.seat_seeds.map((s, i) => `${nameOrSeat(record.seats && record.seats[i] && record.seats[i].name, i)}: ${s === null ? "none" : JSON.stringify(s)}`).join(", "), "v-seat-seeds");
@@ -134,6 +147,12 @@ async function checkGame(id) {
     $("outcome").dataset.done = "1";
     return;
   }
+  const why = unreadable(r.text);
+  if (why) {
+    setVerdict(`✘ The record of game ${id} is not a game record: ${why}`, "bad");
+    $("outcome").dataset.done = "1";
+    return;
+  }
   await run(/** @type {GameRecord} */ (r.data), { id, source: `this server's archive (/games/${id}.json)` });
 }
 
@@ -144,6 +163,8 @@ async function checkText(text) {
   try {
     record = JSON.parse(text);
     if (!record || typeof record !== "object" || Array.isArray(record)) throw new Error("not a JSON object");
+    const why = unreadable(text);
+    if (why) throw new Error(why);
   } catch (err) {
     $("outcome").hidden = false;
     setVerdict(`That is not a game record: ${errorText(err)}`, "bad");

@@ -7,10 +7,12 @@
 /** @typedef {import("./fairness_plots.js").ShownTurnUp} ShownTurnUp */
 /** @typedef {import("./fairness_plots.js").RecordedAction} RecordedAction */
 /**
- * A seat of a record: its player's name and whether a bot played it.
+ * A seat of a record: its player's name, whether it is a bot's own chair, and (format 4)
+ * the commitment its player sent before the start (null: none; always null for a bot).
  * @typedef {object} RecordSeat
  * @property {string} name
  * @property {boolean} bot
+ * @property {string | null} [commitment]
  */
 /**
  * A final score (a record's and the server's replay's `result.scores`).
@@ -24,7 +26,7 @@
  */
 /** @typedef {{reasons: string[], scores: FinalScore[], winners: number[]}} Result */
 /**
- * A game record (quaymoor/rules/record.py, formats 1 to 3; docs/fairness.md), fetched or
+ * A game record (quaymoor/rules/record.py, formats 1 to 4; docs/fairness.md), fetched or
  * pasted: nothing has checked it yet, so the checks read it with care.
  * @typedef {object} GameRecord
  * @property {number} [format]
@@ -42,6 +44,7 @@
  * @property {number | null} [first_warden]
  * @property {ShownTurnUp[] | null} [turned_up]
  * @property {(string | null)[] | null} [seat_seeds] per seat, the client seed it gave
+ *   (format 4: revealed; null with a commitment: committed, never revealed)
  */
 /**
  * The server's replay of a game through the rules (GET /api/games/<id>/replay).
@@ -58,8 +61,15 @@
  * @typedef {object} Seen
  * @property {string} [fingerprint]
  * @property {string} [client_seed]
+ * @property {string} [commitment]  ours (format 4), sent before the start
+ * @property {boolean} [committed]
+ * @property {boolean} [reveal_sent]  our client seed went out
+ * @property {boolean} [revealed]  the server took it
  * @property {number | null} [seat]
- * @property {(string | null)[]} [start_seeds]
+ * @property {(string | null)[]} [start_commitments]  per seat, as the start listed them
+ * @property {{name: string | null, bot: boolean}[]} [start_seats]  the seats as the start listed them
+ * @property {(string | null)[]} [deal_commitments]  per seat, as the deal listed them
+ * @property {(string | null)[]} [start_seeds]  per seat, the client seeds the deal listed
  * @property {number | null} [first_warden]
  * @property {{from: number, to: number, source: string, goods: Good[]}[]} [turned_up]
  */
@@ -108,3 +118,40 @@ export function seatNamer(record) {
 
 /** @param {readonly unknown[]} list by seat @param {(i: number) => string} seatName */
 export const seatSeedsText = (list, seatName) => list.map((s, i) => `${seatName(i)}: ${seedText(s)}`).join(", ");
+
+/** A commitment, short: its first 8 and last 8 digits ("none" for anything else). @param {unknown} c */
+export const commitText = (c) => (typeof c === "string" ? `${c.slice(0, 8)}…${c.slice(-8)}` : "none");
+
+/**
+ * The first key given twice in one object of a JSON text (already parsed once, so valid),
+ * or null. A record with one is refused (docs/fairness.md): which value counts would be up
+ * to the parser, and the reference's refuses it.
+ * @param {string} text
+ * @returns {string | null}
+ */
+export function repeatedKey(text) {
+  /** @type {{object: boolean, keys: Set<string>, key: boolean}[]} */
+  const open = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    const top = open[open.length - 1];
+    if (c === "\"") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== "\"") j += text[j] === "\\" ? 2 : 1;
+      if (top && top.object && top.key) {
+        const key = JSON.parse(text.slice(i, j + 1));
+        if (top.keys.has(key)) return key;
+        top.keys.add(key);
+        top.key = false;
+      }
+      i = j;
+    } else if (c === "{" || c === "[") {
+      open.push({ object: c === "{", keys: new Set(), key: c === "{" });
+    } else if (c === "}" || c === "]") {
+      open.pop();
+    } else if (c === "," && top && top.object) {
+      top.key = true;
+    }
+  }
+  return null;
+}

@@ -8,6 +8,7 @@ import { v, patch } from "./vdom.js";
 import { seatName, buildingName, endReasonText } from "./text.js";
 import { rematchRow } from "./rematch.js";
 import { END_REASONS } from "./wire.js";
+import { tableFingerprint } from "./fairness.js";
 
 /** @typedef {import("./widgets.js").Draw} Draw */
 /** @typedef {import("./vdom.js").VKid} VKid */
@@ -113,7 +114,8 @@ function fairness(d, p) {
     v("details", { class: "end-seeds" }, v("summary", {}, `Client seeds (${seeds.filter((x) => x !== null).length} given)`),
       v("ul", { class: "seat-seeds", id: "end-seeds" },
         seeds.map((x, i) => v("li", { "data-seat": i }, `${seatName(m.seats, i, m.seat)}: `,
-          x === null ? v("i", {}, "none") : v("span", { class: "mono" }, x))))),
+          x === null ? v("i", {}, m.withheld.includes(i) ? "did not reveal its seed (committed): none" : "none")
+            : v("span", { class: "mono" }, x))))),
     v("p", { class: "row end-verify" },
       v("a", { href: `/verify.html?game=${p.tableId}`, class: "button", id: "verify-game",
         "aria-describedby": "verify-game-what" }, "Verify every move"),
@@ -123,19 +125,20 @@ function fairness(d, p) {
 }
 
 /**
- * SHA-256(seed) against the fingerprint, in this browser.
+ * The revealed seed against the fingerprint the table showed before anyone joined, in this
+ * browser: quaymoor-fair-2's, SHA-256 of the algorithm, the table's id, its seats and the
+ * seed (fairness.js).
  * @param {string} seedHex
  * @param {string} fingerprint
+ * @param {string} tableId
+ * @param {number} players
  * @returns {Promise<{text: string, ok: boolean | null}>}
  */
-export async function checkSeed(seedHex, fingerprint) {
+export async function checkSeed(seedHex, fingerprint, tableId, players) {
   try {
-    if (!crypto.subtle) throw new Error("this browser cannot hash here (needs https or localhost)");
-    const bytes = new Uint8Array((seedHex.match(/../g) || []).map((x) => parseInt(x, 16)));
-    const digest = await crypto.subtle.digest("SHA-256", bytes);
-    const hex = [...new Uint8Array(digest)].map((x) => x.toString(16).padStart(2, "0")).join("");
+    const hex = await tableFingerprint(seedHex, tableId, players);
     return hex === fingerprint
-      ? { text: "✔ SHA-256(seed) matches the fingerprint shown before the game", ok: true }
+      ? { text: "✔ The seed matches the fingerprint shown before the game (SHA-256 of the algorithm, the table, its seats and the seed)", ok: true }
       : { text: "✘ The seed does NOT match the fingerprint!", ok: false };
   } catch (err) {
     return { text: `Could not check the seed: ${err instanceof Error ? err.message : String(err)}`, ok: null };

@@ -127,6 +127,7 @@ function other(d, x) {
     v("h3", {}, seatName(m.seats, x.seat, m.seat),
       s && s.bot ? v("span", { class: "tag bot" }, "bot") : null,
       x.seat === view.board.warden ? v("span", { class: "tag" }, "Warden") : null,
+      m.withheld.includes(x.seat) ? v("span", { class: "tag warn withheld", title: "This seat committed to a client seed and did not reveal it: the game was dealt without it" }, "did not reveal its seed") : null,
       away ? v("span", { class: "tag warn" }, s.bot_vote ? `disconnected · vote ${voteCount(s.bot_vote)}` : "disconnected") : null,
       deciding && !m.ended ? v("span", { class: "tag now" }, "deciding") : null),
     v("p", { class: "o-stats" }, `${plural(x.coins, "coin")} · ${plural(x.building_points, "building point")} · ${plural(x.lodge + staffed + onPlots, "apprentice")}`),

@@ -24,12 +24,12 @@ from quaymoor.rules.fairness import (
     Deal,
     DealError,
     DealtSeat,
+    bot_names,
     check_client_seed,
     check_commitment,
     seed_commitment,
 )
 
-BOT_NAMES = ("Ada", "Bede", "Cuthbert", "Dunstan", "Edith", "Frideswide", "Godric", "Hilda")
 MAX_NAME = 24
 
 
@@ -147,12 +147,11 @@ class Seats:
         player who has not come; returns their seats."""
         for seat in self.all:
             seat.let_go_of_hold()
-        taken = {s.name for s in self.all if s.name}
-        names = iter(n for n in BOT_NAMES if n not in taken)
+        people = [s.name if s.presence is not Presence.EMPTY else None for s in self.all]
         filled = []
-        for seat in self.all:
-            if seat.presence is Presence.EMPTY:
-                seat.sit_bot(f"{next(names)} (bot)")
+        for seat, name in zip(self.all, bot_names(people), strict=True):
+            if name is not None:
+                seat.sit_bot(name)
                 filled.append(seat.index)
         return filled
 

@@ -127,17 +127,18 @@ def same_origin(request: HttpRequest, scheme: str = "http") -> bool:
 def static_response(root: Path, path: str, method: str) -> HttpResponse | None:
     """The file under ``root`` that the decoded URL ``path`` names, or None if none does.
 
-    "/" and folders mean their ``index.html``. A path that is malformed or resolves
-    outside ``root`` gets a plain 404; other methods than GET and HEAD get 405. The body
+    "/" and folders mean their ``index.html``. A path that is malformed (NUL, a
+    backslash, "..") or resolves outside ``root`` names no file either: None, and the
+    caller answers it as any path it does not know (the API's JSON ``not_found``); other
+    methods than GET and HEAD get 405. The body
     is the whole file even for HEAD (the front door drops it, keeping Content-Length).
     Reads synchronously: meant for the small files of ``web/``.
     """
-    not_found = HttpResponse(404, b"not found\n")
     if "\x00" in path or "\\" in path:
-        return not_found
+        return None
     parts = [part for part in path.split("/") if part not in ("", ".")]
     if ".." in parts:
-        return not_found
+        return None
     if any(part.startswith(".") for part in parts):
         return None
     try:
@@ -148,7 +149,7 @@ def static_response(root: Path, path: str, method: str) -> HttpResponse | None:
     except (OSError, RuntimeError, ValueError):
         return None
     if not target.is_relative_to(base):
-        return not_found
+        return None
     content_type = _CONTENT_TYPES.get(target.suffix.lower())
     if content_type is None or not target.is_file():
         return None

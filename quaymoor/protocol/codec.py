@@ -16,7 +16,13 @@ from cattrs.strategies import configure_tagged_union
 from quaymoor.protocol.codes import Code
 from quaymoor.protocol.messages import TAGS, ClientMessage, ServerMessage, WireEvent
 from quaymoor.rules.actions import Action
-from quaymoor.rules.converter import action_from_json, describe_error, make_rules_converter, snake
+from quaymoor.rules.converter import (
+    action_from_json,
+    describe_error,
+    make_rules_converter,
+    object_without_repeats,
+    snake,
+)
 
 
 def wire_tag(cl: type) -> str:
@@ -100,12 +106,14 @@ def parse_json(text: str | bytes) -> Any:
     """Parse JSON text strictly. Raises ``ProtocolError`` (bad_json) and nothing else: for
     bytes that are not UTF-8 without a byte order mark (``utf8_text``), text that is not
     JSON, nested too deeply, an integer over Python's digit limit, a float that overflows
-    (``1e999``), or ``NaN`` / ``Infinity``."""
+    (``1e999``), ``NaN`` / ``Infinity``, or an object that names a key twice (which one
+    counts would be a guess: ``{"commitment": A, "commitment": B}``)."""
     if isinstance(text, bytes):
         text = utf8_text(text)
     try:
         return json.loads(text, parse_int=_int, parse_float=_finite_float,
-                          parse_constant=_refuse_constant)
+                          parse_constant=_refuse_constant,
+                          object_pairs_hook=object_without_repeats)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError too
         raise ProtocolError(Code.BAD_JSON, f"not valid JSON: {exc}") from None
 

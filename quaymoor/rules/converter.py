@@ -28,6 +28,18 @@ from quaymoor.rules.state import Phase
 E = TypeVar("E", bound=IntEnum)
 
 
+def object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict (``json.loads``'s ``object_pairs_hook``), refusing one that
+    names a key twice: which value counts would be a guess (parsers differ), so a record or
+    a message that does it is malformed. Raises ``ValueError`` naming the key."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise ValueError(f"the key {key!r} is given twice in one object")
+        found[key] = value
+    return found
+
+
 def snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 

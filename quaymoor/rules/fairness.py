@@ -32,6 +32,8 @@ from typing import Final, NamedTuple, TypeVar
 __all__ = [
     "ALGORITHM",
     "ALGORITHM_1",
+    "BOT_NAMES",
+    "bot_names",
     "Deal",
     "DealError",
     "DealtSeat",
@@ -254,6 +256,24 @@ def reshuffle_label(k: int) -> str:
 class DealError(ValueError):
     """A table's seats that cannot make a ``quaymoor-fair-2`` key: a seed with no
     commitment or not matching it, a bot with a seed or commitment, a malformed field."""
+
+
+#: The bots' names, in the order they are given (``bot_names``).
+BOT_NAMES: Final = ("Ada", "Bede", "Cuthbert", "Dunstan", "Edith", "Frideswide", "Godric",
+                    "Hilda")
+_BOT_SUFFIX: Final = " (bot)"
+
+
+def bot_names(people: Sequence[str | None]) -> list[str | None]:
+    """The names the bots at a table get, fixed by the people's: ``people`` has per seat a
+    person's name, or None for a bot's chair; the bots' chairs, in seat order, take the
+    first names of :data:`BOT_NAMES` that no person at the table has (with or without
+    " (bot)"), each with " (bot)".
+    (The result has None at the people's seats.) Nobody chooses a bot's name, so a server
+    cannot try names to move the key (``deal_key`` binds every seat's name)."""
+    taken = {name.removesuffix(_BOT_SUFFIX) for name in people if name is not None}
+    free = iter(name + _BOT_SUFFIX for name in BOT_NAMES if name not in taken)
+    return [next(free) if name is None else None for name in people]
 
 
 class DealtSeat(NamedTuple):

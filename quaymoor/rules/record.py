@@ -29,7 +29,7 @@ from typing import Any
 import attrs
 
 from quaymoor.rules.actions import Action
-from quaymoor.rules.converter import converter, describe_error
+from quaymoor.rules.converter import converter, describe_error, object_without_repeats
 from quaymoor.rules.data import Good
 from quaymoor.rules.scoring import scores, winners
 from quaymoor.rules.state import GameState
@@ -119,16 +119,34 @@ class GameRecord:
     def from_json(cls, text: str) -> GameRecord:
         """Parse a record; a malformed one raises ``ValueError`` saying what and where."""
         try:
-            data: Any = json.loads(text)
-        except json.JSONDecodeError as exc:
+            data: Any = json.loads(text, object_pairs_hook=object_without_repeats)
+        except ValueError as exc:  # JSONDecodeError, and a key given twice
             raise ValueError(f"not JSON: {exc}") from exc
         if not isinstance(data, dict):
             kind = type(data).__name__
             raise ValueError(f"not a game record: expected a JSON object, got {kind}")
+        _bound_in_full(data)
         try:
             return converter.structure(data, cls)
         except Exception as exc:
             raise ValueError(f"not a game record: {describe_error(exc)}") from exc
+
+
+def _bound_in_full(data: dict[str, Any]) -> None:
+    """A format-4 record states its whole seat binding, none of it left to a default:
+    ``game``, ``seat_seeds`` and each seat's ``commitment`` (null when it has none). Raises
+    ``ValueError`` naming the first one left out (the binding stripped)."""
+    if data.get("format") != RECORD_FORMAT:
+        return
+    missing = [key for key in ("game", "seat_seeds") if key not in data]
+    seats = data.get("seats")
+    if isinstance(seats, list):
+        missing += [f"seats[{i}].commitment" for i, seat in enumerate(seats)
+                    if isinstance(seat, dict) and "commitment" not in seat]
+    if missing:
+        raise ValueError(f"not a game record: a format-4 record states its whole seat "
+                         f"binding (null where there is nothing), and this one leaves out "
+                         f"{missing[0]}: the binding was stripped")
 
 
 def result_of(s: GameState) -> Result:

@@ -16,6 +16,7 @@ from quaymoor.rules.fairness import (
     ALGORITHM,
     ALGORITHM_1,
     DealError,
+    bot_names,
     fingerprint,
     seed_from_hex,
     table_fingerprint,
@@ -142,7 +143,8 @@ def _show(sc: FinalScore) -> str:
             f"bonuses {sc.bonuses}, coins+goods {sc.tiebreak})")
 
 
-_KEY_HINT = "the seed and client seeds are not the ones this game was played with"
+_KEY_HINT = ("the seed, or the table, its seats, commitments and client seeds, are not the "
+             "ones this game was dealt with")
 
 
 def _check_draws(record: GameRecord, game: Game) -> Verdict | None:
@@ -173,7 +175,7 @@ def _check_seat_seeds(record: GameRecord) -> Verdict | None:
     the same)."""
     bound = record.seat_seeds
     if record.format >= 4:  # the deal was checked where the game was dealt
-        return _keyed_seeds(record, bound or [])
+        return _bots_named_by_the_rule(record) or _keyed_seeds(record, bound or [])
     if record.format < 3:
         if bound is not None:
             return Verdict(False, f"seat_seeds: a format-{record.format} record has none")
@@ -191,6 +193,18 @@ def _check_seat_seeds(record: GameRecord) -> Verdict | None:
         if seat.bot and given is not None:
             return Verdict(False, f"seat_seeds: seat {i} ({seat.name}) is a bot, and bots "
                                   f"hold no seed, but the record gives it {given!r}")
+    return None
+
+
+def _bots_named_by_the_rule(record: GameRecord) -> Verdict | None:
+    """Format 4: each bot has the name the people's names give it (``fairness.bot_names``),
+    so that nobody could have chosen bots' names to move the key."""
+    expected = bot_names([None if s.bot else s.name for s in record.seats])
+    for i, (seat, name) in enumerate(zip(record.seats, expected, strict=True)):
+        if seat.bot and seat.name != name:
+            return Verdict(False, f"seats: seat {i} is a bot named {seat.name!r}, but a bot "
+                                  f"there is named {name!r} (bots take the first free names "
+                                  "of the list, in seat order: docs/fairness.md)")
     return None
 
 

@@ -15,9 +15,8 @@ import attrs
 
 from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules import engine
-from quaymoor.rules.fairness import Deal, DealtSeat
+from quaymoor.rules.fairness import Deal, DealtSeat, bot_names
 from quaymoor.rules.game import Game
-from quaymoor.rules.record import seat_label
 from quaymoor.rules.scoring import winners
 
 
@@ -62,11 +61,13 @@ def play_random(game: Game, chooser: SplitMix64) -> int:
 def random_game(players: int, seed: bytes,
                 table_id: str | None = None) -> tuple[Game, SelfPlayResult]:
     """A game of random legal actions. With ``table_id`` it is dealt as a table's game
-    (``quaymoor-fair-2``: every seat a bot's, no commitments; its record is format 4);
+    (``quaymoor-fair-2``: every seat a bot's, named as bots are, no commitments; its
+    record is format 4);
     without, with the ``quaymoor-fair-1`` key (the benchmarks, tests of old records)."""
     deal = None
     if table_id is not None:
-        deal = Deal(table_id, tuple(DealtSeat(seat_label(i), bot=True) for i in range(players)))
+        names = bot_names([None] * players)
+        deal = Deal(table_id, tuple(DealtSeat(str(name), bot=True) for name in names))
     game = Game(players, seed, events=False, deal=deal)
     chooser = SplitMix64(int.from_bytes(hashlib.sha256(b"players:" + seed).digest()[:8], "big"))
     decisions = play_random(game, chooser)

@@ -1,8 +1,11 @@
-"""The whole promise in the browser: "Play now" sends a random client seed (after the
-fingerprint: ``test_seed_order_browser``) and keeps what the browser saw (the fingerprint,
-its client seed and seat, the seeds per seat at the start, the first Warden, every plot
-turned up); at the end, "Verify this game" checks the seed, the draws and those
-observations, all passed; what this browser saw, changed, fails and is named.
+"""The whole promise in the browser: "Play now" commits to a random client seed and reveals
+it after the start (in that order: ``test_seed_order_browser``) and keeps what the browser
+saw (the fingerprint, its client seed, commitment and seat, the commitments per seat at
+the start, the seeds per seat at the deal, the first Warden, every plot turned up); at the
+end, "Verify this game" checks the format-4 record (the table's fingerprint, every
+commitment, the key from the seats), the draws and those observations, all passed; what
+this browser saw, changed, fails and is named. Screenshot:
+test-artifacts/screenshots/fair-verify-format4.png (the verify page on the game's record).
 
 On this test server a human seat's decision times out at once (a safe move is played), so
 a game against bots runs to its end by itself in a few seconds.
@@ -13,10 +16,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from quaymoor.rules.fairness import seed_commitment
 from quaymoor.rules.record import GameRecord
 from quaymoor.rules.verify import verify_record
 from tests.fairness.conftest import GAMES, game_record
 from tests.server_process import Served
+from tests.web.table_page import SHOTS
 
 GAME_TIMEOUT_MS = 40_000
 
@@ -27,10 +32,11 @@ def rows(page: Any) -> dict[str, str]:
     return dict(found)
 
 
-def test_play_now_sends_a_random_client_seed_and_keeps_it(
+def test_play_now_commits_and_reveals_a_random_client_seed_and_keeps_it(
     page: Any, archived_server: Served
 ) -> None:
-    sent: dict[str, list[dict[str, Any]]] = {"play-now": [], "seed": []}
+    sent: dict[str, list[dict[str, Any]]] = {"play-now": [], "commit": [], "reveal": [],
+                                             "seed": []}
     page.on("request", lambda r: sent[r.url.rsplit("/", 1)[1]].append(
         json.loads(r.post_data or "{}")) if r.url.rsplit("/", 1)[1] in sent else None)
     page.goto(archived_server.url + "/")
@@ -39,12 +45,17 @@ def test_play_now_sends_a_random_client_seed_and_keeps_it(
     page.wait_for_url("**/?table=*")
     table = page.url.split("table=")[1]
     (asked,) = sent["play-now"]
-    assert "client_seed" not in asked
-    (body,) = sent["seed"]
+    assert "client_seed" not in asked and "commitment" not in asked
+    (committed,) = sent["commit"]
+    (body,) = sent["reveal"]
+    assert sent["seed"] == []  # the old endpoint is gone from the client
     assert len(body["client_seed"]) == 32 and int(body["client_seed"], 16) >= 0
+    assert committed["commitment"] == seed_commitment(table, 0, body["client_seed"])
     page.wait_for_selector("#verify-game", timeout=GAME_TIMEOUT_MS)  # the end screen
     seen = page.evaluate(f"JSON.parse(localStorage.getItem('quaymoor.fair.{table}'))")
     assert seen["client_seed"] == body["client_seed"] and seen["seat"] == 0
+    assert seen["commitment"] == committed["commitment"]
+    assert seen["start_commitments"] == [committed["commitment"], None]
     assert seen["start_seeds"] == [body["client_seed"], None]
     assert seen["fingerprint"] == page.inner_text("#end-fingerprint")
     page.click(".end-seeds summary")  # the client seeds, folded under their count
@@ -53,14 +64,16 @@ def test_play_now_sends_a_random_client_seed_and_keeps_it(
     assert "none" in page.locator('#end-seeds li[data-seat="1"]').inner_text()
     record = GameRecord.from_json(page.evaluate(
         f"fetch('/games/{table}.json').then((r) => r.text())"))
+    assert record.format == 4 and record.algorithm == "quaymoor-fair-2"
     assert record.client_seeds == [body["client_seed"]]
     assert record.seat_seeds == [body["client_seed"], None]
+    assert [s.commitment for s in record.seats] == [committed["commitment"], None]
 
 
 def test_a_whole_game_then_verify_what_this_browser_saw(
     page: Any, archived_server: Served
 ) -> None:
-    sent: dict[str, list[dict[str, Any]]] = {"join": [], "seed": []}
+    sent: dict[str, list[dict[str, Any]]] = {"join": [], "commit": [], "reveal": []}
     page.on("request", lambda r: sent[r.url.rsplit("/", 1)[1]].append(
         json.loads(r.post_data or "{}")) if r.url.rsplit("/", 1)[1] in sent else None)
     page.goto(archived_server.url + "/")
@@ -71,11 +84,14 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
     table = page.url.split("table=")[1]
     (joined,) = sent["join"]
     assert "client_seed" not in joined
-    (body,) = sent["seed"]
-    assert len(body["client_seed"]) == 32
+    (committed,) = sent["commit"]
+    assert sent["reveal"] == []  # not before the start
     # connected before the start: this browser sees the setup's plots too
     page.get_by_role("button", name="Start the game (bots fill empty seats)").click()
     page.wait_for_selector("#verify-game", timeout=GAME_TIMEOUT_MS)  # the end screen
+    (body,) = sent["reveal"]
+    assert len(body["client_seed"]) == 32
+    assert committed["commitment"] == seed_commitment(table, 0, body["client_seed"])
     seen = page.evaluate(f"JSON.parse(localStorage.getItem('quaymoor.fair.{table}'))")
     assert seen["client_seed"] == body["client_seed"]
     assert seen["fingerprint"] == page.inner_text("#end-fingerprint")
@@ -86,11 +102,17 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
     page.wait_for_selector("#outcome[data-done]")
     checks = rows(page)
     assert [c for c, s in checks.items() if s == "fail"] == [], checks
-    for name in ("fingerprint", "seen-fingerprint", "seen-client-seed", "seen-start-seeds",
-                 "client-seeds", "seat-seeds", "turn-ups", "first-warden", "plots-1",
-                 "seen-plots", "actions", "scores"):
+    for name in ("algorithm", "fingerprint", "seats", "seen-fingerprint", "seen-seats",
+                 "seen-commitment",
+                 "seen-client-seed", "seen-commitments", "seen-start-seeds", "client-seeds",
+                 "seat-seeds", "turn-ups", "first-warden", "plots-1", "seen-plots", "actions",
+                 "scores"):
         assert checks.get(name) == "pass", (name, checks)
     assert page.inner_text("#verdict").startswith("✔ All")
+    assert "quaymoor-fair-2" in page.inner_text("#v-format")
+    assert committed["commitment"] in page.inner_text("#v-commitments")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "fair-verify-format4.png"), full_page=True)
     # seats are named by their players, not "seat 1"
     warden = page.locator('#checks tr[data-check="first-warden"]').inner_text()
     assert "Wren" in warden or "(bot)" in warden, warden
@@ -98,7 +120,7 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
     # the record says what the browser saw, and verifies in Python too
     record = GameRecord.from_json(page.evaluate(
         f"fetch('/games/{table}.json').then((r) => r.text())"))
-    assert body["client_seed"] in record.client_seeds
+    assert body["client_seed"] in record.client_seeds and record.format == 4
     assert verify_record(record).ok
     assert record.turned_up is not None
     observed = [t["goods"] for t in seen["turned_up"]]
@@ -107,7 +129,9 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
     # what this browser saw, changed: the server's game no longer matches it
     seen["turned_up"][1]["goods"] = [*reversed(seen["turned_up"][1]["goods"]), "clay"]
     seen["fingerprint"] = "0" * 64
-    seen["start_seeds"] = [None, None]  # as if the start had not listed our seed
+    seen["start_seeds"] = [None, None]  # as if the deal had not listed our seed
+    seen["start_commitments"] = ["0" * 64, None]  # nor the start our commitment
+    seen["start_seats"][0]["name"] = "Wrenna"  # nor the seats the start listed
     page.evaluate("([k, v]) => localStorage.setItem(k, v)",
                   [f"quaymoor.fair.{table}", json.dumps(seen)])
     page.reload()
@@ -116,6 +140,8 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
     assert checks["seen-fingerprint"] == "fail"
     assert checks["plots-2"] == "fail" and checks["client-seeds"] == "pass"
     assert checks["seen-start-seeds"] == "fail" and checks["turn-ups"] == "pass"
+    assert checks["seen-commitments"] == "fail" and checks["seats"] == "pass"
+    assert checks["seen-seats"] == "fail"
     assert "did not see at the start: Wren: the record has" in page.locator(
         '#checks tr[data-check="seen-start-seeds"]').inner_text()
     assert page.locator("#verdict").get_attribute("data-first") == "seen-fingerprint"

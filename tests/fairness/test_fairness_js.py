@@ -13,7 +13,16 @@ from typing import Any
 
 from quaymoor.rules import engine
 from quaymoor.rules.data import SETUPS, Good
-from quaymoor.rules.fairness import derive_key, draw_below, fingerprint
+from quaymoor.rules.fairness import (
+    Deal,
+    DealtSeat,
+    deal_key,
+    derive_key,
+    draw_below,
+    fingerprint,
+    seed_commitment,
+    table_fingerprint,
+)
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import GameRecord, TurnedUp
 from tests.fairness.conftest import GAMES, game_record
@@ -107,6 +116,69 @@ def test_javascript_and_python_agree_on_first_warden_and_plot_stack(
     }""", cases)
     assert len(got) == len(expected) == SEEDS * 4 * len(CLIENT_SEEDS)
     for case, mine, theirs in zip(cases, expected, got, strict=True):
+        assert theirs == mine, case
+
+
+NAMES = ["Ada", "Bede (bot)", "Cy \U0001f3b2", "Dörte", "", "Ælfrida the Long"]
+
+
+def fair2_case(i: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A table of 2-5 seats, each a bot, a person with no commitment, one who committed and
+    revealed, or one who committed and withheld; with the reference's answers."""
+    raw = seed(1000 + i)
+    players = 2 + i % 4
+    table = f"{i * 7919:010x}"
+    seats = []
+    for k in range(players):
+        kind = (i + k) % 4
+        name = NAMES[(i + k) % len(NAMES)]
+        cs = f"{name} dice {i}-{k}" if kind in (2, 3) else None
+        commitment = seed_commitment(table, k, cs) if cs is not None else None
+        seats.append(DealtSeat(name, kind == 0, commitment, cs if kind == 2 else None))
+    deal = Deal(table, tuple(seats))
+    key = deal_key(raw, deal)
+    state = engine.new_game(players, key)
+    case = {"seed": raw.hex(), "players": players, "deal": {"table": table, "seats": [
+        {"name": s.name, "bot": s.bot, "commitment": s.commitment, "client_seed": s.client_seed}
+        for s in seats]}}
+    expected = {
+        "fingerprint": table_fingerprint(raw, table, players),
+        "commitments": [s.commitment for s in seats],
+        "key": key.hex(),
+        "warden": draw_below(key, "first-warden", players),
+        "stack": goods(state.face_up + state.stack),
+    }
+    return case, expected
+
+
+def test_javascript_and_python_agree_on_quaymoor_fair_2(
+    page: Any, archived_server: Served
+) -> None:
+    """The fingerprint, every commitment, the key from the deal, the first Warden and the
+    whole plot stack, for 120 tables of every size and mix of seats."""
+    pairs = [fair2_case(i) for i in range(120)]
+    open_page(page, archived_server)
+    got = page.evaluate("""async (cases) => {""" + IMPORT + """
+        const out = [];
+        for (const c of cases) {
+          const key = await f.dealKey(c.seed, c.deal);
+          const commitments = [];
+          for (const [k, s] of c.deal.seats.entries()) {
+            commitments.push(s.commitment === null ? null
+              : s.client_seed === null ? s.commitment  // withheld: nothing to recompute
+              : await f.seedCommitment(c.deal.table, k, s.client_seed));
+          }
+          out.push({
+            fingerprint: await f.tableFingerprint(c.seed, c.deal.table, c.players),
+            commitments,
+            key: f.bytesToHex(key),
+            warden: await f.firstWarden(key, c.players),
+            stack: await f.initialStack(key, c.players),
+          });
+        }
+        return out;
+    }""", [c for c, _ in pairs])
+    for (case, mine), theirs in zip(pairs, got, strict=True):
         assert theirs == mine, case
 
 

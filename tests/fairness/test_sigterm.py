@@ -4,7 +4,6 @@ records, and they verify (``verify_record`` and the ``quaymoor verify`` command)
 
 from __future__ import annotations
 
-import hashlib
 import json
 import signal
 import subprocess
@@ -17,7 +16,15 @@ import trio
 
 from quaymoor.rules.record import GameRecord
 from quaymoor.rules.verify import verify_record
-from tests.actors.test_end_to_end import Client, connect, create_table, http, join, play_now
+from tests.actors.test_end_to_end import (
+    Client,
+    connect,
+    create_table,
+    http,
+    join,
+    play_now,
+    seed_matches,
+)
 from tests.server_process import ROOT, start_server
 
 LIMIT = 40
@@ -36,9 +43,9 @@ async def test_sigterm_archives_every_running_game_and_a_restart_serves_them(
             made = await create_table(port, 2)
             token = await join(port, made["table"], "Bede")
             games: list[dict[str, Any]] = [
-                {"table": solo["table"], "token": solo["token"],
+                {"table": solo["table"], "token": solo["token"], "players": 3,
                  "fingerprint": solo["fingerprint"]},
-                {"table": made["table"], "token": token,
+                {"table": made["table"], "token": token, "players": 2,
                  "fingerprint": made["fingerprint"]},
             ]
             start = await http(port, "POST", f"/api/tables/{made['table']}/start",
@@ -73,7 +80,7 @@ async def test_sigterm_archives_every_running_game_and_a_restart_serves_them(
         for game in games:
             frame = ended[game["table"]]
             assert frame["reason"] == "shutdown"
-            assert hashlib.sha256(bytes.fromhex(frame["seed"])).hexdigest() == game["fingerprint"]
+            assert seed_matches(frame["seed"], game)  # the table's fingerprint (fair-2)
 
         second = await trio.to_thread.run_sync(lambda: start_server(archive, "--bot-delay", "0"))
         try:

@@ -162,7 +162,7 @@ def test_the_cli_passes_the_faithful_record_and_names_each_tampering(tmp_path: P
 
     message, _ = tampered(change_client_seed, "client-seed")
     assert "the seed and client seeds" in message
-    assert "not the ones this game was played with" in message
+    assert "are not the ones this game was dealt with" in message
 
     message, _ = tampered(change_seat_seed, "seat-seed")
     assert ": client seeds: the seats gave [None, " in message

@@ -51,3 +51,15 @@ async def test_every_405_names_exactly_the_methods_the_path_takes(
         assert allow is not None, f"405 without Allow: {method} {path}"
         assert set(allow.split(", ")) == taken, (method, path, allow)
         assert json.loads(response.body)["error"]["code"] == "method_not_allowed"
+
+
+@pytest.mark.parametrize("path", ["/games/a\\b.json", "/games/\x00.json", "/../pyproject.toml",
+                                  "/api/games/..", "/web/../README.md"])
+async def test_a_malformed_path_is_the_json_not_found_of_any_unknown_path(
+    api: HttpApi, path: str
+) -> None:
+    """A backslash, NUL or ".." in a path (a game's id as schemathesis writes one) gets
+    the same JSON answer as any path the server does not know, as the OpenAPI says."""
+    answer = await ask(api, "GET", path)
+    assert (answer.status, answer.content_type) == (404, "application/json")
+    assert json.loads(answer.body)["error"]["code"] == "not_found"

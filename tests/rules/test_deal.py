@@ -21,6 +21,7 @@ from quaymoor.rules.fairness import (
     Deal,
     DealError,
     DealtSeat,
+    bot_names,
     check_deal,
     deal_key,
     derive_key,
@@ -164,10 +165,18 @@ def _record() -> GameRecord:
     return game.record(end_reason="finished")
 
 
-def _edited(edit: Any) -> GameRecord:
+def _refusal(edit: Any) -> str:
+    """Why the record with ``edit`` applied is refused: as it is read (a record that does
+    not state its whole binding), or by ``verify_record``."""
     data = json.loads(_record().to_json())
     edit(data)
-    return GameRecord.from_json(json.dumps(data))
+    try:
+        record = GameRecord.from_json(json.dumps(data))
+    except ValueError as exc:
+        return str(exc)
+    verdict = verify_record(record)
+    assert not verdict.ok, "a tampered record verified"
+    return verdict.message
 
 
 def test_a_dealt_record_is_format_4_and_verifies() -> None:
@@ -220,10 +229,15 @@ def _downgrade_to_2(d: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(("edit", "says"), [
     (lambda d: (d.pop("seat_seeds"), d.update(format=2)), "algorithm: a format-2 record"),
+    (lambda d: (d["seats"][1].pop("commitment"), d.update(format=3)),
+     "algorithm: a format-3 record"),
     (_downgrade_to_2, "first Warden|plots turned up"),
     (lambda d: d.update(seat_seeds=None), "the binding was stripped"),
-    (lambda d: d.pop("seat_seeds"), "the binding was stripped"),
+    (lambda d: d.pop("seat_seeds"), "leaves out seat_seeds: the binding was stripped"),
+    (lambda d: d.pop("game"), "leaves out game: the binding was stripped"),
+    (lambda d: d["seats"][1].pop("commitment"), "leaves out seats.1..commitment"),
     (lambda d: d.update(game=None), "names none"),
+    (lambda d: d["seats"][1].update(name="Zed (bot)"), "plots turned up|first Warden"),
     (lambda d: d.update(game="a1b2c3d4e6"), "fingerprint mismatch"),
     (lambda d: d["seats"][2].update(commitment=None), "first Warden|plots turned up"),
     (lambda d: d["seats"][0].update(commitment=None), "never committed to"),
@@ -245,9 +259,15 @@ def _downgrade_to_2(d: dict[str, Any]) -> None:
     (lambda d: d["seats"].pop(), "2 seats listed for 3 players"),
 ])
 def test_every_tamper_with_the_binding_is_refused(edit: Any, says: str) -> None:
-    verdict = verify_record(_edited(edit))
-    assert not verdict.ok, "a tampered record verified"
-    assert re.search(says, verdict.message), verdict.message
+    message = _refusal(edit)
+    assert re.search(says, message), message
+
+
+def test_a_record_that_names_a_key_twice_is_refused() -> None:
+    """Parsers differ on which of two values counts: a record may not leave it to them."""
+    text = _record().to_json().replace('"format": 4,', '"format": 4, "format": 3,', 1)
+    with pytest.raises(ValueError, match="the key 'format' is given twice"):
+        GameRecord.from_json(text)
 
 
 def test_a_downgrade_fails_on_its_draws_even_with_a_matching_fingerprint() -> None:
@@ -267,3 +287,24 @@ def test_a_downgrade_fails_on_its_draws_even_with_a_matching_fingerprint() -> No
         verdict = verify_record(GameRecord.from_json(json.dumps(data)))
         assert not verdict.ok
         assert re.search("first Warden|plots turned up|action", verdict.message), verdict.message
+
+
+def test_a_server_that_chose_its_bots_names_is_caught() -> None:
+    """Dealt with a bot's name the server chose (so its key, draws and replay all hold),
+    the record is still refused: a bot's name is fixed by the people's names."""
+    chosen = DEAL._replace(seats=(DEAL.seats[0], DealtSeat("Zed (bot)", True), DEAL.seats[2]))
+    game = Game(3, SEED, deal=chosen)
+    play_random(game, SplitMix64(7))
+    verdict = verify_record(game.record())
+    assert not verdict.ok
+    assert verdict.message == ("seats: seat 1 is a bot named 'Zed (bot)', but a bot there is "
+                               "named 'Ada (bot)' (bots take the first free names of the list, "
+                               "in seat order: docs/fairness.md)")
+
+
+def test_bots_take_the_first_names_no_person_has() -> None:
+    assert bot_names([None, None]) == ["Ada (bot)", "Bede (bot)"]
+    assert bot_names(["Bede", None, "Ada", None, None]) == [
+        None, "Cuthbert (bot)", None, "Dunstan (bot)", "Edith (bot)"]
+    # a person who calls themselves "Ada (bot)" takes Ada: no two seats named alike
+    assert bot_names(["Ada (bot)", None]) == [None, "Bede (bot)"]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import threading
+import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,6 +15,7 @@ from typing import Any
 import trio
 from trio_websocket import open_websocket_url
 
+from quaymoor.rules.fairness import seed_commitment
 from tests.actors.test_end_to_end import Client
 
 
@@ -22,6 +25,29 @@ def post(url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     with urllib.request.urlopen(request, timeout=10) as res:
         data: dict[str, Any] = json.load(res)
     return data
+
+
+def commit(url: str, table: str, seat: dict[str, Any], client_seed: str) -> str:
+    """Send ``seat``'s (``{"seat", "token"}``) commitment to ``client_seed``, as a client
+    of our own written from docs/fairness.md; returns the commitment."""
+    commitment = seed_commitment(table, seat["seat"], client_seed)
+    post(url, f"/api/tables/{table}/commit", {"token": seat["token"], "commitment": commitment})
+    return commitment
+
+
+def reveal_when_open(url: str, table: str, token: str, client_seed: str,
+                     within: float = 20.0) -> None:
+    """Reveal ``client_seed`` as soon as the start has fixed the commitments (the table
+    refuses it with ``not_revealing`` until then)."""
+    give_up = time.monotonic() + within
+    while True:
+        try:
+            post(url, f"/api/tables/{table}/reveal", {"token": token, "client_seed": client_seed})
+            return
+        except urllib.error.HTTPError as exc:
+            if exc.code != 409 or time.monotonic() > give_up:
+                raise
+            time.sleep(0.1)
 
 
 def get(url: str, path: str) -> dict[str, Any]:
@@ -35,7 +61,8 @@ class SocketPlayer:
     """A seat played over a websocket in a thread: it plays the game to its end, then
     waits for ``offer_now`` and sends ``rematch``; its chair at the rematch table
     (``rematch_seat``) lands in ``chair`` (``chaired``), and once ``seed_now`` is set it
-    gives its client seed there (``seated``)."""
+    sends its commitment there (``seated``) and reveals its client seed as soon as the
+    rematch has started (``revealed``)."""
 
     url: str
     table: str
@@ -45,6 +72,7 @@ class SocketPlayer:
     chaired: threading.Event = field(default_factory=threading.Event)
     seed_now: threading.Event = field(default_factory=threading.Event)
     seated: threading.Event = field(default_factory=threading.Event)
+    revealed: threading.Event = field(default_factory=threading.Event)
     chair: dict[str, Any] | None = None
     offers: list[dict[str, Any]] = field(default_factory=list)
     chat: list[str] = field(default_factory=list)
@@ -89,7 +117,10 @@ class SocketPlayer:
                 await trio.sleep(0.05)
             chair = self.chair
             assert chair is not None
-            await trio.to_thread.run_sync(lambda: post(
-                self.url, f"/api/tables/{chair['rematch']}/seed",
-                {"token": chair["token"], "client_seed": "Bede's dice"}))
+            seat = {"seat": chair["seat"], "token": chair["token"]}
+            await trio.to_thread.run_sync(lambda: commit(
+                self.url, chair["rematch"], seat, "Bede's dice"))
             self.seated.set()
+            await trio.to_thread.run_sync(lambda: reveal_when_open(
+                self.url, chair["rematch"], chair["token"], "Bede's dice"))
+            self.revealed.set()

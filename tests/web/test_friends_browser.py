@@ -13,7 +13,7 @@ from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.web.friends_page import SocketPlayer, get, post
+from tests.web.friends_page import SocketPlayer, commit, get, post, reveal_when_open
 from tests.web.table_page import (
     GAME_TIMEOUT,
     SIZES,
@@ -165,8 +165,7 @@ def test_rematch_from_the_end_screen_seats_the_same_people(
     info = post(server_url, "/api/tables", {"players": 3})
     table = info["table"]
     bede_seat = post(server_url, f"/api/tables/{table}/join", {"name": "Bede"})
-    post(server_url, f"/api/tables/{table}/seed",
-         {"token": bede_seat["token"], "client_seed": "Bede's first dice"})
+    commit(server_url, table, bede_seat, "Bede's first dice")
     bede = SocketPlayer(server_url, table, bede_seat["token"])
     bede.start()
     context, page, watch = new_page(browser)
@@ -178,7 +177,11 @@ def test_rematch_from_the_end_screen_seats_the_same_people(
         assert "Waiting for Bede to start" in waiting.inner_text()
         assert page.locator("#pre #start").count() == 0
         post(server_url, f"/api/tables/{table}/start", {"token": bede_seat["token"]})
+        reveal_when_open(server_url, table, bede_seat["token"], "Bede's first dice")
         page.locator("#decision .decision-head").wait_for()
+        seen = page.evaluate(f"JSON.parse(localStorage.getItem('quaymoor.fair.{table}'))")
+        assert seen["start_seeds"][0] == "Bede's first dice"  # both seats revealed
+        assert seen["start_seeds"][seat] == seen["client_seed"] and seen["revealed"]
         assert int(page.get_attribute("#mat", "data-seat")) == seat
         play_by_clicking(page, timeout=GAME_TIMEOUT)
         assert bede.ended.wait(30), "Bede's game did not end"
@@ -210,8 +213,8 @@ def test_rematch_from_the_end_screen_seats_the_same_people(
         finally:
             rail_ctx.close()
 
-        # Ada joins: the same seat at the new table, which waits for Bede's seed, says it
-        # will start by itself, and does once both have seeded
+        # Ada joins: the same seat at the new table, which waits for Bede's commitment, says
+        # it will start by itself, and does once both have committed (then both reveal)
         page.get_by_role("button", name="Join the rematch").click()
         page.wait_for_url(f"**/?table={rematch}")
         page.locator("#rematch-note").wait_for()
@@ -220,7 +223,8 @@ def test_rematch_from_the_end_screen_seats_the_same_people(
                                       "(empty seat — a bot will take it)"], seats
         screenshots(page, "friends-rematch-waiting", {**DESKTOP, **PHONE})
         bede.seed_now.set()
-        assert bede.seated.wait(20), "Bede's seed did not go in"
+        assert bede.seated.wait(20), "Bede's commitment did not go in"
+        assert bede.revealed.wait(20), "Bede's seed was not revealed"
         page.locator("#decision .decision-head").wait_for(timeout=20000)
         assert int(page.get_attribute("#mat", "data-seat")) == seat
         tables = {t["id"]: t for t in get(server_url, "/api/tables")["tables"]}
@@ -228,6 +232,10 @@ def test_rematch_from_the_end_screen_seats_the_same_people(
         assert names[:2] == ["Bede", "Ada"] and names[2].endswith("(bot)")
         assert tables[rematch]["state"] == "playing"
         assert page.evaluate(f"localStorage.getItem('quaymoor.seat.{rematch}')")
+        page.wait_for_selector("#log li:has-text('Your client seed is listed at your seat')")
+        mine = page.evaluate(f"JSON.parse(localStorage.getItem('quaymoor.fair.{rematch}'))")
+        assert mine["seat"] == seat and mine["revealed"] and mine["committed"]
+        assert mine["start_seeds"][:2] == ["Bede's dice", mine["client_seed"]]
         shot(page, "friends-rematch-started-desktop")
         bede.join(10)
         assert [o["accepted"] for o in bede.offers] == [[0]]

@@ -5,10 +5,10 @@ the board and the players, M mutes (kept in localStorage)."""
 
 from __future__ import annotations
 
-import hashlib
 import time
 from typing import Any
 
+from quaymoor.rules.fairness import table_fingerprint
 from tests.web.table_page import GAME_TIMEOUT, new_page, play_now, shot, sounds_of, wait_turn
 
 # What the focused element is, for the walk.
@@ -136,7 +136,8 @@ def test_play_a_whole_game_by_keyboard(browser: Any, server_url: str) -> None:
         assert decisions > 10
         seed_hex = page.locator("#seed").inner_text().strip()
         fingerprint = page.locator("#end-fingerprint").inner_text().strip()
-        assert hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest() == fingerprint
+        table = page.url.split("table=")[1]  # the table's fingerprint (quaymoor-fair-2)
+        assert table_fingerprint(bytes.fromhex(seed_hex), table, 3) == fingerprint
         assert "end" in sounds_of(page)
     finally:
         context.close()
