@@ -205,8 +205,10 @@ def play_until_phase(page: Any, phase: str, timeout: float = 60.0) -> None:
 
 def click_step_builder(page: Any, step: int) -> str:
     """Like ``click_step``, but playing for a long high street and full barges: lift the
-    Bargemaster when you hold goods (else the Mason) when it is lit, and in the Mason's
-    phase the dearest building you may build."""
+    Bargemaster when you hold goods (else the Mason) when it is lit, in the Mason's phase
+    the dearest building you may build, and a clay plot when one is offered (it makes goods
+    without a workshop, so that the game comes to a Bargemaster decision of yours: whether
+    it does otherwise hangs on the seat the draws give the starting clay plots)."""
     if not page.locator("#confirm").count():
         phase = page.get_attribute("#decision", "data-phase")
         if phase == "pick_role":
@@ -223,4 +225,9 @@ def click_step_builder(page: Any, step: int) -> str:
             if builds.count():
                 builds.last.click()
                 return "build"
+        elif phase == "surveyor":  # clay needs no workshop: goods for the barges
+            clay = page.locator("button.lit.plot.good-clay")
+            if clay.count():
+                clay.first.click()
+                return "take_plot"
     return click_step(page, step)
