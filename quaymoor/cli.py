@@ -119,11 +119,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
         # Only the options given: the commands' own defaults are the one home of theirs.
         given = {k: v for k in ("tables", "players", "client_procs", "seconds", "think",
                                 "start_spread") if (v := getattr(args, k)) is not None}
+        if args.only is not None and args.what != "server":
+            print("--only is for bench server", file=sys.stderr)
+            return 2
         if args.what == "server" and (args.cluster is not None or args.compare):
             print("--cluster and --compare are for bench load", file=sys.stderr)
             return 2
         if args.what == "server":
-            return bench_server(**given, stalls=args.log_stalls)
+            return bench_server(**given, stalls=args.log_stalls, only=args.only,
+                                given_think=args.think is not None)
         if args.compare and args.cluster is None:
             print("bench load --compare needs --cluster N (one process, then the cluster)",
                   file=sys.stderr)
@@ -453,6 +457,9 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--compare", action="store_true",
                     help="load, with --cluster: the same load on one process, then on the "
                          "cluster, back to back, and their main figures side by side")
+    bp.add_argument("--only", choices=["watched"], default=None,
+                    help="server: only the watched table (one table of players watched by "
+                         "0, 300 and 1,000 spectators; the players' latency with each)")
     bp.add_argument("--log-stalls", action="store_true",
                     help="server, load: the server logs its event-loop stalls over 20 ms "
                          "and a summary is printed (it costs the server some latency)")

@@ -13,7 +13,7 @@ still attached. An update is encoded once per audience (each seat; spectators sh
 not once per connection: a delta with the audience's patch (``view_json``), with
 ``seats`` only for the connections whose last update showed other seats, so at most two
 texts per audience, each made into one websocket frame for all of its connections
-(``outlet.Frame``).
+(``outlet.Frame``). The players' connections are served first, the spectators after them.
 """
 
 from __future__ import annotations
@@ -61,7 +61,13 @@ class Fanout:
         self._seats: dict[int, str] = {}
 
     def add(self, conn: Connection) -> None:
-        self.connections[conn.id] = conn
+        """Attach ``conn``. The players' connections come first in every fan-out (a
+        seated one goes before every spectator, whenever it attached), so a crowd of
+        spectators never stands between a player and the update of the action they made."""
+        if conn.seat is None:
+            self.connections[conn.id] = conn
+        else:
+            self.connections = {conn.id: conn, **self.connections}
 
     def remove(self, conn: Connection) -> bool:
         """Forget ``conn``; False if it was not attached."""

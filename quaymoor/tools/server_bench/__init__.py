@@ -22,6 +22,14 @@ What it does, in order (one run, everything bounded in count and time):
    connection fed through its own bounded channel; messages delivered per second. The
    fan-out ratio is the spectator frames/s over these raw messages/s: the same frame size
    and client count.
+4b. Watched table (``spectated``): one table of 4 players who think 0.3 s on average
+   (``--only watched --think S`` for another pace) played to its end three times, with 0,
+   300 and 1,000 spectators (players in the first client process, spectators in the
+   others). For each: the players' action-to-update latency (p50, p95, p99, max), the
+   server's own action-to-broadcast p95, its CPU, the frames to spectators, and whether
+   every spectator was welcomed, kept up (none closed early) and saw the game end. The
+   target: the players' p95 under 50 ms with 1,000 spectators, every spectator kept up;
+   ``bench server`` exits 1 when it is not met. ``--only watched`` runs this step alone.
 5. Load: ``--client-procs`` spawned processes each create their share of ``--tables``
    tables, join ``--players`` human seats per table over HTTP and connect every seat's
    websocket (hello, welcome). When every process is ready ("go"), the tables are started,
@@ -75,6 +83,7 @@ Where each part lives: ``commands`` (the two entry points, in the order above), 
 ``load_run`` (one load through the rig), ``client_process`` (a client process's jobs),
 ``game_socket`` (how clients connect), ``player`` and ``spectator`` (the load's clients),
 ``raw_fanout`` and ``fanout`` (the trio-websocket yardstick and the fan-out steps),
+``spectated`` (the watched table),
 ``server_http``, ``procfs`` and ``prometheus`` (reading the server from outside),
 ``report`` (the clients' figures and the server's CPU, memory and log),
 ``server_report`` (the server's own histograms and /status.json), ``verdict`` (the load

@@ -25,15 +25,19 @@ from quaymoor.tools.server_bench.server_report import (
     report_status,
 )
 from quaymoor.tools.server_bench.settings import HTTP_CONCURRENCY, LATENCY_TARGET, WARMUP_TABLES
+from quaymoor.tools.server_bench.spectated import spectated_step
 from quaymoor.tools.server_bench.verdict import print_verdict
 
 
 def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
                  seconds: float = 120.0, think: float = 0.0, *,
-                 start_spread: float = 10.0, stalls: bool = False) -> int:
-    """Idle tables, the spectator and raw fan-outs, then a load of ``tables`` tables of
-    ``players`` seats over ``client_procs`` client processes, bounded at ``seconds``; all
-    figures printed. Returns 0."""
+                 start_spread: float = 10.0, stalls: bool = False,
+                 only: str | None = None, given_think: bool = False) -> int:
+    """Idle tables, the spectator and raw fan-outs, the watched table, then a load of
+    ``tables`` tables of ``players`` seats over ``client_procs`` client processes, bounded
+    at ``seconds``; all figures printed. ``only="watched"``: the watched table alone (its
+    players thinking ``think`` seconds when ``given_think``).
+    Returns 0, or 1 when the watched table's target was not met."""
     began = time.monotonic()
     limit = raise_open_files()
     print(f"python {sys.version.split()[0]}; {os.cpu_count()} CPUs; open-file limit {limit}; "
@@ -41,14 +45,19 @@ def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
           f"load bounded at {seconds:.0f} s; players think {think:.2f} s on average; "
           f"tables started over {start_spread:g} s", flush=True)
     with rig(client_procs, stalls=stalls) as (served, pipes, logs):
-        idle_kib = _idle_tables(served, tables, players)
-        fanout_step(served, pipes)
-        _load_step(served, pipes, tables=tables, players=players, seconds=seconds,
-                   think=think, start_spread=start_spread, idle_kib=idle_kib)
+        if only is None:
+            idle_kib = _idle_tables(served, tables, players)
+            fanout_step(served, pipes)
+        # --think is the load's; with --only watched, the watched table's
+        watched = (spectated_step(served, pipes, think=think) if only and given_think
+                   else spectated_step(served, pipes))
+        if only is None:
+            _load_step(served, pipes, tables=tables, players=players, seconds=seconds,
+                       think=think, start_spread=start_spread, idle_kib=idle_kib)
         for name, path in logs.items():
             scan_log(path, name)
         print(f"run time {time.monotonic() - began:.1f} s", flush=True)
-        return 0
+        return 0 if watched and watched[-1].met else 1
 
 
 def _load_step(served: Served, pipes: list[Pipe], *, tables: int, players: int,

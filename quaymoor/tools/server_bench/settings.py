@@ -35,3 +35,10 @@ CONNECT_CONCURRENCY = 64
 #: The clients keep a little inside the server's per-connection rate limit.
 CLIENT_RATE = _SERVER.rate_per_second * 0.9
 CLIENT_BURST = _SERVER.rate_burst - 10
+#: The watched-table step: one table of players and these many spectators in turn; the
+#: players think as fast players do, so that a turn's updates come as a real game's do.
+SPECTATED_COUNTS = (0, 300, 1000)
+SPECTATED_PLAYERS = 4
+SPECTATED_THINK = 0.3
+SPECTATED_SECONDS = 90.0
+SPECTATED_TARGET = 0.05  #: the players' p95 action-to-update latency at the largest count
