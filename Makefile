@@ -80,10 +80,14 @@ test-fast: $(STAMP)
 
 # node_modules: axe-core, which the browser tests inject into Chromium (tests/web/axe.py);
 # haproxy: the cluster tests route through it (tests/cluster).
-# Every test with the compiled modules, then the rules' and the bots' tests again pure.
+# Every test with the compiled modules, then the rules' and the bots' tests, and the
+# deltas' (the compiled patch.diff), again pure.
+PURE_TESTS := tests/rules tests/bots \
+	tests/protocol/test_deltas.py::test_deltas_rebuild_every_seats_and_the_spectators_view \
+	tests/protocol/test_deltas.py::test_the_applier_follows_the_doc
 test-all: $(BUILD_STAMP) $(NODE_STAMP) chromium haproxy
 	$(VENV)/bin/pytest
-	QUAYMOOR_PURE=1 $(VENV)/bin/pytest tests/rules tests/bots
+	QUAYMOOR_PURE=1 $(VENV)/bin/pytest $(PURE_TESTS)
 
 # Browser tests drive Debian's chromium (Playwright's own browser download cannot be used).
 chromium:

@@ -16,7 +16,8 @@ front of ``sys.meta_path``, so that every module of ``COMPILED`` is loaded from 
   manifest's hash), so the extension would run old code. It warns (``StaleBuild``) and runs
   everything pure, never a mix of old and new: ``make rebuild`` compiles again.
 
-Everything in ``COMPILED`` is pure, synchronous code on plain classes and ints. A module
+Everything in ``COMPILED`` is pure, synchronous code on plain classes and ints (and, in
+``protocol.patch``, on JSON-ready dicts and lists: the server's per-seat view diffs). A module
 that defines attrs classes stays interpreted (``actions``, ``events``, ``data``, ``views``,
 ``describe``, ``scoring``, ``splice``, ``record``, ``verify``), and so do ``fairness``
 and ``game``, whose tests subclass ``DrawStream`` and replace a ``Game``'s ``apply`` to
@@ -57,6 +58,7 @@ COMPILED: Final = (
     "quaymoor.rules.state",
     "quaymoor.rules.surveyor",
     "quaymoor.rules.words",
+    "quaymoor.protocol.patch",
     "quaymoor.bots.determinize",
     "quaymoor.bots.heuristic",
     "quaymoor.bots.phase_choices",
