@@ -61,6 +61,7 @@ COMPILED: Final = (
     "quaymoor.protocol.patch",
     "quaymoor.bots.determinize",
     "quaymoor.bots.heuristic",
+    "quaymoor.bots.ismcts",
     "quaymoor.bots.phase_choices",
     "quaymoor.bots.prng",
     "quaymoor.bots.reeve_plan",

@@ -1,0 +1,81 @@
+"""The "hard" and "expert" bots: the tree search of ``ismcts`` on an iteration budget.
+
+``TreeBot(level)`` searches ``ITERATIONS[level]`` iterations a decision (``iterations``
+to change it), capped by a time budget (seconds, default 1; 0: no search, the
+heuristic's action). A decision with one legal action is not searched. A tree bot never
+takes an apprentice back: its placements are searched, each against the others, so a
+take-back would only undo a searched choice (and the heuristic's take-backs between
+searched placements could go round in circles). Its own random
+choices come from its seed (a fresh one when not given), the view's version and its
+seat, so a seeded bot is repeatable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+from collections.abc import Callable
+from typing import Final
+
+from quaymoor.bots.heuristic import HeuristicBot
+from quaymoor.bots.ismcts import RootStats, Search
+from quaymoor.bots.prng import SplitMix64
+from quaymoor.rules.actions import Action
+from quaymoor.rules.views import SeatView
+
+#: Iterations a decision, by level: hard's fits about 0.5 s of one core at its most
+#: expensive decisions (``quaymoor bench bots``); expert's is four times as many.
+ITERATIONS: Final = {"hard": 150, "expert": 600}
+
+
+class TreeBot:
+    """``choose(view)``: the search's action (None when the view asks nothing)."""
+
+    def __init__(self, level: str = "hard", seed: int | None = None, *,
+                 budget: float = 1.0, iterations: int | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        if level not in ITERATIONS:
+            raise ValueError(f"no tree bot of level {level!r}")
+        self.name = level
+        self.seed = secrets.randbits(64) if seed is None else seed
+        self.budget = budget
+        self.iterations = ITERATIONS[level] if iterations is None else iterations
+        self.clock = clock
+        self.heuristic = HeuristicBot(takebacks=False)
+        #: The last search's root statistics (None: the last decision was not searched).
+        self.last: RootStats | None = None
+
+    def choose(self, view: SeatView, budget: float | None = None) -> Action | None:
+        self.last = None
+        if view.seat is None or not view.legal:
+            return None
+        budget = self.budget if budget is None else budget
+        if budget <= 0 or len(view.legal) == 1:
+            return self.heuristic.choose(view)
+        stats = self.search(view, budget)
+        if stats.iterations == 0:
+            return self.heuristic.choose(view)
+        return stats.actions[stats.best()]
+
+    def search(self, view: SeatView, budget: float | None = None) -> RootStats:
+        """The search's statistics for ``view`` (kept in ``last``)."""
+        assert view.seat is not None
+        budget = self.budget if budget is None else budget
+        digest = hashlib.sha256(f"quaymoor-tree:{self.seed}:{view.version}:{view.seat}"
+                                .encode()).digest()
+        rng = SplitMix64(int.from_bytes(digest[:8], "big"))
+        search = Search(view, rng, iterations=self.iterations,
+                        deadline=self.clock() + budget, clock=self.clock)
+        self.last = search.run()
+        return self.last
+
+
+def decide_tree(view: SeatView, budget: float, seed: int, level: str = "hard",
+                iterations: int | None = None) -> Action | None:
+    """One decision of a tree bot, for a process pool (all arguments pickle). With
+    ``budget`` 0 it is the heuristic's, in milliseconds: the fallback under load."""
+    return TreeBot(level, seed, budget=budget, iterations=iterations).choose(view)
+
+
+__all__ = ["ITERATIONS", "TreeBot", "decide_tree"]

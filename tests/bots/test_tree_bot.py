@@ -1,0 +1,112 @@
+"""The tree search (hard and expert): legal actions to the end of games, one root visit an
+iteration, its time cap under a fake clock, the same decision for the same view and seed
+however fast the clock, decisions from the view alone, and the heuristic without search."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from quaymoor.bots.heuristic import HeuristicBot
+from quaymoor.bots.ismcts import margins
+from quaymoor.bots.tree_bot import ITERATIONS, TreeBot, decide_tree
+from quaymoor.rules import engine
+from quaymoor.rules.game import Game
+from quaymoor.rules.scoring import scores
+from quaymoor.rules.views import view_for
+from tests.bots.conftest import play
+from tests.bots.test_search import FakeClock, _views
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_a_tree_bot_plays_legal_actions_to_the_end(players: int) -> None:
+    tree = TreeBot("hard", players, iterations=6)
+    normal = HeuristicBot()
+    choosers = [tree.choose] + [normal.choose] * (players - 1)
+    game = play(players, 40 + players, choosers)
+    assert game.is_over()
+
+
+def test_every_iteration_visits_one_root_action_and_the_most_visited_is_played() -> None:
+    for view in _views(4, 3, 6):
+        bot = TreeBot("hard", 2, iterations=30, budget=100.0, clock=FakeClock(1e-6))
+        action = bot.choose(view)
+        stats = bot.last
+        assert stats is not None and stats.iterations == 30
+        assert sum(stats.visits) == 30
+        assert set(stats.actions) <= set(view.legal)
+        assert action == stats.actions[stats.best()]
+        assert stats.visits[stats.best()] == max(stats.visits)
+
+
+def test_the_time_cap_holds_under_a_fake_clock() -> None:
+    for view in _views(4, 2, 4):
+        for budget in (0.001, 0.05):
+            clock = FakeClock(budget / 500)
+            bot = TreeBot("expert", 7, budget=budget, clock=clock)
+            assert bot.choose(view) in view.legal
+            assert bot.last is None or bot.last.iterations < ITERATIONS["expert"]
+            # an iteration is never started after the deadline
+            assert clock.now <= budget + budget
+
+
+def test_the_same_view_and_seed_give_the_same_decision_at_any_speed() -> None:
+    for view in _views(3, 4, 4):
+        fast = TreeBot("hard", 11, iterations=20, budget=100.0, clock=FakeClock(1e-6))
+        slow = TreeBot("hard", 11, iterations=20, budget=100.0, clock=FakeClock(1e-2))
+        assert fast.choose(view) == slow.choose(view)
+        assert fast.last is not None and slow.last is not None
+        assert fast.last.visits == slow.last.visits
+
+
+def test_no_search_is_the_heuristic() -> None:
+    heuristic = HeuristicBot()
+    for view in _views(4, 5, 6):
+        clock = FakeClock(1.0)
+        assert TreeBot("hard", 1, clock=clock).choose(view, budget=0) == \
+            heuristic.choose(view)
+        assert clock.reads == 0
+        assert decide_tree(view, 0, 3) == heuristic.choose(view)
+
+
+def test_decisions_come_from_the_view_alone() -> None:
+    """Two states that differ only in what the seat cannot see give the same decision."""
+    game = Game(3, bytes(range(32)), events=False)
+    s = game.state
+    while s.phase.name != "PICK_ROLE" or s.round < 2:
+        seat = engine.deciding(s)[0]
+        game.apply(seat, engine.legal_actions(s, seat)[0])
+    seat = engine.deciding(s)[0]
+    other = s.clone()
+    other.stack.reverse()
+    other.players[(seat + 1) % 3].seals += 2
+    other.players[(seat + 2) % 3].seals -= min(2, other.players[(seat + 2) % 3].seals)
+    a = TreeBot("hard", 5, iterations=15).choose(
+        view_for(s, seat, engine.legal_actions(s, seat), []))
+    b = TreeBot("hard", 5, iterations=15).choose(
+        view_for(other, seat, engine.legal_actions(other, seat), []))
+    assert a == b
+
+
+def test_a_tree_decision_runs_in_a_process_pool() -> None:
+    view = _views(2, 6, 1)[0]
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        action = pool.submit(decide_tree, view, 5.0, 3, "hard", 10).result(timeout=60)
+    assert action in view.legal
+    assert pickle.loads(pickle.dumps(view)) == view
+
+
+def test_margins_at_the_end_are_the_scores_less_the_best_other() -> None:
+    game = play(3, 77, [HeuristicBot().choose] * 3)
+    final = [x.total for x in scores(game.state)]
+    got = margins(game.state)
+    for seat in range(3):
+        best_other = max(final[j] for j in range(3) if j != seat)
+        assert got[seat] - (final[seat] - best_other) in (0.0, 10.0, 5.0, 10.0 / 3)
+    top = max(final)
+    for seat in range(3):
+        if final[seat] < top:
+            assert got[seat] == final[seat] - top
