@@ -21,6 +21,13 @@ def _players(text: str) -> int:
     return n
 
 
+def _players_list(text: str) -> list[int]:
+    counts = [_players(part) for part in text.split(",") if part.strip()]
+    if not counts or len(set(counts)) != len(counts):
+        raise argparse.ArgumentTypeError("player counts, each once: 2,3,4,5")
+    return counts
+
+
 def _positive(text: str) -> int:
     n = int(text)
     if n < 1:
@@ -284,6 +291,12 @@ def cmd_haproxy_config(args: argparse.Namespace) -> int:
 def cmd_tournament(args: argparse.Namespace) -> int:
     from quaymoor.tools.tournament import run
 
+    if args.ladder:
+        from quaymoor.tools.ladder import run_ladder
+
+        counts = args.ladder_players or [2, 3, 4, 5]
+        run_ladder(args.games, counts, seed=args.seed, jobs=args.jobs, json_line=args.json)
+        return 0
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
         # Only when given: the bot's own default (bots/search.py's SAMPLES) is its one home.
@@ -488,6 +501,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the hard bot's samples per decision, its iteration budget (the "
                          "bot's default, SAMPLES in bots/search.py; 0: as many as the time "
                          "cap allows, so that its strength depends on the machine)")
+    tp.add_argument("--ladder", action="store_true",
+                    help="every level (random, easy, normal, hard, expert) against the others "
+                         "at 2-5 players, --games games at each count, rated with OpenSkill "
+                         "(ratings with 95%% intervals, win rates per count)")
+    tp.add_argument("--ladder-players", type=_players_list, default=None, metavar="N,N",
+                    help="with --ladder: the player counts (2,3,4,5)")
     tp.add_argument("--jobs", type=_positive, default=1, help="games played at once")
     tp.add_argument("--json", action="store_true", help="end with the summary as one JSON line")
     tp.add_argument("--record", type=Path, help="write each game's record into this folder")

@@ -200,9 +200,11 @@ class Client:
             pass
         return self.close_code
 
-    async def play(self, *, acts: int | None = None) -> dict[str, Any] | None:
+    async def play(self, *, acts: int | None = None,
+                   stop_at: int | None = None) -> dict[str, Any] | None:
         """Take every decision offered (the view's first legal action) until
-        ``game_ended`` (returned), or return None after ``acts`` actions.
+        ``game_ended`` (returned), or return None after ``acts`` actions, or as soon as an
+        update at version ``stop_at`` or later comes (acting on none from then on).
 
         One action per version, and none while the last one is still on its way: in a
         simultaneous phase others' moves bring updates in which our own part has not
@@ -221,6 +223,8 @@ class Client:
                 self.pending = None
             if frame["type"] != "update":
                 continue
+            if stop_at is not None and frame["version"] >= stop_at:
+                return None
             view = frame["view"]
             if not view["legal"] or not frame["version"] == view["version"] > self.acted_at:
                 continue

@@ -133,10 +133,11 @@ async def test_sigkill_loses_no_game_and_a_restart_ends_and_archives_them(
 
 
 async def _play_then_read(client: Client) -> None:
-    """Act on every decision until the table reaches ``PLAYED``, then only read."""
-    while not client.of_type("update") or client.last_version() < PLAYED:
-        if await client.play(acts=1) is not None:
-            raise AssertionError("the game ended before the kill")
+    """Act on every decision until the table reaches ``PLAYED``, then only read. (A
+    client waiting for a decision when another seat's move reaches ``PLAYED`` stops
+    there too: its next decision may wait on a seat that only reads now.)"""
+    if await client.play(stop_at=PLAYED) is not None:
+        raise AssertionError("the game ended before the kill")
     while await client.next() is not None:
         pass
 
