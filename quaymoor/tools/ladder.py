@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final, TextIO
 
-from quaymoor.ratings import Rating, rate, ranks_of
+from quaymoor.ratings import Rating, ranks_of, rate
 from quaymoor.tools.tournament import GameResult, play_game, wilson
 
 #: The levels on the ladder, weakest first.

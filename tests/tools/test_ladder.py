@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from quaymoor.ratings import Rating, rate, ranks_of
+from quaymoor.ratings import Rating, ranks_of, rate
 from quaymoor.tools.ladder import LADDER, lineups, run_ladder, seating
 
 
