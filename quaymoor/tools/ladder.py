@@ -105,7 +105,8 @@ def run_ladder(games: int, counts: Sequence[int] = (2, 3, 4, 5), *, seed: int = 
             overall.add(r)
         print(f"{players} players: {games} games, lineups of {players} levels of "
               f"{len(levels)}, seats rotated", file=out, flush=True)
-    summary = _summary(levels, overall, by_count, times, games, seed, unfinished)
+    summary = _summary(levels, overall, by_count, times, games=games, seed=seed,
+                       unfinished=unfinished)
     _print(summary, out)
     if json_line:
         print(json.dumps(summary), file=out)
@@ -114,7 +115,7 @@ def run_ladder(games: int, counts: Sequence[int] = (2, 3, 4, 5), *, seed: int = 
 
 
 def _summary(levels: Sequence[str], overall: _Table, by_count: dict[int, _Table],
-             times: dict[str, list[float]], games: int, seed: int,
+             times: dict[str, list[float]], *, games: int, seed: int,
              unfinished: int) -> dict[str, Any]:
     rows = []
     for level in levels:
