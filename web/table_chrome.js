@@ -89,6 +89,7 @@ export class TableChrome {
         model.seat = m.seat;
         model.players = m.players;
         model.seats = m.seats;
+        if (typeof m.bots === "string") model.bots = m.bots;
         model.lobby = { ...(model.lobby || {}), host: m.host ?? null };
         if (typeof m.pace === "string") this.pace = m.pace;
         t.el.mat.dataset.seat = m.seat === null ? "" : String(m.seat);

@@ -87,6 +87,8 @@ export class TableModel {
     /** @type {number | null} */ this.seat = seat;
     /** @type {SeatInfo[]} */ this.seats = [];
     this.players = 0;
+    /** the level of the table's bots (welcome's `bots`): shown beside each bot */
+    this.bots = "normal";
     /** @type {View | null} */ this.view = null;
     /** @type {number | null} */ this.version = null;
     /** @type {Record<string, any> | null} */ this.ended = null;

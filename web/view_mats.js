@@ -125,7 +125,7 @@ function other(d, x) {
   const changed = m.changed.has(`seat:${x.seat}`) ? " changed" : "";
   return v("div", { class: `other${deciding ? " deciding" : ""}${changed}`, "data-seat": x.seat, "data-key": `seat:${x.seat}` },
     v("h3", {}, seatName(m.seats, x.seat, m.seat),
-      s && s.bot ? v("span", { class: "tag bot" }, "bot") : null,
+      s && (s.bot || s.bot_playing) ? v("span", { class: "tag bot", title: `This seat is played by a bot at level ${m.bots}` }, `bot · ${m.bots}`) : null,
       x.seat === view.board.warden ? v("span", { class: "tag" }, "Warden") : null,
       m.withheld.includes(x.seat) ? v("span", { class: "tag warn withheld", title: "This seat committed to a client seed and did not reveal it: the game was dealt without it" }, "did not reveal its seed") : null,
       away ? v("span", { class: "tag warn" }, s.bot_vote ? `disconnected · vote ${voteCount(s.bot_vote)}` : "disconnected") : null,

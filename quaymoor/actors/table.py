@@ -398,6 +398,7 @@ class Table:
             host=self.host.seat, pace=self.turns.pace,
             commitments=(self.seats.commitments()
                          if self.revealing or self.game is not None else None),
+            bots=self.bot_level,
         ))
         if self.revealing:
             left = (self._reveal_due.deadline or trio.current_time()) - trio.current_time()

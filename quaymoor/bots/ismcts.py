@@ -76,6 +76,8 @@ class Node:
         self.action = action
         self.seat = seat
         self.children: dict[Action, Node] = {}
+        #: the candidates below it, best first (``Search._candidates``), once reached
+        self.ranked: list[Action] | None = None
         self.visits = 0
         self.available = 0
         self.worth = 0.0
@@ -96,21 +98,24 @@ class RootStats:
         self.iterations = iterations
 
     def best(self) -> int:
-        """The index of the action played: the most visited (ties: the higher mean)."""
-        best = 0
-        for i in range(1, len(self.actions)):
-            if (self.visits[i] > self.visits[best]
-                    or (self.visits[i] == self.visits[best]
-                        and self.means[i] > self.means[best] + 1e-9)):
+        """The index of the action played: the best mean among the actions visited at
+        least half as often as the most visited (a lucky few visits do not count)."""
+        most = max(self.visits) if self.visits else 0
+        best = -1
+        for i in range(len(self.actions)):
+            if self.visits[i] * 2 < most or self.visits[i] == 0:
+                continue
+            if best < 0 or self.means[i] > self.means[best] + 1e-9:
                 best = i
-        return best
+        return max(best, 0)
 
 
 class Search:
     """The tree search of one decision; see the module's docstring."""
 
     def __init__(self, view: SeatView, rng: SplitMix64, *, iterations: int,
-                 deadline: float, clock: Callable[[], float]) -> None:
+                 deadline: float, clock: Callable[[], float], opponents: bool = False,
+                 noise: int = 0) -> None:
         assert view.seat is not None
         self.view = view
         self.me = view.seat
@@ -119,6 +124,8 @@ class Search:
         self.deadline = deadline
         self.clock = clock
         self.policy = HeuristicPolicy(takebacks=False)
+        self.opponents = opponents
+        self.noise = noise
         self.root = Node(None, -1)
         self.done = 0
         self.root_actions: list[Action] = []
@@ -155,7 +162,8 @@ class Search:
             # at the root, the searching seat decides (in a phase where all decide at
             # once, it is not always the first of them)
             seat = self.me if at_root else engine.deciding(s)[0]
-            if not at_root and s.phase not in TREE_PHASES:
+            if not at_root and (s.phase not in TREE_PHASES
+                                or (not self.opponents and seat != self.me)):
                 engine.apply(s, seat, self.policy.act(s, seat))
                 continue
             if at_root:
@@ -163,7 +171,7 @@ class Search:
                 candidates = [a for a in self.root_actions if a in legal] or list(legal)
                 at_root = False
             else:
-                candidates = self._candidates(s, seat)
+                candidates = self._candidates(node, s, seat)
             if len(candidates) == 1 and node is not self.root:
                 engine.apply(s, seat, candidates[0])
                 continue
@@ -189,11 +197,16 @@ class Search:
             n.visits += 1
             n.worth += worth[n.seat] / SCALE
 
-    def _candidates(self, s: GameState, seat: int) -> list[Action]:
+    def _candidates(self, node: Node, s: GameState, seat: int) -> list[Action]:
+        """The actions tried at ``node``: the heuristic's best ``WIDTH`` of those legal
+        the first time the node is reached (kept), then those of them legal now."""
         legal = engine.legal_actions(s, seat)
-        if len(legal) <= WIDTH or s.phase is Phase.PICK_ROLE:
-            return list(legal)
-        return _best(legal, self.policy.scores(s, seat, legal), WIDTH)
+        if node.ranked is None:
+            if len(legal) <= WIDTH:
+                node.ranked = list(legal)
+            else:
+                node.ranked = _best(legal, self.policy.scores(s, seat, legal), WIDTH)
+        return [a for a in node.ranked if a in legal] or list(legal[:1])
 
     def _select(self, node: Node, candidates: list[Action]) -> Node:
         best: Node | None = None
@@ -214,8 +227,8 @@ class Search:
         while s.phase is not Phase.GAME_OVER and s.round <= stop_round:
             seat = engine.deciding(s)[0]
             legal = engine.legal_actions(s, seat)
-            if (len(legal) > 1 and s.phase in TREE_PHASES
-                    and rng.below(1000) < NOISE_PER_MILLE):
+            if (self.noise and len(legal) > 1 and s.phase in TREE_PHASES
+                    and rng.below(1000) < self.noise):
                 action = legal[rng.below(len(legal))]
             else:
                 action = policy.act(s, seat, legal)

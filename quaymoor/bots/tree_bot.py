@@ -34,7 +34,8 @@ class TreeBot:
 
     def __init__(self, level: str = "hard", seed: int | None = None, *,
                  budget: float = 1.0, iterations: int | None = None,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter,
+                 opponents: bool = False, noise: int = 0) -> None:
         if level not in ITERATIONS:
             raise ValueError(f"no tree bot of level {level!r}")
         self.name = level
@@ -42,6 +43,8 @@ class TreeBot:
         self.budget = budget
         self.iterations = ITERATIONS[level] if iterations is None else iterations
         self.clock = clock
+        self.opponents = opponents
+        self.noise = noise
         self.heuristic = HeuristicBot(takebacks=False)
         #: The last search's root statistics (None: the last decision was not searched).
         self.last: RootStats | None = None
@@ -66,7 +69,8 @@ class TreeBot:
                                 .encode()).digest()
         rng = SplitMix64(int.from_bytes(digest[:8], "big"))
         search = Search(view, rng, iterations=self.iterations,
-                        deadline=self.clock() + budget, clock=self.clock)
+                        deadline=self.clock() + budget, clock=self.clock,
+                        opponents=self.opponents, noise=self.noise)
         self.last = search.run()
         return self.last
 

@@ -151,6 +151,9 @@ class Welcome:
     #: Once the start has fixed them (``seeds_committed``): per seat, the commitment its
     #: player sent (None: none). None before.
     commitments: list[str | None] | None = None
+    #: The level of the table's bots (``random``, ``easy``, ``normal``, ``hard``,
+    #: ``expert``): every bot in an empty chair, and every bot playing for an absent player
+    bots: str = "normal"
 
 
 @attrs.frozen

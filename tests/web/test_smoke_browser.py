@@ -18,6 +18,10 @@ def test_play_a_whole_game_by_clicking(browser: Any, server_url: str) -> None:
         play_now(page, server_url, players=4, shots="lobby")
         page.wait_for_function("document.getElementById('fingerprint').textContent.length > 0")
         header_fp = page.locator("#fingerprint").inner_text()
+        # each bot's level beside its name: the lobby's choice, normal unless changed
+        page.locator(".other .tag.bot").first.wait_for()
+        tags = page.locator(".other .tag.bot").all_inner_texts()
+        assert tags == ["bot · normal"] * 3, tags
 
         def mid_game(step: int) -> None:
             if step == 30:
