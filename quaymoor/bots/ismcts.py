@@ -91,15 +91,20 @@ class RootStats:
     margin for the searching seat (points, the final margin's estimate)."""
 
     def __init__(self, actions: list[Action], visits: list[int], means: list[float],
-                 iterations: int) -> None:
+                 iterations: int, chosen: int | None = None) -> None:
         self.actions = actions
         self.visits = visits
         self.means = means
         self.iterations = iterations
+        #: the index the search settled on (sequential halving's last candidate standing)
+        self.chosen = chosen
 
     def best(self) -> int:
-        """The index of the action played: the best mean among the actions visited at
-        least half as often as the most visited (a lucky few visits do not count)."""
+        """The index of the action played: the one the search settled on, else the best
+        mean among the actions visited at least half as often as the most visited (a lucky
+        few visits do not count)."""
+        if self.chosen is not None:
+            return self.chosen
         most = max(self.visits) if self.visits else 0
         best = -1
         for i in range(len(self.actions)):
@@ -115,7 +120,7 @@ class Search:
 
     def __init__(self, view: SeatView, rng: SplitMix64, *, iterations: int,
                  deadline: float, clock: Callable[[], float], opponents: bool = False,
-                 noise: int = 0) -> None:
+                 noise: int = 0, halving: bool = True) -> None:
         assert view.seat is not None
         self.view = view
         self.me = view.seat
@@ -126,6 +131,7 @@ class Search:
         self.policy = HeuristicPolicy(takebacks=False)
         self.opponents = opponents
         self.noise = noise
+        self.halving = halving
         self.root = Node(None, -1)
         self.done = 0
         self.root_actions: list[Action] = []
@@ -133,16 +139,21 @@ class Search:
     def run(self) -> RootStats:
         """Iterate until the budget or the deadline; the root's statistics."""
         self.root_actions = self._root_candidates()
-        while self.done < self.iterations and self.clock() < self.deadline:
-            self._iterate()
-            self.done += 1
+        chosen: int | None = None
+        if self.halving:
+            chosen = self._halving()
+        else:
+            while self.done < self.iterations and self.clock() < self.deadline:
+                self._iterate(state_from_view(self.view, self.rng), None)
+                self.done += 1
         visits = []
         means = []
         for a in self.root_actions:
             child = self.root.children.get(a)
             visits.append(0 if child is None else child.visits)
             means.append(0.0 if child is None else child.mean() * SCALE)
-        return RootStats(self.root_actions, visits, means, self.done)
+        return RootStats(self.root_actions, visits, means, self.done,
+                         chosen if self.done else None)
 
     def _root_candidates(self) -> list[Action]:
         legal = list(self.view.legal)
@@ -151,8 +162,34 @@ class Search:
         s = state_from_view(self.view, None)
         return _best(legal, self.policy.scores(s, self.me, legal), ROOT_WIDTH)
 
-    def _iterate(self) -> None:
-        s = state_from_view(self.view, self.rng)
+    def _halving(self) -> int:
+        """Sequential halving at the root: in each round every candidate still in is
+        searched from the same fresh determinizations (common random numbers: the hidden
+        seals and plots weigh on every candidate alike), then the worse half (by mean
+        worth) is dropped, so that most iterations go to the candidates that matter."""
+        remaining = list(range(len(self.root_actions)))
+        rounds = max(1, math.ceil(math.log2(len(remaining)))) if len(remaining) > 1 else 1
+        sums = [0.0] * len(self.root_actions)
+        left = self.iterations
+        for r in range(rounds):
+            share = left // ((rounds - r) * len(remaining))
+            batches = max(1, share)
+            for _ in range(batches):
+                if self.done + len(remaining) > self.iterations or self.clock() >= self.deadline:
+                    return min(remaining, key=lambda i: (-sums[i], i))
+                sample = self.rng.next()
+                for i in remaining:
+                    s = state_from_view(self.view, SplitMix64(sample))
+                    sums[i] += self._iterate(s, self.root_actions[i])
+                    self.done += 1
+                    left -= 1
+            ranked = sorted(remaining, key=lambda i: (-sums[i], i))
+            remaining = ranked[:max(1, (len(remaining) + 1) // 2)]
+        return remaining[0]
+
+    def _iterate(self, s: GameState, first: Action | None) -> float:
+        """One iteration on the determinization ``s``, from the root's child for ``first``
+        when given (else chosen by UCB1); the searching seat's worth at its leaf."""
         stop_round = s.round + HORIZON_ROUNDS
         node = self.root
         path: list[Node] = []
@@ -176,12 +213,19 @@ class Search:
                 engine.apply(s, seat, candidates[0])
                 continue
             child: Node | None = None
+            if first is not None and node is self.root:
+                child = node.children.get(first)
+                if child is None:
+                    child = node.children[first] = Node(first, seat)
+                    expanded = True
+                candidates = [first]
             for a in candidates:
+                if child is not None:
+                    break
                 known = node.children.get(a)
                 if known is None:
                     child = node.children[a] = Node(a, seat)
                     expanded = True
-                    break
             if child is None:
                 child = self._select(node, candidates)
             for a in candidates:
@@ -196,6 +240,7 @@ class Search:
         for n in path:
             n.visits += 1
             n.worth += worth[n.seat] / SCALE
+        return worth[self.me]
 
     def _candidates(self, node: Node, s: GameState, seat: int) -> list[Action]:
         """The actions tried at ``node``: the heuristic's best ``WIDTH`` of those legal

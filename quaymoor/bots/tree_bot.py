@@ -35,7 +35,7 @@ class TreeBot:
     def __init__(self, level: str = "hard", seed: int | None = None, *,
                  budget: float = 1.0, iterations: int | None = None,
                  clock: Callable[[], float] = time.perf_counter,
-                 opponents: bool = False, noise: int = 0) -> None:
+                 opponents: bool = False, noise: int = 0, halving: bool = True) -> None:
         if level not in ITERATIONS:
             raise ValueError(f"no tree bot of level {level!r}")
         self.name = level
@@ -45,6 +45,7 @@ class TreeBot:
         self.clock = clock
         self.opponents = opponents
         self.noise = noise
+        self.halving = halving
         self.heuristic = HeuristicBot(takebacks=False)
         #: The last search's root statistics (None: the last decision was not searched).
         self.last: RootStats | None = None
@@ -70,7 +71,8 @@ class TreeBot:
         rng = SplitMix64(int.from_bytes(digest[:8], "big"))
         search = Search(view, rng, iterations=self.iterations,
                         deadline=self.clock() + budget, clock=self.clock,
-                        opponents=self.opponents, noise=self.noise)
+                        opponents=self.opponents, noise=self.noise,
+                        halving=self.halving)
         self.last = search.run()
         return self.last
 
