@@ -2,7 +2,8 @@
 
 Easy and normal bots decide in about a millisecond and run inline. The hard bot searches
 ``samples`` samples a decision (``search.SAMPLES``), capped by its time budget (1 s by
-default), in worker processes (trio-parallel), at most one search
+default), in worker processes (trio-parallel), and so does the expert bot (the tree
+search, ``tree_bot.decide_tree``); at most one search
 per core at a time. When every worker is busy, a hard bot decides with the heuristic
 inline instead (``search.decide(view, 0, seed)``, milliseconds), so that under load a
 table never waits for a search; ``fallbacks`` counts those.
@@ -22,6 +23,7 @@ import trio_parallel
 
 from quaymoor.bots import LEVELS, make_bot
 from quaymoor.bots.search import SAMPLES, decide
+from quaymoor.bots.tree_bot import decide_tree
 from quaymoor.rules.actions import Action
 from quaymoor.rules.views import SeatView
 
@@ -43,8 +45,8 @@ class BotPool:
         """A new bot of ``level`` for one seat."""
         if level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r}")
-        if level == "hard":
-            return self._hard(secrets.randbits(64))
+        if level in ("hard", "expert"):
+            return self._searching(level, secrets.randbits(64))
         bot = make_bot(level, takebacks=True)
 
         async def choose(view: SeatView) -> Action | None:
@@ -52,7 +54,7 @@ class BotPool:
 
         return choose
 
-    def _hard(self, seed: int) -> AsyncChooser:
+    def _searching(self, level: str, seed: int) -> AsyncChooser:
         async def choose(view: SeatView) -> Action | None:
             own = seed ^ view.version
             try:
@@ -62,8 +64,13 @@ class BotPool:
                 return decide(view, 0.0, own)
             try:
                 self.searches += 1
-                action: Action | None = await trio_parallel.run_sync(
-                    decide, view, self.budget, own, self.samples, cancellable=True)
+                action: Action | None
+                if level == "expert":
+                    action = await trio_parallel.run_sync(
+                        decide_tree, view, self.budget, own, "expert", cancellable=True)
+                else:
+                    action = await trio_parallel.run_sync(
+                        decide, view, self.budget, own, self.samples, cancellable=True)
                 return action
             finally:
                 self.limiter.release()

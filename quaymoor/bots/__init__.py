@@ -2,7 +2,9 @@
 
 Levels (``make_bot``): ``random`` (uniform legal actions), ``easy`` (the heuristic with
 noise), ``normal`` (the heuristic, milliseconds a decision) and ``hard`` (determinized
-search over the heuristic: ``search.SAMPLES`` samples a decision, within a time budget).
+search over the heuristic: ``search.SAMPLES`` samples a decision, within a time budget) and
+``expert`` (the tree search of ``ismcts``, ``tree_bot.ITERATIONS`` iterations a decision;
+not offered in the lobby until it is measured stronger than hard: issue 26).
 Each bot is an object with ``choose(view) -> Action | None``; ``bot_factory(level)`` gives
 the zero-argument factory of a bot's ``choose`` that ``Table(..., bot_factory=...)`` takes.
 """
@@ -16,10 +18,11 @@ from quaymoor.bots.easy import EasyBot
 from quaymoor.bots.heuristic import HeuristicBot
 from quaymoor.bots.random_bot import RandomBot
 from quaymoor.bots.search import SAMPLES, SearchBot
+from quaymoor.bots.tree_bot import TreeBot
 from quaymoor.rules.actions import Action
 from quaymoor.rules.views import SeatView
 
-LEVELS = ("random", "easy", "normal", "hard")
+LEVELS = ("random", "easy", "normal", "hard", "expert")
 #: The levels offered in the lobby; "random" is for tests and benchmarks.
 LOBBY_LEVELS = ("easy", "normal", "hard")
 
@@ -45,6 +48,8 @@ def make_bot(level: str, seed: int | None = None, *, budget: float | None = None
     if level == "hard":
         return SearchBot(seed, budget=1.0 if budget is None else budget, samples=samples,
                          takebacks=takebacks)
+    if level == "expert":
+        return TreeBot("expert", seed, budget=1.0 if budget is None else budget)
     raise ValueError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})")
 
 

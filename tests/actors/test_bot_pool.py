@@ -25,11 +25,12 @@ async def supervisor() -> AsyncIterator[Supervisor]:
         yield sup
 
 
-async def test_hard_bots_play_a_whole_game_through_worker_processes(
-    supervisor: Supervisor,
+@pytest.mark.parametrize("level", ["hard", "expert"])
+async def test_searching_bots_play_a_whole_game_through_worker_processes(
+    supervisor: Supervisor, level: str,
 ) -> None:
     with trio.fail_after(240):
-        table = await supervisor.create_table(3, "hard")
+        table = await supervisor.create_table(3, level)
         host = await supervisor.join(table.id, "Host")
         await supervisor.start(table.id, host.token)
         assert [s.bot for s in table.seats] == [False, True, True]
