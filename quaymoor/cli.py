@@ -1,4 +1,4 @@
-"""The ``quaymoor`` command: serve, selfplay, verify, bench, tournament."""
+"""The ``quaymoor`` command: serve, selfplay, verify, analyse, bench, tournament."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from quaymoor.rules.data import MAX_PLAYERS, MIN_PLAYERS
 
@@ -67,10 +66,10 @@ def _not_negative(text: str) -> float:
     return x
 
 
-def _not_negative_int(text: str) -> int:
+def _positive_int(text: str) -> int:
     n = int(text)
-    if n < 0:
-        raise argparse.ArgumentTypeError("must be 0 or more")
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
     return n
 
 
@@ -107,6 +106,25 @@ def cmd_verify(args: argparse.Namespace) -> int:
         verdict = verify_record(record)
     print(f"{args.record}: {verdict.message}", file=sys.stdout if verdict.ok else sys.stderr)
     return 0 if verdict.ok else 1
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from quaymoor.rules.errors import RulesError
+    from quaymoor.rules.record import GameRecord
+    from quaymoor.tools.analyse import analyse
+
+    try:
+        record = GameRecord.from_json(args.record.read_text())
+    except (OSError, ValueError) as exc:
+        print(f"{args.record}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        analyse(record, iterations=args.iterations, jobs=args.jobs,
+                check=args.check)
+    except (RulesError, ValueError) as exc:
+        print(f"{args.record}: does not replay: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -299,10 +317,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         return 0
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
-        # Only when given: the bot's own default (bots/search.py's SAMPLES) is its one home.
-        samples: dict[str, Any] = {} if args.samples is None else {
-            "samples": args.samples or None}
-        run(args.players, args.games, bots, seed=args.seed, budget=args.budget, **samples,
+        run(args.players, args.games, bots, seed=args.seed, budget=args.budget,
+            iterations=args.iterations,
             record_dir=args.record, jobs=args.jobs, json_line=args.json)
     except ValueError as exc:
         print(f"tournament: {exc}", file=sys.stderr)
@@ -438,6 +454,17 @@ def build_parser() -> argparse.ArgumentParser:
                          "record must carry it")
     vp.set_defaults(func=cmd_verify)
 
+    ap = sub.add_parser("analyse", help="a finished game's decisions scored by the search")
+    ap.add_argument("record", type=Path)
+    ap.add_argument("--iterations", type=_positive_int, default=None,
+                    help="iterations a decision (default: the analysis's, ITERATIONS in "
+                         "bots/analysis.py)")
+    ap.add_argument("--jobs", type=_positive_int, default=1, help="processes (1)")
+    ap.add_argument("--check", type=_positive_int, default=0, metavar="K",
+                    help="also search each decision with K times the iterations and print "
+                         "how often the best moves agree")
+    ap.set_defaults(func=cmd_analyse)
+
     bp = sub.add_parser("bench", help="benchmarks that print figures")
     bp.add_argument("what", choices=["rules", "bots", "server", "load", "faults"],
                     help="load: the load proof (every game finished, every stream complete "
@@ -493,14 +520,13 @@ def build_parser() -> argparse.ArgumentParser:
     tp.add_argument("--players", type=_players, default=4)
     tp.add_argument("--games", type=_positive, default=20)
     tp.add_argument("--bots", default="hard,normal,normal,normal",
-                    help="one per seat, comma-separated: random, easy, normal, hard")
+                    help="one per seat, comma-separated: random, easy, normal, hard, expert")
     tp.add_argument("--seed", type=int, default=0, help="base seed of the run (an integer)")
     tp.add_argument("--budget", type=float, default=None,
-                    help="the hard bot's time cap in seconds per decision (1)")
-    tp.add_argument("--samples", type=_not_negative_int, default=None,
-                    help="the hard bot's samples per decision, its iteration budget (the "
-                         "bot's default, SAMPLES in bots/search.py; 0: as many as the time "
-                         "cap allows, so that its strength depends on the machine)")
+                    help="the hard and expert bots' time cap in seconds per decision (1)")
+    tp.add_argument("--iterations", type=_positive_int, default=None,
+                    help="the hard and expert bots' iterations per decision (default: each "
+                         "level's own, ITERATIONS in bots/tree_bot.py)")
     tp.add_argument("--ladder", action="store_true",
                     help="every level (random, easy, normal, hard, expert) against the others "
                          "at 2-5 players, --games games at each count, rated with OpenSkill "

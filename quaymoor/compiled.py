@@ -65,7 +65,6 @@ COMPILED: Final = (
     "quaymoor.bots.phase_choices",
     "quaymoor.bots.prng",
     "quaymoor.bots.reeve_plan",
-    "quaymoor.bots.search",
     "quaymoor.bots.valuation",
 )
 #: The environment variable that forces the pure modules ("1").

@@ -7,6 +7,7 @@ import { h, clear } from "./dom.js";
 import { setCatalogue, seatName, nameOrSeat, buildingName, endReasonText } from "./text.js";
 import { drawCharts } from "./charts.js";
 import { ReplayPlayer } from "./replay.js";
+import { AnalysisPanel } from "./game_analysis.js";
 import { installTooltips } from "./tooltip.js";
 import { ApiError, errorOf, errorText } from "./net.js";
 
@@ -127,6 +128,13 @@ async function main() {
   $("replay").hidden = false;
   const player = new ReplayPlayer({ bar: $("replay-bar"), stage: $("replay-table"), status: $("replay-status") },
     gameId, seats);
+  $("analysis-sec").hidden = false;
+  const panel = new AnalysisPanel($("analysis"), gameId, seats, (marks) => player.setMarks(marks),
+    (step) => { player.stop(); player.show(step); $("replay").scrollIntoView({ block: "start" }); });
+  if (location.hash === "#analysis") {
+    $("analysis-sec").scrollIntoView({ block: "start" });
+    panel.ask();
+  }
   try {
     if (await player.load()) $("replay").scrollIntoView({ block: "start" }); // a link to a step
   } catch (err) {

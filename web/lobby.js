@@ -6,6 +6,7 @@ import { h, clear, toast } from "./dom.js";
 import { getName, setName, setToken } from "./store.js";
 import { commitClientSeed, revealClientSeed, showFingerprint } from "./seen.js";
 import { limit } from "./text.js";
+import { BOT_LEVELS } from "./wire.js";
 
 const BOTS_KEY = "quaymoor.bots";
 
@@ -71,11 +72,13 @@ function playersSelect(id, value = 4) {
     tableSizes(value).map((n) => h("option", { value: n, selected: n === value }, `${n} players`)));
 }
 
-const LEVELS = [
-  ["easy", "Easy bots — a gentle game"],
-  ["normal", "Normal bots — know the game"],
-  ["hard", "Hard bots — think ahead (slower)"],
-];
+/** What the menu says of each level the server offers (BOT_LEVELS, from the server). */
+const LEVEL_LABELS = /** @type {Readonly<Record<string, string>>} */ ({
+  easy: "Easy bots — a gentle game",
+  normal: "Normal bots — know the game",
+  hard: "Hard bots — search ahead (slower)",
+  expert: "Expert bots — search four times as far (slowest)",
+});
 
 /** @param {string} id @returns {HTMLSelectElement} */
 function botsSelect(id) {
@@ -83,7 +86,8 @@ function botsSelect(id) {
   /** @param {Event} ev */
   const keep = (ev) => localStorage.setItem(BOTS_KEY, /** @type {HTMLSelectElement} */ (ev.target).value);
   return h("select", { id, name: "bots", onchange: keep },
-    LEVELS.map(([value, label]) => h("option", { value, selected: value === saved }, label)));
+    BOT_LEVELS.map((value) => h("option", { value, selected: value === saved },
+      LEVEL_LABELS[value] ?? `${value} bots`)));
 }
 
 /** The bots' level this browser chose last (the lobby keeps it), for Play now and New game. */

@@ -37,6 +37,7 @@ import { errorText } from "./net.js";
  * @property {HTMLElement} stage
  * @property {HTMLElement} status
  * @property {HTMLInputElement} range
+ * @property {HTMLElement} marks
  * @property {HTMLElement} label
  * @property {HTMLElement} round
  * @property {HTMLElement} said
@@ -108,6 +109,8 @@ export class ReplayPlayer {
     /** @type {number | null} the autoplay's timer while it plays */
     this.playing = null;
     this.logUpTo = 0; // the log holds the events of steps 1..logUpTo
+    /** @type {Map<number, import("./game_analysis.js").Mark>} the analysis's mistakes, by step */
+    this.marks = new Map();
     this.buildBar();
     this.onKey = (/** @type {KeyboardEvent} */ ev) => this.key(ev);
     document.addEventListener("keydown", this.onKey);
@@ -131,6 +134,7 @@ export class ReplayPlayer {
     const stepText = asked.get("step") || "";
     const step = /^[0-9]{1,5}$/.test(stepText) && Number(stepText) <= this.steps.length ? Number(stepText) : null;
     this.show(step === null ? 0 : step); // a game is watched from its start
+    this.drawMarks();
     return step !== null;
   }
 
@@ -171,7 +175,8 @@ export class ReplayPlayer {
         b("next", "One step on", "Step ▶", "ArrowRight", () => this.show(this.current + 1, true)),
         b("next-round", "On a round", "Round ▶▶", "PageDown", () => this.show(this.roundOn())),
         b("last", "To the end", "▶|", "End", () => this.show(this.last))),
-      els.range,
+      h("div", { class: "replay-range" }, els.range,
+        els.marks = h("div", { class: "replay-marks", "aria-hidden": "true" })),
       h("div", { class: "replay-auto", role: "group", "aria-label": "Play by itself" },
         els.play = h("button", { type: "button", id: "play", class: "primary", "aria-pressed": "false",
           onclick: () => (this.playing ? this.stop() : this.play()) }, "Play ▶"),
@@ -180,6 +185,28 @@ export class ReplayPlayer {
           SPEEDS.map(([ms, label]) => h("option", { value: String(ms), selected: ms === 1000 }, label)))),
       h("p", { class: "replay-where", "aria-live": "polite" }, els.label, " · ", els.round, els.said),
       h("div", { class: "replay-seat" }, h("label", { for: "seat-view" }, "View as"), els.seat));
+  }
+
+  /**
+   * The analysis's mistakes: a tick on the timeline at each (a click shows its step), and
+   * at its step the line says what the better move was.
+   * @param {Map<number, import("./game_analysis.js").Mark>} marks
+   */
+  setMarks(marks) {
+    this.marks = marks;
+    this.drawMarks();
+    this.show(this.current);
+  }
+
+  /** The timeline's ticks, once the views are here (a step's place needs their number). */
+  drawMarks() {
+    if (!this.views.length) return;
+    const last = Math.max(1, this.last);
+    clear(this.els.marks).append(...[...this.marks.values()].map((m) => h("button", {
+      type: "button", class: "replay-mark", tabindex: -1, style: `left: ${(100 * m.step) / last}%`,
+      title: `Step ${m.step}: ${m.loss.toFixed(1)} points lost`,
+      onclick: () => { this.stop(); this.show(m.step); },
+    })));
   }
 
   /** Step on by itself, one step each `speed` ms, until the end or a press on Pause. */
@@ -266,8 +293,19 @@ export class ReplayPlayer {
     if (stepOn) playMotion(this.screen.app, this.steps[k - 1].events, before, view, this.viewer);
   }
 
-  /** What step k was, in words (the decision bar's line). @param {number} k */
+  /** What step k was, in words (the decision bar's line), and the analysis's mistake
+   * about to be made there. @param {number} k */
   note(k) {
+    const mark = this.marks.get(k);
+    const said = this.said(k);
+    if (!mark) return said;
+    const who = seatName(this.seats, mark.seat, this.viewer);
+    const better = actionLabel(mark.better, this.views[k] || null);
+    return `${said} Mistake next: ${who} lost ${mark.loss.toFixed(1)} points here; better: ${better}.`;
+  }
+
+  /** @param {number} k */
+  said(k) {
     if (k === 0) return "The setup, before anyone acts.";
     const s = this.steps[k - 1];
     const who = seatName(this.seats, s.seat, this.viewer);

@@ -55,6 +55,7 @@ export const CODES = Object.freeze({
   "UNKNOWN_GAME": "unknown_game",
   "BAD_STEP": "bad_step",
   "ARCHIVE_UNAVAILABLE": "archive_unavailable",
+  "ANALYSIS_BUSY": "analysis_busy",
   "NOT_FOUND": "not_found",
   "METHOD_NOT_ALLOWED": "method_not_allowed",
   "UNSUPPORTED_MEDIA_TYPE": "unsupported_media_type",
@@ -112,6 +113,7 @@ export const CODE_MEANINGS = Object.freeze({
   "unknown_game": "no finished game has that id",
   "bad_step": "the game has no such step, or its record does not replay",
   "archive_unavailable": "the archive cannot be read now",
+  "analysis_busy": "too many analyses are waiting on this server; ask again soon",
   "not_found": "nothing here",
   "method_not_allowed": "that method is not allowed here",
   "unsupported_media_type": "send the body as application/json",
@@ -155,6 +157,7 @@ export const HTTP_STATUS = Object.freeze({
   "too_many_new_tables": 429,
   "too_many_open_tables": 429,
   "archive_unavailable": 503,
+  "analysis_busy": 503,
 });
 
 /**
@@ -329,6 +332,7 @@ export const BOT_LEVELS = Object.freeze([
   "easy",
   "normal",
   "hard",
+  "expert",
 ]);
 
 /**

@@ -1,12 +1,12 @@
 """Where the table's bots think, without ever blocking a table or the event loop.
 
-Easy and normal bots decide in about a millisecond and run inline. The hard bot searches
-``samples`` samples a decision (``search.SAMPLES``), capped by its time budget (1 s by
-default), in worker processes (trio-parallel), and so does the expert bot (the tree
-search, ``tree_bot.decide_tree``); at most one search
-per core at a time. When every worker is busy, a hard bot decides with the heuristic
-inline instead (``search.decide(view, 0, seed)``, milliseconds), so that under load a
-table never waits for a search; ``fallbacks`` counts those.
+Easy and normal bots decide in about a millisecond and run inline. The hard and expert
+bots search their level's iterations a decision (``tree_bot.ITERATIONS``; ``iterations``
+sets both), capped by a time budget (1 s by default), in worker processes (trio-parallel,
+``tree_bot.decide_tree``); at most one search per core at a time. When every worker is
+busy, a searching bot decides with the heuristic inline instead (``decide_tree(view, 0,
+seed)``, milliseconds), so that under load a table never waits for a search;
+``fallbacks`` counts those.
 
 A chooser is a coroutine function ``choose(view) -> Action | None``: the seat worker awaits
 it in its own nursery, and cancelling the worker (the decision moved on) abandons it.
@@ -22,7 +22,6 @@ import trio
 import trio_parallel
 
 from quaymoor.bots import LEVELS, make_bot
-from quaymoor.bots.search import SAMPLES, decide
 from quaymoor.bots.tree_bot import decide_tree
 from quaymoor.rules.actions import Action
 from quaymoor.rules.views import SeatView
@@ -33,10 +32,10 @@ AsyncChooser = Callable[[SeatView], Awaitable[Action | None]]
 class BotPool:
     """One per server: the bots' shared worker processes and counters."""
 
-    def __init__(self, *, budget: float = 1.0, samples: int | None = SAMPLES,
+    def __init__(self, *, budget: float = 1.0, iterations: int | None = None,
                  workers: int | None = None) -> None:
         self.budget = budget
-        self.samples = samples
+        self.iterations = iterations
         self.limiter = trio.CapacityLimiter(workers or os.cpu_count() or 1)
         self.searches = 0
         self.fallbacks = 0
@@ -61,16 +60,12 @@ class BotPool:
                 self.limiter.acquire_nowait()
             except trio.WouldBlock:
                 self.fallbacks += 1
-                return decide(view, 0.0, own)
+                return decide_tree(view, 0.0, own, level)
             try:
                 self.searches += 1
-                action: Action | None
-                if level == "expert":
-                    action = await trio_parallel.run_sync(
-                        decide_tree, view, self.budget, own, "expert", cancellable=True)
-                else:
-                    action = await trio_parallel.run_sync(
-                        decide, view, self.budget, own, self.samples, cancellable=True)
+                action: Action | None = await trio_parallel.run_sync(
+                    decide_tree, view, self.budget, own, level, self.iterations,
+                    cancellable=True)
                 return action
             finally:
                 self.limiter.release()

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import trio
 
+from quaymoor.actors.analyst import Analyst, Answer
 from quaymoor.actors.bot_pool import BotPool
 from quaymoor.actors.directory import LocalDirectory, TableDirectory
 from quaymoor.actors.inbox import (
@@ -52,6 +53,7 @@ from quaymoor.protocol.codes import Close, Code
 from quaymoor.protocol.pace import DEFAULT_PACE, pace_names, parse_pace
 from quaymoor.rules.data import MAX_PLAYERS, MIN_PLAYERS
 from quaymoor.rules.record import EndReason, GameRecord
+from quaymoor.store.analyses import MemoryAnalyses
 from quaymoor.store.archive import Archive
 
 #: Tables summarised for /status.json between two checkpoints (about 2 ms of work).
@@ -115,6 +117,8 @@ class Supervisor:
         #: (``cluster.member.join_cluster`` puts the shared one here)
         self.directory: TableDirectory = LocalDirectory(self.lobby_json)
         self.draining = False  #: no new tables: the games play out, then the process exits
+        #: the post-game analyses computed here (kept with the archive, or in memory)
+        self.analyst = Analyst(archive.analyses if archive is not None else MemoryAnalyses())
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         async with trio.open_nursery() as nursery:
@@ -129,7 +133,7 @@ class Supervisor:
         rematch_of: str | None = None, host: int | None = None, pace: str = DEFAULT_PACE,
     ) -> Table:
         """Open a table for ``players`` seats; empty chairs get ``bots`` (easy, normal,
-        hard) when it starts, playing at ``pace`` (people, steady, fast). A rematch holds
+        hard, expert) when it starts, playing at ``pace`` (people, steady, fast). A rematch holds
         its players' chairs (``held``: names by seat) from the start (``actors.rematch``),
         and its ``host`` is the seat that asked for it (otherwise the first to join)."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -299,6 +303,12 @@ class Supervisor:
                     table.shutdown_now(EndReason.SHUTDOWN, Close.SHUTDOWN)
                 closed += 1
         return closed
+
+    async def analysis(self, game_id: str, record: GameRecord) -> Answer:
+        """A finished game's analysis, its progress, or its start (``actors.analyst``);
+        raises ``analyst.Busy`` when too many are waiting here."""
+        assert self._nursery is not None, "the supervisor is not running"
+        return await self.analyst.ask(game_id, record, self._nursery)
 
     async def shutdown(self, reason: EndReason = EndReason.SHUTDOWN) -> None:
         """End every game (players told, seeds revealed, records kept) and wait until the

@@ -120,7 +120,7 @@ class Search:
 
     def __init__(self, view: SeatView, rng: SplitMix64, *, iterations: int,
                  deadline: float, clock: Callable[[], float], opponents: bool = False,
-                 noise: int = 0, halving: bool = True) -> None:
+                 noise: int = 0, halving: bool = True, keep: Action | None = None) -> None:
         assert view.seat is not None
         self.view = view
         self.me = view.seat
@@ -132,6 +132,9 @@ class Search:
         self.opponents = opponents
         self.noise = noise
         self.halving = halving
+        #: an action searched to the end whatever it scores (the post-game analysis's
+        #: chosen move, so that it is compared with the best on the same samples)
+        self.keep = keep
         self.root = Node(None, -1)
         self.done = 0
         self.root_actions: list[Action] = []
@@ -160,13 +163,19 @@ class Search:
         if len(legal) <= ROOT_WIDTH:
             return legal
         s = state_from_view(self.view, None)
-        return _best(legal, self.policy.scores(s, self.me, legal), ROOT_WIDTH)
+        best = _best(legal, self.policy.scores(s, self.me, legal), ROOT_WIDTH)
+        if self.keep is not None and self.keep in legal and self.keep not in best:
+            best[-1] = self.keep
+        return best
 
     def _halving(self) -> int:
         """Sequential halving at the root: in each round every candidate still in is
         searched from the same fresh determinizations (common random numbers: the hidden
         seals and plots weigh on every candidate alike), then the worse half (by mean
-        worth) is dropped, so that most iterations go to the candidates that matter."""
+        worth) is dropped, so that most iterations go to the candidates that matter. The
+        ``keep`` action is never dropped."""
+        kept = (self.root_actions.index(self.keep)
+                if self.keep is not None and self.keep in self.root_actions else -1)
         remaining = list(range(len(self.root_actions)))
         rounds = max(1, math.ceil(math.log2(len(remaining)))) if len(remaining) > 1 else 1
         sums = [0.0] * len(self.root_actions)
@@ -185,7 +194,9 @@ class Search:
                     left -= 1
             ranked = sorted(remaining, key=lambda i: (-sums[i], i))
             remaining = ranked[:max(1, (len(remaining) + 1) // 2)]
-        return remaining[0]
+            if kept >= 0 and kept not in remaining:
+                remaining.append(kept)
+        return min(remaining, key=lambda i: (-sums[i], i))
 
     def _iterate(self, s: GameState, first: Action | None) -> float:
         """One iteration on the determinization ``s``, from the root's child for ``first``

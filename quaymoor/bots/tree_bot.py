@@ -26,7 +26,7 @@ from quaymoor.rules.views import SeatView
 
 #: Iterations a decision, by level: hard's fits about 0.5 s of one core at its most
 #: expensive decisions (``quaymoor bench bots``); expert's is four times as many.
-ITERATIONS: Final = {"hard": 150, "expert": 600}
+ITERATIONS: Final = {"hard": 240, "expert": 960}
 
 
 class TreeBot:

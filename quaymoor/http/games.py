@@ -19,6 +19,10 @@
   the setup and the patch to it after each action, for the replay on the board.
 - ``GET /api/games/<id>/charts``: the numbers of the end-of-game pictures (score after each
   round, points by source, goods shipped and sold).
+- ``GET /api/games/<id>/analysis``: the post-game analysis (``actors.analyst``): 200 with
+  it when done; else **202** ``{"status": "running", "done", "total", "message"}`` with
+  ``Retry-After``, starting it when no one has; 422 when the record does not replay; 503
+  ``analysis_busy`` when too many analyses wait in this process.
 
 Every number in a query (``limit``, ``step``, ``seat``) is read by ``http.query``: ASCII
 digits only, else 400 ``bad_request`` naming the parameter, before the game is looked up.
@@ -38,6 +42,7 @@ from typing import Any
 import attrs
 import trio
 
+from quaymoor.actors.analyst import Busy
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.http.frontdoor import HttpRequest, HttpResponse, static_response
 from quaymoor.http.game_charts import ChartsError, game_charts
@@ -58,13 +63,15 @@ from quaymoor.store.archive import MAX_LIST, ArchiveError, summary_of
 
 _RECORD = re.compile(r"^/games/([0-9a-f]{10})\.json$")
 _PAGE = re.compile(r"^/games/([0-9a-f]{10})/?$")
-_API = re.compile(r"^/api/games/([0-9a-f]{10})(/replay|/views|/charts)?$")
+_API = re.compile(r"^/api/games/([0-9a-f]{10})(/replay|/views|/charts|/analysis)?$")
 #: Games ``GET /api/games`` lists without ``?limit``.
 DEFAULT_LIST = 20
 _UNKNOWN = ("no finished game has that id (a running game's record is published when it "
             "ends)")
 #: Seconds a pending record's download says to wait before asking again.
 PENDING_RETRY_AFTER = 5
+#: Seconds a running analysis says to wait before asking again.
+ANALYSIS_RETRY_AFTER = 2
 _REPLAYS_KEPT = 16  #: of each kind (whole replays, one seat's views, charts)
 
 
@@ -101,6 +108,8 @@ class GamesApi:
                 return await self._views(game_id, request)
             if sub == "/charts":
                 return await self._charts(game_id)
+            if sub == "/analysis":
+                return await self._analysis(game_id)
             return await self._summary(game_id)
         except QueryError as exc:
             return error_response(Code.BAD_REQUEST, str(exc))
@@ -220,6 +229,28 @@ class GamesApi:
         except ChartsError as exc:
             return error_response(Code.BAD_STEP, f"the record does not replay: {exc}", 422)
         return json_response({"id": game_id, **charts})
+
+    async def _analysis(self, game_id: str) -> HttpResponse:
+        record = await self._record(game_id)
+        if record is None:
+            return error_response(Code.UNKNOWN_GAME, _UNKNOWN)
+        try:
+            answer = await self.supervisor.analysis(game_id, record)
+        except Busy as exc:
+            refused = error_response(Code.ANALYSIS_BUSY, str(exc))
+            return attrs.evolve(refused, headers=(
+                *refused.headers, ("Retry-After", str(ANALYSIS_RETRY_AFTER))))
+        if answer.status == "done":
+            assert answer.body is not None
+            return json_response({"status": "done", **answer.body})
+        if answer.status == "failed":
+            message = (answer.body or {}).get("message", "the record does not replay")
+            return error_response(Code.BAD_STEP, str(message), 422)
+        return json_response({
+            "status": "running", "id": game_id, "done": answer.done, "total": answer.total,
+            "message": (f"analysing: {answer.done} of {answer.total} decisions scored; "
+                        "ask again"),
+        }, 202, (("Retry-After", str(ANALYSIS_RETRY_AFTER)),))
 
     async def _kept(self, key: tuple[str, str, int | None],
                     compute: Callable[[], dict[str, Any]]) -> dict[str, Any]:

@@ -295,6 +295,28 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
                           "sources": {"type": "array"}}, closed=False)),
                       **_refusals(Code.UNKNOWN_GAME, Code.NOT_FOUND,
                                   Code.ARCHIVE_UNAVAILABLE, also={422: (Code.BAD_STEP,)})}}},
+    "/api/games/{game}/analysis": {"get": {
+        "operationId": "analysis",
+        "summary": "an ended game's post-game analysis: started by the first ask, 202 with "
+                   "its progress until done",
+        "parameters": [GAME_PARAM],
+        "responses": {**_ok(_obj(["status", "id", "iterations", "players", "decisions"], {
+                          "status": {"const": "done"}, "id": STRING,
+                          "iterations": {"type": "integer"},
+                          "players": {"type": "array"}, "decisions": {"type": "array"}},
+                          closed=False)),
+                      "202": {"description": "being analysed (ask again after Retry-After "
+                                             "seconds)",
+                              "headers": {"Retry-After": RETRY_AFTER},
+                              "content": {JSON: {"schema": _obj(
+                                  ["status", "id", "done", "total", "message"], {
+                                      "status": {"const": "running"}, "id": STRING,
+                                      "done": {"type": "integer"},
+                                      "total": {"type": "integer"},
+                                      "message": STRING})}}},
+                      **_refusals(Code.UNKNOWN_GAME, Code.NOT_FOUND,
+                                  Code.ARCHIVE_UNAVAILABLE, Code.ANALYSIS_BUSY,
+                                  also={422: (Code.BAD_STEP,)})}}},
     "/games/{game}.json": {"get": {
         "operationId": "record", "summary": "an ended game's record (a download)",
         "parameters": [GAME_PARAM],

@@ -75,6 +75,7 @@ class Code(StrEnum):
     UNKNOWN_GAME = "unknown_game"
     BAD_STEP = "bad_step"
     ARCHIVE_UNAVAILABLE = "archive_unavailable"
+    ANALYSIS_BUSY = "analysis_busy"
     NOT_FOUND = "not_found"
     METHOD_NOT_ALLOWED = "method_not_allowed"
     UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
@@ -118,6 +119,7 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.TOO_MANY_NEW_TABLES: 429,
     Code.TOO_MANY_OPEN_TABLES: 429,
     Code.ARCHIVE_UNAVAILABLE: 503,
+    Code.ANALYSIS_BUSY: 503,
 }
 
 
@@ -172,6 +174,7 @@ CODE_MEANINGS: Final[Mapping[Code, str]] = {
     Code.UNKNOWN_GAME: "no finished game has that id",
     Code.BAD_STEP: "the game has no such step, or its record does not replay",
     Code.ARCHIVE_UNAVAILABLE: "the archive cannot be read now",
+    Code.ANALYSIS_BUSY: "too many analyses are waiting on this server; ask again soon",
     Code.NOT_FOUND: "nothing here",
     Code.METHOD_NOT_ALLOWED: "that method is not allowed here",
     Code.UNSUPPORTED_MEDIA_TYPE: "send the body as application/json",

@@ -1,7 +1,9 @@
 """The game in words a player understands: why an action is refused (``explain``, here),
 and what a decision is about (``describe``, the "?" of the table, in ``describe.py``).
 
-This module is the entry the rest of the server imports both from. ``explain`` is called
+It also says an action in words (``action_words``) and why the post-game analysis
+prefers another move (``advice``). This module is the entry the rest of the server
+imports them from. ``explain`` is called
 only after the engine has found the action missing from the legal list, so it may take
 its time. It names the first rule the action breaks, with the numbers of ``data`` or of
 the state, and, like ``describe``, never reveals hidden information.
@@ -16,7 +18,7 @@ from quaymoor.rules.describe import Told, describe
 from quaymoor.rules.state import GameState, Phase
 from quaymoor.rules.words import good_name
 
-__all__ = ["Told", "describe", "explain"]
+__all__ = ["Told", "action_words", "advice", "describe", "explain"]
 
 _WHAT = {
     Phase.PICK_ROLE: "pick a role",
@@ -167,3 +169,46 @@ def _load_reason(s: GameState, seat: int, good: int, barge: int) -> str:
         return f"barge {barge} is full"
     return "starting an empty barge, you must use one that takes the most of that kind"
 
+
+
+def action_words(action: a.Action) -> str:
+    """An action as a player says it: ``pick the Mason``, ``build the Granary``."""
+    if isinstance(action, a.PickRole):
+        return f"pick the {_name(action.role).capitalize()}"
+    if isinstance(action, a.TakePlot):
+        return f"take a {good_name(action.good)} plot"
+    if isinstance(action, a.TakeStonePit):
+        return "take a stone pit"
+    if isinstance(action, a.DrawPlot):
+        return "draw a plot from the stack"
+    if isinstance(action, (a.PlaceOnPlot, a.TakeBackFromPlot)):
+        verb = "place an apprentice on" if isinstance(action, a.PlaceOnPlot) else "take back from"
+        return f"{verb} a {_name(action.kind)} plot"
+    if isinstance(action, (a.PlaceOnBuilding, a.TakeBackFromBuilding)):
+        verb = ("place an apprentice on" if isinstance(action, a.PlaceOnBuilding)
+                else "take back from")
+        return f"{verb} the {BUILDINGS[action.building].name}"
+    if isinstance(action, a.Build):
+        return f"build the {BUILDINGS[action.building].name}"
+    if isinstance(action, a.TakeExtraGood):
+        return f"take one more {good_name(action.good)}"
+    if isinstance(action, a.Sell):
+        return f"sell a {good_name(action.good)}"
+    if isinstance(action, a.Load):
+        return f"load {good_name(action.good)} on barge {action.barge + 1}"
+    if isinstance(action, a.ShipOnBoatyard):
+        return f"ship {good_name(action.good)} on the boatyard's boat"
+    if isinstance(action, a.StoreGoods):
+        return f"store all {good_name(action.good)}"
+    if isinstance(action, a.KeepGood):
+        return f"keep one {good_name(action.good)}"
+    if isinstance(action, a.Done):
+        return "finish"
+    return "pass"
+
+
+def advice(better: a.Action, chosen: a.Action, loss: float) -> str:
+    """Why the analysis prefers ``better`` to ``chosen``, which lost ``loss`` points."""
+    return (f"{action_words(better).capitalize()} rather than {action_words(chosen)}: "
+            f"about {loss:.1f} points more at the end, by the search's estimate of the "
+            "final margin over the best other player")

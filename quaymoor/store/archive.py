@@ -56,6 +56,7 @@ import attrs
 import trio
 
 from quaymoor.rules.record import GameRecord
+from quaymoor.store import analyses
 from quaymoor.store.writer import WriteHealth, Writer
 
 log = logging.getLogger("quaymoor.store.archive")
@@ -178,7 +179,7 @@ def _open(path: str, *, create: bool = True) -> sqlite3.Connection:
         if version > SCHEMA_VERSION:
             raise ArchiveError(f"{path}: archive schema {version} is newer than this "
                                f"server's ({SCHEMA_VERSION})")
-        db.executescript(_SCHEMA)
+        db.executescript(_SCHEMA + analyses.SCHEMA)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except sqlite3.Error as exc:
         db.close()
@@ -254,6 +255,8 @@ class Archive(RecordReads):
         self._closed = False
         self.written = 0  #: records committed since start (rewrites count again)
         self._gave_up = False  #: a flush on the way out has given up on a failing disk
+        #: the games' analyses, in the same database (``store.analyses``)
+        self.analyses = analyses.StatementStore(self._statement)
 
     # ------------------------------------------------------------ writing
 
@@ -390,6 +393,18 @@ class Archive(RecordReads):
                         db.close()
                     self._read_db = None
                 raise ArchiveError(f"{self.path}: cannot read the archive: {exc}") from exc
+
+    def _statement(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        """One statement on the write connection (an analysis's row: small, rare), its
+        rows; a disk that fails is an ``ArchiveError`` (answered 503)."""
+        with self._write_lock:
+            self._check_open()
+            try:
+                if self._write_db is None:
+                    self._write_db = _open(self.path, create=False)
+                return self._write_db.execute(sql, params).fetchall()
+            except (sqlite3.Error, OSError) as exc:
+                raise ArchiveError(f"{self.path}: cannot keep the analysis: {exc}") from exc
 
     # ------------------------------------------------------------ reading
 

@@ -47,6 +47,7 @@ from psycopg.errors import ReadOnlySqlTransaction
 from psycopg.types.json import Jsonb
 
 from quaymoor.rules.record import GameRecord
+from quaymoor.store import analyses
 from quaymoor.store.archive import (
     MAX_LIST,
     PENDING_LIMIT,
@@ -132,6 +133,9 @@ class PgArchive(RecordReads):
         #: Taken for dead: every write is dropped (the reaper wrote this process's games).
         self.fenced = False
         self.fenced_writes = 0  #: writes dropped so
+        #: the games' analyses (``store.analyses``), each one autocommit statement
+        self.analyses = analyses.StatementStore(
+            lambda sql, params: self._read(analyses.pg(sql), params, rows=False))
 
     # ------------------------------------------------------------ writing
 
@@ -232,9 +236,11 @@ class PgArchive(RecordReads):
 
     # ------------------------------------------------------------ reading
 
-    def _read(self, query: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    def _read(self, query: str, params: tuple[Any, ...], *,
+              rows: bool = True) -> list[tuple[Any, ...]]:
         """Rows of ``query`` on the read connection (in a worker thread); one reconnect
-        when the connection broke."""
+        when the connection broke. ``rows=False``: a statement that may return none (an
+        analysis's row is written on this connection too: small and rare)."""
         with self._read_lock:
             if self._closed:
                 raise ArchiveError("the store is closed")
@@ -242,7 +248,10 @@ class PgArchive(RecordReads):
                 try:
                     if self._read_db.closed:
                         self._read_db = connect(self.url)
-                    return self._read_db.execute(query.encode(), params).fetchall()
+                    cursor = self._read_db.execute(query.encode(), params)
+                    if not rows and cursor.description is None:
+                        return []
+                    return cursor.fetchall()
                 except RECONNECT as exc:
                     self._read_db.close()
                     if attempt == 2:

@@ -31,7 +31,6 @@ from typing import Any, TextIO
 import attrs
 
 from quaymoor.bots import LEVELS, make_bot
-from quaymoor.bots.search import SAMPLES
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import SeatInfo
 from quaymoor.rules.scoring import winners
@@ -73,7 +72,7 @@ def play_game(
     index: int,
     *,
     budget: float | None = None,
-    samples: int | None = SAMPLES,
+    iterations: int | None = None,
     record: bool = False,
     clock: Callable[[], float] = time.perf_counter,
 ) -> GameResult:
@@ -82,7 +81,8 @@ def play_game(
     n = len(names)
     seed = game_seed(base_seed, index)
     game = Game(n, seed, events=False)
-    players = [make_bot(name, bot_seed(base_seed, index, i), budget=budget, samples=samples)
+    players = [make_bot(name, bot_seed(base_seed, index, i), budget=budget,
+                        iterations=iterations)
                for i, name in enumerate(names)]
     times: list[list[float]] = [[] for _ in range(n)]
     decisions = 0
@@ -169,7 +169,7 @@ def run(
     *,
     seed: int = 0,
     budget: float | None = None,
-    samples: int | None = SAMPLES,
+    iterations: int | None = None,
     record_dir: Path | None = None,
     jobs: int = 1,
     json_line: bool = False,
@@ -196,11 +196,12 @@ def run(
 
     if jobs <= 1:
         for i in range(games):
-            done(play_game(bots, seed, i, budget=budget, samples=samples, record=keep))
+            done(play_game(bots, seed, i, budget=budget, iterations=iterations,
+                              record=keep))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(play_game, list(bots), seed, i, budget=budget,
-                                   samples=samples, record=keep) for i in range(games)]
+                                   iterations=iterations, record=keep) for i in range(games)]
             for f in futures:
                 done(f.result())
     results.sort(key=lambda r: r.index)
@@ -208,9 +209,8 @@ def run(
     unfinished = sum(1 for r in results if not r.finished)
     rounds = [r.rounds for r in results if r.finished]
     print(f"{players} players, {games} games (seed {seed}), bots {','.join(bots)}"
-          + (f", hard {samples} samples" if samples is not None
-             else ", hard: samples as time allows")
-          + (f", hard budget {budget:g} s" if budget is not None else ""), file=out)
+          + (f", {iterations} iterations a search" if iterations is not None else "")
+          + (f", search cap {budget:g} s" if budget is not None else ""), file=out)
     print(f"finished {games - unfinished}, unfinished {unfinished} (cap {ROUND_CAP} rounds); "
           f"mean rounds {statistics.fmean(rounds) if rounds else 0:.1f}", file=out)
     print(f"{'bot':8} {'games':>6} {'wins':>5} {'win rate':>8}  {'95% CI':>15} "

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules.actions import Action
 from quaymoor.rules.game import Game
+from quaymoor.rules.state import Phase
 from quaymoor.rules.views import SeatView
 from quaymoor.tools.selfplay import game_seed
 
@@ -38,3 +40,33 @@ def play(players: int, seed: int, choosers: Sequence[Chooser],
             check(game, seat, view, action)
         game.apply(seat, action)
     return game
+
+
+class FakeClock:
+    """Time that moves only when read: ``tick`` seconds per read."""
+
+    def __init__(self, tick: float) -> None:
+        self.now = 0.0
+        self.tick = tick
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.now += self.tick
+        self.reads += 1
+        return self.now
+
+
+def choice_views(players: int, seed: int, count: int) -> list[SeatView]:
+    """Views of seats with a choice to make, from a game played at random."""
+    game = Game(players, game_seed(seed, players), events=False)
+    rng = SplitMix64(seed)
+    out: list[SeatView] = []
+    while not game.is_over() and len(out) < count:
+        seat = game.deciding()[0]
+        view = game.view(seat)
+        chosen = (Phase.PICK_ROLE, Phase.MASON, Phase.SURVEYOR)
+        if len(view.legal) > 1 and view.board.phase in chosen:
+            out.append(view)
+        legal = view.legal
+        game.apply(seat, legal[rng.below(len(legal))])
+    return out

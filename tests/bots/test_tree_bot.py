@@ -15,8 +15,7 @@ from quaymoor.rules import engine
 from quaymoor.rules.game import Game
 from quaymoor.rules.scoring import scores
 from quaymoor.rules.views import view_for
-from tests.bots.conftest import play
-from tests.bots.test_search import FakeClock, _views
+from tests.bots.conftest import FakeClock, choice_views, play
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -32,7 +31,7 @@ def test_every_iteration_visits_one_root_action_and_the_survivor_is_played() -> 
     """Sequential halving spends the budget (all but less than one round of the
     candidates), every iteration through one root action, and plays the candidate left
     standing: one of the most visited."""
-    for view in _views(4, 3, 6):
+    for view in choice_views(4, 3, 6):
         bot = TreeBot("hard", 2, iterations=30, budget=100.0, clock=FakeClock(1e-6))
         action = bot.choose(view)
         stats = bot.last
@@ -45,7 +44,7 @@ def test_every_iteration_visits_one_root_action_and_the_survivor_is_played() -> 
 
 
 def test_the_time_cap_holds_under_a_fake_clock() -> None:
-    for view in _views(4, 2, 4):
+    for view in choice_views(4, 2, 4):
         for budget in (0.001, 0.05):
             clock = FakeClock(budget / 20)
             bot = TreeBot("expert", 7, budget=budget, clock=clock)
@@ -56,7 +55,7 @@ def test_the_time_cap_holds_under_a_fake_clock() -> None:
 
 
 def test_the_same_view_and_seed_give_the_same_decision_at_any_speed() -> None:
-    for view in _views(3, 4, 4):
+    for view in choice_views(3, 4, 4):
         fast = TreeBot("hard", 11, iterations=20, budget=100.0, clock=FakeClock(1e-6))
         slow = TreeBot("hard", 11, iterations=20, budget=100.0, clock=FakeClock(1e-2))
         assert fast.choose(view) == slow.choose(view)
@@ -66,7 +65,7 @@ def test_the_same_view_and_seed_give_the_same_decision_at_any_speed() -> None:
 
 def test_no_search_is_the_heuristic() -> None:
     heuristic = HeuristicBot()
-    for view in _views(4, 5, 6):
+    for view in choice_views(4, 5, 6):
         clock = FakeClock(1.0)
         assert TreeBot("hard", 1, clock=clock).choose(view, budget=0) == \
             heuristic.choose(view)
@@ -94,7 +93,7 @@ def test_decisions_come_from_the_view_alone() -> None:
 
 
 def test_a_tree_decision_runs_in_a_process_pool() -> None:
-    view = _views(2, 6, 1)[0]
+    view = choice_views(2, 6, 1)[0]
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=1) as pool:
