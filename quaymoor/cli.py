@@ -204,6 +204,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                            haproxy_socket=args.haproxy_socket,
                            lease_seconds=args.lease_seconds,
                            forwarded_from=frozenset(args.forwarded_from),
+                           analysis_iterations=args.analysis_iterations,
                            limits=ClientLimits.per_address_off() if args.no_address_limits
                            else ClientLimits()))
     except (ArchiveError, UnknownTrioWebsocket) as exc:
@@ -337,6 +338,9 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--bot-delay", type=float, default=None,
                      help="seconds every bot waits, whatever its table's pace (default: "
                           "the pace's: people 1.6, steady 0.8, fast 0.2)")
+    srv.add_argument("--analysis-iterations", type=_positive_int, default=None,
+                     help="iterations of each decision's search in a post-game analysis "
+                          "(default: ITERATIONS in bots/analysis.py)")
     srv.add_argument("--archive", type=Path, default=Path("var/quaymoor.sqlite3"),
                      help="the game archive, SQLite (default: var/quaymoor.sqlite3 here)")
     srv.add_argument("--operator-token", default=None,

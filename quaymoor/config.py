@@ -90,6 +90,9 @@ class ServerConfig:
     #: In a cluster (``quaymoor cluster``, docs/deploy.md): the shared PostgreSQL
     #: database, which replaces the SQLite archive; None: one process on its own.
     database_url: str | None = None
+    #: Iterations of each decision's search in a post-game analysis (``quaymoor serve
+    #: --analysis-iterations``); None: the analysis's own (``bots/analysis.py``).
+    analysis_iterations: int | None = None
     #: In a cluster: this process's slot in HAProxy (0-255), which begins its table ids.
     slot: int | None = None
     #: In a cluster: HAProxy's runtime API socket, for its view on the status page.

@@ -50,6 +50,8 @@ async def run_server(
     """Serve until cancelled or signalled; reports (port, supervisor) once listening."""
     archive = open_store(config)
     supervisor = Supervisor(config.table, archive=archive)
+    if config.analysis_iterations is not None:
+        supervisor.analyst.iterations = config.analysis_iterations
     member = join_cluster(config, supervisor, archive)
     live = keep_running_games(supervisor, archive)
     supervisor.metrics.watch(supervisor.summary)

@@ -113,7 +113,7 @@ export class AnalysisPanel {
 
   /** @param {Analysis} analysis */
   render(analysis) {
-    this.button.hidden = true;
+    this.button.remove();
     this.status.textContent = `Each decision searched with ${analysis.iterations} iterations.`;
     const rows = analysis.players.map((p) => h("tr", {},
       h("th", { scope: "row" }, seatName(this.seats, p.seat, null)),
@@ -132,7 +132,7 @@ export class AnalysisPanel {
       h("ol", {}, p.mistakes.map((m) => h("li", {},
         h("button", { type: "button", class: "link", onclick: () => this.onStep(m.step) },
           `Step ${m.step}`),
-        ` — ${m.chosen_words} lost ${points(m.loss)}. ${m.why}.`)))));
+        ` — ${m.why}.`)))));
     this.el.append(h("div", { class: "scroll", tabindex: 0, role: "region", "aria-label": "Accuracy" }, table),
       ...(lists.length ? lists : [h("p", {}, "No decision lost as much as "
         + `${points(analysis.mistake_from)}.`)]));

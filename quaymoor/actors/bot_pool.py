@@ -2,7 +2,8 @@
 
 Easy and normal bots decide in about a millisecond and run inline. The hard and expert
 bots search their level's iterations a decision (``tree_bot.ITERATIONS``; ``iterations``
-sets both), capped by a time budget (1 s by default), in worker processes (trio-parallel,
+sets both), capped by a time budget (``budget``, else each level's
+``tree_bot.CAP_SECONDS``: hard 1 s, expert 3 s), in worker processes (trio-parallel,
 ``tree_bot.decide_tree``); at most one search per core at a time. When every worker is
 busy, a searching bot decides with the heuristic inline instead (``decide_tree(view, 0,
 seed)``, milliseconds), so that under load a table never waits for a search;
@@ -32,7 +33,7 @@ AsyncChooser = Callable[[SeatView], Awaitable[Action | None]]
 class BotPool:
     """One per server: the bots' shared worker processes and counters."""
 
-    def __init__(self, *, budget: float = 1.0, iterations: int | None = None,
+    def __init__(self, *, budget: float | None = None, iterations: int | None = None,
                  workers: int | None = None) -> None:
         self.budget = budget
         self.iterations = iterations

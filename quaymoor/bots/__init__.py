@@ -35,7 +35,8 @@ def make_bot(level: str, seed: int | None = None, *, budget: float | None = None
              iterations: int | None = None, takebacks: bool = True) -> Bot:
     """A bot of ``level``. ``seed`` fixes its own random choices (None: a fresh one);
     ``iterations`` is a tree bot's iteration budget per decision (None: its level's,
-    ``tree_bot.ITERATIONS``) and ``budget`` its time cap in seconds (1).
+    ``tree_bot.ITERATIONS``) and ``budget`` its time cap in seconds (None: its level's,
+    ``tree_bot.CAP_SECONDS``).
     ``takebacks=False`` keeps a bot from ever taking an apprentice back (for a caller that
     accepts only ``view.legal``; the tree bots never do)."""
     if level == "random":
@@ -45,8 +46,7 @@ def make_bot(level: str, seed: int | None = None, *, budget: float | None = None
     if level == "normal":
         return HeuristicBot(takebacks=takebacks)
     if level in ("hard", "expert"):
-        return TreeBot(level, seed, budget=1.0 if budget is None else budget,
-                       iterations=iterations)
+        return TreeBot(level, seed, budget=budget, iterations=iterations)
     raise ValueError(f"unknown bot level {level!r} (choose from {', '.join(LEVELS)})")
 
 

@@ -1,8 +1,8 @@
 """The "hard" and "expert" bots: the tree search of ``ismcts`` on an iteration budget.
 
 ``TreeBot(level)`` searches ``ITERATIONS[level]`` iterations a decision (``iterations``
-to change it), capped by a time budget (seconds, default 1; 0: no search, the
-heuristic's action). A decision with one legal action is not searched. A tree bot never
+to change it), capped by a time budget (seconds, ``CAP_SECONDS[level]`` unless
+given; 0: no search, the heuristic's action). A decision with one legal action is not searched. A tree bot never
 takes an apprentice back: its placements are searched, each against the others, so a
 take-back would only undo a searched choice (and the heuristic's take-backs between
 searched placements could go round in circles). Its own random
@@ -24,23 +24,27 @@ from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules.actions import Action
 from quaymoor.rules.views import SeatView
 
-#: Iterations a decision, by level: hard's fits about 0.5 s of one core at its most
-#: expensive decisions (``quaymoor bench bots``); expert's is four times as many.
-ITERATIONS: Final = {"hard": 240, "expert": 960}
+#: Iterations a decision, by level: hard's takes about 0.5 s of one core at a typical
+#: searched decision (the median; the slowest, early role picks, about 1 s: ``quaymoor
+#: bench bots``, ``tournament``); expert's is four times as many.
+ITERATIONS: Final = {"hard": 100, "expert": 400}
+#: The time cap of a decision, by level (seconds): above what the iterations take on an
+#: idle core, so that the budget, not the machine, decides, unless the machine is busy.
+CAP_SECONDS: Final = {"hard": 1.0, "expert": 3.0}
 
 
 class TreeBot:
     """``choose(view)``: the search's action (None when the view asks nothing)."""
 
     def __init__(self, level: str = "hard", seed: int | None = None, *,
-                 budget: float = 1.0, iterations: int | None = None,
+                 budget: float | None = None, iterations: int | None = None,
                  clock: Callable[[], float] = time.perf_counter,
                  opponents: bool = False, noise: int = 0, halving: bool = True) -> None:
         if level not in ITERATIONS:
             raise ValueError(f"no tree bot of level {level!r}")
         self.name = level
         self.seed = secrets.randbits(64) if seed is None else seed
-        self.budget = budget
+        self.budget = CAP_SECONDS[level] if budget is None else budget
         self.iterations = ITERATIONS[level] if iterations is None else iterations
         self.clock = clock
         self.opponents = opponents
@@ -77,11 +81,11 @@ class TreeBot:
         return self.last
 
 
-def decide_tree(view: SeatView, budget: float, seed: int, level: str = "hard",
+def decide_tree(view: SeatView, budget: float | None, seed: int, level: str = "hard",
                 iterations: int | None = None) -> Action | None:
-    """One decision of a tree bot, for a process pool (all arguments pickle). With
-    ``budget`` 0 it is the heuristic's, in milliseconds: the fallback under load."""
+    """One decision of a tree bot, for a process pool (all arguments pickle). ``budget``
+    None: the level's cap; 0: the heuristic's, in milliseconds (the fallback under load)."""
     return TreeBot(level, seed, budget=budget, iterations=iterations).choose(view)
 
 
-__all__ = ["ITERATIONS", "TreeBot", "decide_tree"]
+__all__ = ["CAP_SECONDS", "ITERATIONS", "TreeBot", "decide_tree"]

@@ -176,7 +176,8 @@ def action_words(action: a.Action) -> str:
     if isinstance(action, a.PickRole):
         return f"pick the {_name(action.role).capitalize()}"
     if isinstance(action, a.TakePlot):
-        return f"take a {good_name(action.good)} plot"
+        name = good_name(action.good)
+        return f"take {'an' if name[0] in 'aeiou' else 'a'} {name} plot"
     if isinstance(action, a.TakeStonePit):
         return "take a stone pit"
     if isinstance(action, a.DrawPlot):
@@ -209,6 +210,7 @@ def action_words(action: a.Action) -> str:
 
 def advice(better: a.Action, chosen: a.Action, loss: float) -> str:
     """Why the analysis prefers ``better`` to ``chosen``, which lost ``loss`` points."""
-    return (f"{action_words(better).capitalize()} rather than {action_words(chosen)}: "
-            f"about {loss:.1f} points more at the end, by the search's estimate of the "
-            "final margin over the best other player")
+    words = action_words(better)
+    return (f"{words[0].upper()}{words[1:]} rather than {action_words(chosen)}: about "
+            f"{loss:.1f} points more at the end, by the search's estimate of the final "
+            "margin over the best other player")

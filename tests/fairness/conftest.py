@@ -65,7 +65,8 @@ def archived_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served
         archive.submit(game_id, game_record(game_id))  # no writer running: written at once
     assert archive.count_sync() == len(GAMES)
     # human seats nobody plays out time out at once: a game against bots runs by itself
-    served = start_server(path, "--bot-delay", "0", "--decision-seconds", "0.05")
+    served = start_server(path, "--bot-delay", "0", "--decision-seconds", "0.05",
+                          "--analysis-iterations", "8")
     try:
         yield served
     finally:
