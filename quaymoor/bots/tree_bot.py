@@ -3,10 +3,10 @@
 ``TreeBot(level)`` searches ``ITERATIONS[level]`` iterations a decision (``iterations``
 to change it), capped by a time budget (seconds, ``CAP_SECONDS[level]`` unless
 given; 0: no search, the heuristic's action). A decision with one legal action is
-not searched. A tree bot never takes an apprentice back: its placements are searched, each against the others, so a
-take-back would only undo a searched choice (and the heuristic's take-backs between
-searched placements could go round in circles). Its own random
-choices come from its seed (a fresh one when not given), the view's version and its
+not searched. A tree bot never takes an apprentice back: its placements are searched,
+each against the others, so a take-back would only undo a searched choice (and the
+heuristic's take-backs between searched placements could go round in circles). Its own
+random choices come from its seed (a fresh one when not given), the view's version and its
 seat, so a seeded bot is repeatable.
 """
 
