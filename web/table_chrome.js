@@ -130,6 +130,7 @@ export class TableChrome {
         if (model.view) t.draw(); else this.drawPre();
         break;
       case SERVER_MESSAGES.EXPLANATION: t.drawing.onExplanation(m); break;
+      case SERVER_MESSAGES.HINT: t.drawing.onHint(m); break;
       case SERVER_MESSAGES.TABLE_PAUSED: this.onPaused(m); break;
       case SERVER_MESSAGES.TABLE_RESUMED: this.onResumed(m); break;
       default: break;

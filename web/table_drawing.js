@@ -41,6 +41,10 @@ export class TableDrawing {
     /** @type {Record<string, any> | null} the last `explanation` */
     this.help = null;
     this.helpAskedAt = "";
+    /** @type {Record<string, any> | null} the last `hint` */
+    this.hint = null;
+    /** @type {number | null} the version a hint was asked at */
+    this.hintAskedAt = null;
     this.showingBoard = false;
     /** @type {{text: string, ok: boolean | null}} */
     this.seedCheck = { text: "Checking the seed…", ok: null };
@@ -73,7 +77,7 @@ export class TableDrawing {
       elapsed: (performance.now() - t.clocksAt) / 1000,
       meta: this.meta(),
       notice: t.notice,
-      help: this.helpPanel(),
+      help: [this.helpPanel(), this.hintLine()],
       keep: isDesk() ? keep : null,
     });
     const pace = /** @type {HTMLSelectElement | null} */ (document.getElementById("pace"));
@@ -176,6 +180,9 @@ export class TableDrawing {
         "aria-expanded": this.helpOpen ? "true" : "false", "aria-controls": "help-panel", "data-shortcut": "help",
         "aria-label": "What is this decision?", onclick: () => this.toggleHelp() }, "?",
       v("kbd", { "aria-hidden": "true", hidden: !helpKey }, helpKey ? helpKey.toUpperCase() : "")),
+      !t.readOnly && t.model.hintsAllowed() ? v("button", { type: "button", id: "hint-button",
+        class: "quiet", title: "What would the hard bot do here? (Only at a table of bots; the record counts hints.)",
+        disabled: this.hintAskedAt === t.model.version, onclick: () => this.askHint() }, "Hint") : null,
       t.readOnly || !t.soundBtn ? null : this.soundButton(),
       t.readOnly || !t.keysBox ? null : t.keysBox,
     ];
@@ -231,6 +238,33 @@ export class TableDrawing {
   onExplanation(m) {
     this.help = m;
     if (this.helpOpen) this.t.draw();
+  }
+
+  // ------------------------------------------------------------------ a hint (the hard bot's move)
+
+  askHint() {
+    this.hintAskedAt = this.t.model.version;
+    this.t.send({ type: CLIENT_MESSAGES.HINT });
+    this.t.draw();
+  }
+
+  /** @param {Record<string, any>} m */
+  onHint(m) {
+    this.hint = m;
+    this.t.draw();
+  }
+
+  /** The hint for this decision, once it has come; "thinking" while it is worked out. */
+  hintLine() {
+    const version = this.t.model.version;
+    if (this.hint && this.hint.version === version) {
+      return v("p", { class: "hint-answer", id: "hint-answer", role: "status" },
+        v("strong", {}, `Hint: ${String(this.hint.words)}`), ` — ${String(this.hint.why)}.`);
+    }
+    if (this.hintAskedAt === version && this.t.model.isMine()) {
+      return v("p", { class: "hint-answer", id: "hint-answer", role: "status" }, "The hard bot is thinking…");
+    }
+    return null;
   }
 
   helpPanel() {

@@ -163,6 +163,16 @@ export class TableModel {
       && (v.legal.length || (v.takebacks || []).length));
   }
 
+  /**
+   * May we ask for a hint now? Our own decision with a choice, at a table where every
+   * other seat is a bot's own chair (the server's rule, docs/protocol.md `hint`: it
+   * refuses anything else with hints_off; this only decides whether to offer it).
+   */
+  hintsAllowed() {
+    return this.isMine() && !!this.view && this.view.legal.length > 1
+      && this.seats.every((s, i) => i === this.seat || s.bot);
+  }
+
   /** Every action we may take now: the legal ones and the Reeve's take-backs. */
   choices() {
     const v = this.view;

@@ -50,7 +50,8 @@ export function drawEnd(d, el, p) {
     v("h2", {}, e.reason === END_REASONS.FINISHED ? "Game over" : `The game ended (${e.reason})`),
     result ? v("p", { class: "winners", id: "winners" }, `Winner${result.winners.length > 1 ? "s" : ""}: ${winners}`) : null,
     result && result.reasons && result.reasons.length
-      ? v("p", { class: "end-why" }, `The end came because ${result.reasons.map(endReasonText).join(" and ")}.`) : null);
+      ? v("p", { class: "end-why" }, `The end came because ${result.reasons.map(endReasonText).join(" and ")}.`) : null,
+    hintsText(e.hints, name));
   const finished = e.reason === END_REASONS.FINISHED;
   const actions = v("div", { class: "end-actions", id: "end-actions" },
     finished ? rematchRow({ offer: p.offer, asked: p.asked, seat: m.seat }, p.on.rematch) : null,
@@ -69,6 +70,19 @@ export function drawEnd(d, el, p) {
   patch(el, [head, actions, p.showingBoard ? null : v("div", { class: "end-body" },
     v("div", { class: "end-main" }, result ? scores(d, result) : null, fairness(d, p)),
     p.charts && result ? v("div", { class: "end-charts", tabindex: "0", role: "region", "aria-label": "Pictures of the game" }, p.charts) : null)]);
+}
+
+/**
+ * "Hints used: You 3", when anyone was given a hint (game_ended's hints, per seat).
+ * @param {unknown} hints
+ * @param {(seat: number) => string} name
+ */
+function hintsText(hints, name) {
+  if (!Array.isArray(hints)) return null;
+  const used = hints.map((n, seat) => [seat, Number(n) || 0]).filter(([, n]) => n > 0);
+  if (!used.length) return null;
+  return v("p", { class: "end-hints", id: "end-hints" },
+    `Hints used: ${used.map(([seat, n]) => `${name(seat)} ${n}`).join(", ")}.`);
 }
 
 /**

@@ -23,7 +23,7 @@ import trio
 import trio_parallel
 
 from quaymoor.bots import LEVELS, make_bot
-from quaymoor.bots.tree_bot import decide_tree
+from quaymoor.bots.tree_bot import decide_tree, hint
 from quaymoor.rules.actions import Action
 from quaymoor.rules.views import SeatView
 
@@ -72,3 +72,21 @@ class BotPool:
                 self.limiter.release()
 
         return choose
+
+
+    async def hint(self, view: SeatView) -> tuple[Action, str, str]:
+        """What the hard bot would do at ``view``, in words, and why (``tree_bot.hint``): in
+        a worker process, or the heuristic's move at once when every worker is busy."""
+        seed = secrets.randbits(64)
+        try:
+            self.limiter.acquire_nowait()
+        except trio.WouldBlock:
+            self.fallbacks += 1
+            return hint(view, 0.0, seed)
+        try:
+            self.searches += 1
+            answer: tuple[Action, str, str] = await trio_parallel.run_sync(
+                hint, view, self.budget, seed, cancellable=True)
+            return answer
+        finally:
+            self.limiter.release()

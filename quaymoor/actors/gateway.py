@@ -31,6 +31,7 @@ from quaymoor.actors.inbox import (
     ChatFrom,
     Detach,
     ExplainFrom,
+    HintFrom,
     Inbox,
     PaceFrom,
     RematchFrom,
@@ -53,6 +54,7 @@ from quaymoor.protocol.messages import (
     Error,
     Explain,
     Hello,
+    Hint,
     Ping,
     Pong,
     Rematch,
@@ -235,7 +237,7 @@ class Gateway:
             try:
                 message = decode_client(frame)
                 to_table: (ActFrom | ResyncFrom | VoteFrom | ChatFrom | RematchFrom | PaceFrom
-                           | ExplainFrom | None) = None
+                           | ExplainFrom | HintFrom | None) = None
                 match message:
                     case Act(action=action):
                         to_table = ActFrom(conn, decode_action(action), received)
@@ -251,6 +253,8 @@ class Gateway:
                         to_table = PaceFrom(conn, pace)
                     case Explain():
                         to_table = ExplainFrom(conn)
+                    case Hint():
+                        to_table = HintFrom(conn)
                 if to_table is not None:
                     try:
                         await inbox.send(to_table)

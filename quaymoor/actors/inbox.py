@@ -6,10 +6,10 @@ attaching and leaving (``Attach``, ``Detach``), their actions (``ActFrom``), req
 snapshot (``ResyncFrom``) and votes to hand an away seat to a bot (``VoteFrom``), their chat
 lines (``ChatFrom``), rematch requests (``RematchFrom``, answered by the supervisor's
 ``RematchReady`` or ``RematchFailed``), pace changes (``PaceFrom``) and questions
-(``ExplainFrom``), its seat workers' reports (``TimedOut``, ``BotMove``), its own alarms'
-(``HostAway``, ``RevealDue``, ``WatchersDue``) and ``Shutdown``. A request carries a
-``Reply``, answered exactly once: with a value, or with a ``TableError`` whose code goes
-on the wire.
+(``ExplainFrom``), hints (``HintFrom``, worked out into ``HintReady``), its seat
+workers' reports (``TimedOut``, ``BotMove``), its own alarms' (``HostAway``,
+``RevealDue``, ``WatchersDue``) and ``Shutdown``. A request carries a ``Reply``, answered
+exactly once: with a value, or with a ``TableError`` whose code goes on the wire.
 """
 
 from __future__ import annotations
@@ -189,6 +189,24 @@ class ExplainFrom:
 
 
 @attrs.frozen
+class HintFrom:
+    """A connection's seat asks what the hard bot would do now (``actors.hints``)."""
+
+    connection: Connection
+
+
+@attrs.frozen
+class HintReady:
+    """A hint worked out off the table's loop: for ``seat`` at ``version``, the action, its
+    words and why."""
+
+    connection: Connection
+    seat: int
+    version: int
+    answer: tuple[Action, str, str]
+
+
+@attrs.frozen
 class HostAway:
     """From the table's own alarm: its host has not been connected for the host's grace
     (``lobby.HOST_AWAY_SECONDS``): any seated player may start now."""
@@ -259,14 +277,15 @@ class BotMove:
 InboxMessage = (Join | Commit | Start | Reveal | Attach | Detach | ActFrom | ResyncFrom
                 | VoteFrom | Shutdown | TimedOut | BotMove | ChatFrom | RematchFrom
                 | RematchReady | RematchFailed | PaceFrom | ExplainFrom | HostAway | RevealDue
-                | WatchersDue)
+                | WatchersDue | HintFrom | HintReady)
 #: A table's inbox, as its senders hold it.
 Inbox: TypeAlias = trio.MemorySendChannel[InboxMessage]
 
 
 #: The messages a connection sends once attached: the table handles one only while that
 #: connection is still attached (one dropped or detached meanwhile has nobody to answer).
-FROM_CONNECTION = (ActFrom, ResyncFrom, VoteFrom, ChatFrom, PaceFrom, ExplainFrom, RematchFrom)
+FROM_CONNECTION = (ActFrom, ResyncFrom, VoteFrom, ChatFrom, PaceFrom, ExplainFrom, RematchFrom,
+                   HintFrom)
 
 
 def refuse_all(handling: InboxMessage | None,

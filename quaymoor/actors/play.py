@@ -43,8 +43,10 @@ class Play:
     """The started game of table ``table_id``, its seats and whose turn runs."""
 
     def __init__(self, table_id: str, game: Game, seats: Seats, turns: Turns, *,
-                 takeover_after: int, metrics: Metrics) -> None:
+                 takeover_after: int, metrics: Metrics, hints: list[int] | None = None) -> None:
         self.table_id = table_id
+        #: per seat, the hints its player was given (``actors.hints``: the table's count)
+        self.hints = hints if hints is not None else [0] * game.players
         self.game = game
         self.seats = seats
         self.turns = turns
@@ -141,8 +143,9 @@ class Play:
         result = game.view(None).result if game.is_over() else None
         return EndOfGame(self.table_id, reason or EndReason.FINISHED, seed_to_hex(game.seed),
                          game.fingerprint, self.seats.seat_seeds(), result,
-                         f"/games/{self.table_id}.json")
+                         f"/games/{self.table_id}.json", list(self.hints))
 
     def record(self, reason: EndReason | None) -> GameRecord:
         """The game's record (it holds the seed: for the end, or the server's archive)."""
-        return self.game.record(game=self.table_id, end_reason=reason, ended_at=time.time())
+        return self.game.record(game=self.table_id, end_reason=reason, ended_at=time.time(),
+                                hints=self.hints)

@@ -162,6 +162,7 @@ class Supervisor:
         pool = self.bots
         table = Table(table_id, players, self.config, on_record=self._keep_record,
                       metrics=self.metrics, bot_factory=lambda: pool.chooser(bots),
+                      hint_thinker=pool.hint,
                       on_rematch=self._open_rematch, held=held, rematch_of=rematch_of,
                       host=host, pace=chosen)
         table.bot_level = bots

@@ -27,6 +27,7 @@ import trio
 from quaymoor.actors import inbox, status
 from quaymoor.actors.alarm import Alarm
 from quaymoor.actors.connection import Connection
+from quaymoor.actors.hints import Hints, Thinker, hint_message
 from quaymoor.actors.host import Host
 from quaymoor.actors.inbox import InboxMessage, TableError
 from quaymoor.actors.lobby import Seats
@@ -85,6 +86,7 @@ class Table:
         rematch_of: str | None = None,
         host: int | None = None,
         pace: Pace = DEFAULT_PACE,
+        hint_thinker: Thinker | None = None,
     ) -> None:
         self.id = table_id
         self.players = players
@@ -112,6 +114,7 @@ class Table:
         self.rematch = Rematch(table_id, self.room, self.seats,
                                partial(on_rematch, self) if on_rematch is not None else None)
         self.host = Host(self.inbox, host, config.host_away_seconds)  #: who starts the game
+        self.hints = Hints(players, self.inbox, hint_thinker)
         #: The start has fixed every commitment and the seeds are being revealed: the
         #: game is dealt when every committed seat has revealed, or at ``_reveal_due``.
         self.revealing = False
@@ -141,6 +144,7 @@ class Table:
             self.host.attach(nursery)
             self.room.watchers.attach(nursery)
             self._reveal_due.attach(nursery)
+            self.hints.attach(nursery)
             task_status.started()
             with trio.move_on_after(self.config.lobby_seconds) as lobby_scope:
                 self._lobby_scope = lobby_scope
@@ -248,6 +252,13 @@ class Table:
                 self.room.pace_from(conn, pace)
             case inbox.ExplainFrom(connection=conn):
                 self.room.explain(conn)
+            case inbox.HintFrom(connection=conn):
+                self._hint(conn)
+            case inbox.HintReady(connection=conn, seat=seat, version=version, answer=answer):
+                game = self.game
+                if (game is not None and self.hints.ready(seat, version, answer, game.version)
+                        and self.room.attached(conn)):
+                    self.room.send(conn, hint_message(version, answer))
             case inbox.HostAway():
                 if self.state is TableState.WAITING and self.host.alarm(self.seats):
                     self._broadcast_lobby()
@@ -268,6 +279,23 @@ class Table:
                 self._end(reason, Close.SHUTDOWN)
             case _:
                 _unknown(self.id, msg)
+
+    def _hint(self, conn: Connection) -> None:
+        """A seat asks for a hint (``actors.hints``): refused, answered again, or worked
+        out (answered by ``HintReady``)."""
+        if not self.hints.enabled:
+            self.room.refuse(conn, Code.HINTS_OFF, "this server gives no hints @ $.type")
+            return
+        refused = Hints.refusal(self.game if self.state is TableState.PLAYING else None,
+                                self.seats, conn.seat)
+        if refused is not None:
+            self.room.refuse(conn, Code.HINTS_OFF, refused)
+            return
+        assert self.game is not None and conn.seat is not None
+        view = self.game.view(conn.seat)
+        again = self.hints.ask(conn, conn.seat, view)
+        if again is not None:
+            self.room.send(conn, hint_message(view.version, again))
 
     def _playing(self, conn: Connection) -> bool:
         """The game is being played; else ``conn`` is told it is not."""
@@ -355,7 +383,7 @@ class Table:
         self._reveal_due.cancel()
         withheld = [s.index for s in self.seats if s.commitment and s.client_seed is None]
         game = Game(self.players, self.seed, deal=self.seats.deal(self.id))
-        self.play = Play(self.id, game, self.seats, self.turns,
+        self.play = Play(self.id, game, self.seats, self.turns, hints=self.hints.given,
                          takeover_after=self.config.takeover_after, metrics=self.metrics)
         self.room.start(game)
         self.state = TableState.PLAYING

@@ -22,6 +22,7 @@ from quaymoor.bots.heuristic import HeuristicBot
 from quaymoor.bots.ismcts import RootStats, Search
 from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules.actions import Action
+from quaymoor.rules.explain import action_words
 from quaymoor.rules.views import SeatView
 
 #: Iterations a decision, by level: hard's takes about 0.5 s of one core at a typical
@@ -88,4 +89,29 @@ def decide_tree(view: SeatView, budget: float | None, seed: int, level: str = "h
     return TreeBot(level, seed, budget=budget, iterations=iterations).choose(view)
 
 
-__all__ = ["CAP_SECONDS", "ITERATIONS", "TreeBot", "decide_tree"]
+def hint(view: SeatView, budget: float | None, seed: int) -> tuple[Action, str, str]:
+    """What the hard bot would do at ``view``, in words, and why (for a process pool, as
+    ``decide_tree``; ``budget`` 0: the heuristic's move, at once). The view must ask the
+    seat something."""
+    bot = TreeBot("hard", seed, budget=budget)
+    action = bot.choose(view)
+    assert action is not None, "a hint for a view that asks nothing"
+    stats = bot.last
+    words = action_words(action)
+    if stats is None or len(stats.actions) < 2:
+        why = ("the only move worth making here" if len(view.legal) == 1 else
+               "the normal bot's move (the search was busy: ask again for the hard one)")
+        return action, words, why
+    best = stats.actions.index(action)
+    others = [i for i in range(len(stats.actions)) if i != best and stats.visits[i] > 0]
+    if not others:
+        return action, words, "the search's choice"
+    second = max(others, key=lambda i: (stats.visits[i], stats.means[i]))
+    gap = stats.means[best] - stats.means[second]
+    return action, words, (
+        f"the hard search's choice after {stats.iterations} samples of the hidden plots and "
+        f"seals: about {max(gap, 0.0):.1f} points more at the end than the next best, "
+        f"{action_words(stats.actions[second])}")
+
+
+__all__ = ["CAP_SECONDS", "ITERATIONS", "TreeBot", "decide_tree", "hint"]

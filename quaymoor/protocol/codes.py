@@ -70,6 +70,7 @@ class Code(StrEnum):
     # Table settings: who starts it, the bots' pace.
     NOT_HOST = "not_host"
     BAD_PACE = "bad_pace"
+    HINTS_OFF = "hints_off"
     # Only over HTTP.
     BAD_REQUEST = "bad_request"
     UNKNOWN_GAME = "unknown_game"
@@ -170,6 +171,8 @@ CODE_MEANINGS: Final[Mapping[Code, str]] = {
     Code.NOT_FINISHED: "a rematch is offered once the game has finished",
     Code.NOT_HOST: "only the table's host may start it (anyone, once the host is away 30 s)",
     Code.BAD_PACE: "the pace is people, steady or fast",
+    Code.HINTS_OFF: "no hint now: hints are for your own decision at a table where every "
+                    "other seat is a bot",
     Code.BAD_REQUEST: "the request body is malformed",
     Code.UNKNOWN_GAME: "no finished game has that id",
     Code.BAD_STEP: "the game has no such step, or its record does not replay",

@@ -96,7 +96,15 @@ class Explain:
     """What the decision now is, in plain words: answered by ``explanation``."""
 
 
-ClientMessage = Hello | Act | Ping | Resync | VoteBot | Chat | Rematch | SetPace | Explain
+@attrs.frozen
+class Hint:
+    """What the hard bot would do now, and why, for a seat at a table where every other
+    seat is a bot: answered by ``hint`` (and counted: the record and ``game_ended`` say
+    how many hints each seat was given)."""
+
+
+ClientMessage = (Hello | Act | Ping | Resync | VoteBot | Chat | Rematch | SetPace | Explain
+                 | Hint)
 
 # ---------------------------------------------------------------- server -> client
 
@@ -249,6 +257,7 @@ class EndOfGame:
     client_seeds: list[str | None]  #: per seat, as in ``game_started``
     result: Result | None
     record_url: str
+    hints: list[int]  #: per seat, the hints its player was given
 
 
 @attrs.frozen
@@ -367,10 +376,21 @@ class TableResumed:
     clocks: list[Clock]
 
 
+@attrs.frozen
+class HintGiven:
+    """The answer to ``hint``: at ``version``, the action the hard bot's search chose for
+    the seat (an action object, as ``act`` takes), in ``words``, and ``why``."""
+
+    version: int
+    action: dict[str, Any]
+    words: str
+    why: str
+
+
 ServerMessage = (Welcome | SeedsCommitted | GameStarted | Update | Lobby | EndOfGame | Error
                  | Pong | ChatLine | ChatRecent | RematchOffer | RematchSeat | PaceSet | Watchers
-                 | Explanation | TablePaused | TableResumed)
+                 | Explanation | TablePaused | TableResumed | HintGiven)
 
 #: Wire tags that are not the class name in snake case.
 TAGS: Final[dict[type, str]] = {EndOfGame: "game_ended", PaceSet: "pace", SetPace: "pace",
-                                SeatTimedOut: "timed_out"}
+                                SeatTimedOut: "timed_out", HintGiven: "hint"}

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
+
 from quaymoor.rules import engine
 from quaymoor.rules.actions import Action
 from quaymoor.rules.data import Good
@@ -254,6 +256,7 @@ class Game:
         game: str | None = None,
         end_reason: str | None = None,
         ended_at: float | None = None,
+        hints: Sequence[int] | None = None,
     ) -> GameRecord:
         """The game record: enough to replay and verify the game. It holds the seed, so it
         is for the end of the game (or for the server's own archive). ``game``, the reason
@@ -264,7 +267,7 @@ class Game:
         be left out). A game without a deal (format 3) binds its client seeds to the
         first seats in order, the other seats gave none; without ``seats`` a seat that
         gave a seed is a person's and every other one a bot's (bots hold no seed,
-        ``docs/fairness.md``)."""
+        ``docs/fairness.md``). ``hints``: per seat, the hints its player was given."""
         deal = self.deal
         if deal is not None:
             if game is not None and game != deal.table_id:
@@ -284,6 +287,8 @@ class Game:
             info = list(seats) if seats is not None else [
                 SeatInfo(seat_label(i), bot=bound[i] is None) for i in range(self.players)
             ]
+        if hints is not None:
+            info = [attrs.evolve(s, hints=int(n)) for s, n in zip(info, hints, strict=True)]
         return GameRecord(
             format=RECORD_FORMAT if deal is not None else LEGACY_FORMAT,
             algorithm=self.algorithm,

@@ -67,6 +67,8 @@ class SeatInfo:
     bot: bool
     #: format 4: the commitment the seat's player sent before the reveal (None: none)
     commitment: str | None = None
+    #: hints the seat's player was given (0 when absent: older records, bots)
+    hints: int = 0
 
 
 @attrs.frozen

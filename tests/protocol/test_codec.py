@@ -16,6 +16,7 @@ from quaymoor.protocol.messages import (
     EndOfGame,
     Error,
     Hello,
+    HintGiven,
     PaceSet,
     SeatTimedOut,
     ServerMessage,
@@ -26,11 +27,11 @@ from quaymoor.rules.record import EndReason
 
 def test_game_ended_is_byte_identical() -> None:
     message = EndOfGame("t1", EndReason.CRASHED, "ab" * 32, "cd" * 32, ["x"], None,
-                        "/games/t1.json")
+                        "/games/t1.json", [2])
     assert encode(message) == (
         '{"table": "t1", "reason": "crashed", "seed": "' + "ab" * 32 + '", "fingerprint": "'
         + "cd" * 32 + '", "client_seeds": ["x"], "result": null, "record_url": '
-        '"/games/t1.json", "type": "game_ended"}'
+        '"/games/t1.json", "hints": [2], "type": "game_ended"}'
     )
 
 
@@ -41,19 +42,19 @@ def test_error_is_byte_identical() -> None:
 
 def test_tags_are_snake_case_names_unless_overridden() -> None:
     assert dict(TAGS) == {EndOfGame: "game_ended", PaceSet: "pace", SetPace: "pace",
-                          SeatTimedOut: "timed_out"}
+                          SeatTimedOut: "timed_out", HintGiven: "hint"}
     tags = {wire_tag(cl) for cl in get_args(ServerMessage)}
     assert tags == {"welcome", "seeds_committed", "game_started", "update", "lobby",
                     "game_ended", "error", "pong", "chat_line", "chat_recent",
                     "rematch_offer", "rematch_seat", "pace", "watchers", "explanation",
-                    "table_paused", "table_resumed"}
+                    "table_paused", "table_resumed", "hint"}
     assert set(CLIENT_TAGS) == {"hello", "act", "ping", "resync", "vote_bot", "chat", "rematch",
-                                "pace", "explain"}
+                                "pace", "explain", "hint"}
 
 
 def test_every_end_reason_goes_out_as_its_string() -> None:
     for reason in EndReason:
-        data = json.loads(encode(EndOfGame("t", reason, "", "", [], None, "")))
+        data = json.loads(encode(EndOfGame("t", reason, "", "", [], None, "", [])))
         assert data["reason"] == reason.value and type(data["reason"]) is str
 
 

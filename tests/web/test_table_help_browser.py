@@ -1,6 +1,7 @@
 """The table teaches and paces itself (issue 21): "?" explains the decision in plain words
-and links its part of How to play; the bots' pace is a table setting a seated player
-changes from the bar; a timeout says (and announces) what the table played."""
+and links its part of How to play; Hint shows the hard bot's move among bots (issue 26);
+the bots' pace is a table setting a seated player changes from the bar; a timeout says
+(and announces) what the table played."""
 
 from __future__ import annotations
 
@@ -63,6 +64,27 @@ def test_the_question_mark_explains_the_decision(browser: Any, server_url: str) 
         page.keyboard.press("?")
         panel.wait_for()
         page.keyboard.press("Escape")
+        assert not watch.problems, watch.problems
+    finally:
+        context.close()
+
+
+def test_a_hint_shows_the_hard_bots_move(
+    browser: Any, server_url: str,
+) -> None:
+    context, page, watch = new_page(browser)
+    try:
+        play_now(page, server_url, players=2)
+        assert wait_turn(page) == "mine"
+        page.click("#hint-button")
+        page.wait_for_function("() => (document.getElementById('hint-answer')?.textContent"
+                               " || '').startsWith('Hint:')", timeout=20_000)
+        (answer,) = watch.of_type("hint")
+        shown = page.inner_text("#hint-answer")
+        assert answer["words"] in shown and answer["why"] in shown
+        assert page.is_disabled("#hint-button")  # asked for this decision already
+        shot(page, "hint-desktop")
+        assert {"type": "hint"} in watch.sent
         assert not watch.problems, watch.problems
     finally:
         context.close()
