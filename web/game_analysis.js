@@ -70,7 +70,7 @@ export class AnalysisPanel {
     this.button = /** @type {HTMLButtonElement} */ (h("button", { type: "button", id: "analyse", class: "primary",
       onclick: () => this.ask() }, "Analyse this game"));
     clear(el).append(
-      h("p", {}, "The expert search scores each decision the players took against the best it finds ",
+      h("p", {}, "The bots' tree search scores each decision the players took against the best it finds ",
         "(in points of final margin), and marks the mistakes on the replay."),
       this.button, this.status);
   }

@@ -63,7 +63,7 @@ export function drawEnd(d, el, p) {
       v("a", { href: "/how-to-play#scoring", class: "button quiet", id: "end-how-to-play", target: "_blank", rel: "noopener" },
         "How to play", v("span", { class: "sr-only" }, " (opens in a new tab)")),
       v("a", { href: `/games/${p.tableId}#analysis`, class: "button quiet", id: "end-analysis",
-        title: "Each of your decisions scored by the expert search, your mistakes marked on the replay" },
+        title: "Each of your decisions scored by the bots' search, your mistakes marked on the replay" },
       "Analyse the game"),
       v("button", { type: "button", id: "show-board", class: "quiet", "aria-pressed": p.showingBoard ? "true" : "false",
         onclick: p.on.toggleBoard }, p.showingBoard ? "Back to the scores" : "Show the final board")));

@@ -24,6 +24,7 @@ from quaymoor.bots.analysis import (
     score,
     summarise,
 )
+from quaymoor.rules.explain import action_words, advice
 from quaymoor.rules.record import GameRecord
 
 
@@ -58,8 +59,8 @@ def analyse(record: GameRecord, *, iterations: int | None = None, jobs: int = 1,
               f"{player.points_lost:.1f} points lost ({player.per_decision:.2f} a decision), "
               f"accuracy {player.accuracy:.0f}%", file=out)
         for m in player.mistakes:
-            print(f"  action {m.step + 1}: {m.chosen!r} lost {m.loss:.1f} points; "
-                  f"better {m.best!r}", file=out)
+            print(f"  step {m.step}: {action_words(m.chosen)} lost {m.loss:.1f} points; "
+                  f"{advice(m.best, m.chosen, m.loss)}", file=out)
     if check > 1:
         bigger = score_all(points, record.seed, iterations * check, jobs)
         same = sum(1 for a, b in zip(scored, bigger, strict=True) if a.best == b.best)
