@@ -40,8 +40,8 @@ class Hints:
         self._to_table = to_table
         self._think = think
         self._nursery: trio.Nursery | None = None
-        #: per seat, the version being worked out
-        self._pending: dict[int, int] = {}
+        #: per seat, the version being worked out and the connections waiting for it
+        self._pending: dict[int, tuple[int, list[Connection]]] = {}
         #: per seat, the last answer: (version, action, words, why)
         self._last: dict[int, tuple[int, Action, str, str]] = {}
 
@@ -74,31 +74,37 @@ class Hints:
         last = self._last.get(seat)
         if last is not None and last[0] == view.version:
             return last[1], last[2], last[3]
-        if self._pending.get(seat) == view.version:
+        pending = self._pending.get(seat)
+        if pending is not None and pending[0] == view.version:
+            if connection not in pending[1]:
+                pending[1].append(connection)
             return None
-        self._pending[seat] = view.version
+        self._pending[seat] = (view.version, [connection])
         assert self._nursery is not None and self._think is not None
-        self._nursery.start_soon(self._work, connection, seat, view)
+        self._nursery.start_soon(self._work, seat, view)
         return None
 
     def ready(self, seat: int, version: int, answer: tuple[Action, str, str],
-              current: int) -> bool:
-        """An answer came back: kept and counted (True) if the seat still decides at
-        ``version`` (the table's ``current`` version)."""
-        if self._pending.get(seat) == version:
+              current: int) -> list[Connection]:
+        """An answer came back: the connections to send it to (none when the seat has
+        moved on from ``version``: the table is at ``current``); kept and counted once."""
+        pending = self._pending.get(seat)
+        waiting: list[Connection] = []
+        if pending is not None and pending[0] == version:
+            waiting = pending[1]
             del self._pending[seat]
-        if version != current:
-            return False
+        if version != current or not waiting:
+            return []
         self._last[seat] = (version, *answer)
         self.given[seat] += 1
-        return True
+        return waiting
 
-    async def _work(self, connection: Connection, seat: int, view: SeatView) -> None:
+    async def _work(self, seat: int, view: SeatView) -> None:
         assert self._think is not None
         answer = await self._think(view)
         with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
             # (the table may have closed meanwhile)
-            await self._to_table.send(inbox.HintReady(connection, seat, view.version, answer))
+            await self._to_table.send(inbox.HintReady(seat, view.version, answer))
 
 
 def hint_message(version: int, answer: tuple[Action, str, str]) -> HintGiven:

@@ -198,9 +198,8 @@ class HintFrom:
 @attrs.frozen
 class HintReady:
     """A hint worked out off the table's loop: for ``seat`` at ``version``, the action, its
-    words and why."""
+    words and why (sent to the seat's connections that asked: ``actors.hints``)."""
 
-    connection: Connection
     seat: int
     version: int
     answer: tuple[Action, str, str]
@@ -317,8 +316,8 @@ def refuse(msg: InboxMessage) -> None:
         case (Detach(connection=conn) | ActFrom(connection=conn) | ResyncFrom(connection=conn)
               | VoteFrom(connection=conn) | ChatFrom(connection=conn)
               | RematchFrom(connection=conn) | PaceFrom(connection=conn)
-              | ExplainFrom(connection=conn)):
+              | ExplainFrom(connection=conn) | HintFrom(connection=conn)):
             conn.outlet.let_go()
         case (Shutdown() | TimedOut() | BotMove() | RematchReady() | RematchFailed()
-              | HostAway() | RevealDue() | WatchersDue()):
+              | HostAway() | RevealDue() | WatchersDue() | HintReady()):
             pass

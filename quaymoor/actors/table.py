@@ -254,11 +254,11 @@ class Table:
                 self.room.explain(conn)
             case inbox.HintFrom(connection=conn):
                 self._hint(conn)
-            case inbox.HintReady(connection=conn, seat=seat, version=version, answer=answer):
-                game = self.game
-                if (game is not None and self.hints.ready(seat, version, answer, game.version)
-                        and self.room.attached(conn)):
-                    self.room.send(conn, hint_message(version, answer))
+            case inbox.HintReady(seat=seat, version=version, answer=answer):
+                if self.game is not None:
+                    for asker in self.hints.ready(seat, version, answer, self.game.version):
+                        if self.room.attached(asker):
+                            self.room.send(asker, hint_message(version, answer))
             case inbox.HostAway():
                 if self.state is TableState.WAITING and self.host.alarm(self.seats):
                     self._broadcast_lobby()

@@ -23,6 +23,8 @@ from quaymoor.actors.inbox import (
     Commit,
     Detach,
     ExplainFrom,
+    HintFrom,
+    HintReady,
     HostAway,
     InboxMessage,
     Join,
@@ -93,7 +95,7 @@ def _connection() -> tuple[Connection, Outlet]:
 
 async def test_refuse_answers_every_request_and_closes_every_connection() -> None:
     replies = [Reply() for _ in range(5)]
-    conns = [_connection() for _ in range(9)]
+    conns = [_connection() for _ in range(10)]
     messages: list[InboxMessage] = [
         Join("Ada", replies[0]),
         Commit("token", "ab" * 32, replies[3]),
@@ -113,6 +115,8 @@ async def test_refuse_answers_every_request_and_closes_every_connection() -> Non
         VoteFrom(conns[6][0], 1),
         PaceFrom(conns[7][0], "fast"),
         ExplainFrom(conns[8][0]),
+        HintFrom(conns[9][0]),
+        HintReady(0, 3, (Pass(), "pass", "why")),
         HostAway(),
         RevealDue(),
         WatchersDue(),
