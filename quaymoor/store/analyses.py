@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import attrs
 
@@ -77,24 +77,20 @@ def row_of(rows: list[Any]) -> AnalysisRow | None:
                        None if body is None else str(body))
 
 
-class AnalysisStore:
+class AnalysisStore(Protocol):
     """What the analyst needs of a store (every method blocks: run it in a thread)."""
 
-    def analysis(self, game_id: str) -> AnalysisRow | None:
-        raise NotImplementedError
+    def analysis(self, game_id: str) -> AnalysisRow | None: ...
 
-    def claim_analysis(self, game_id: str, total: int, owner: str, now: float) -> bool:
-        raise NotImplementedError
+    def claim_analysis(self, game_id: str, total: int, owner: str, now: float) -> bool: ...
 
-    def analysis_progress(self, game_id: str, owner: str, done: int, now: float) -> None:
-        raise NotImplementedError
+    def analysis_progress(self, game_id: str, owner: str, done: int, now: float) -> None: ...
 
     def finish_analysis(self, game_id: str, owner: str, status: str, body: str,
-                        now: float) -> None:
-        raise NotImplementedError
+                        now: float) -> None: ...
 
 
-class StatementStore(AnalysisStore):
+class StatementStore:
     """The methods over a store's ``run(statement, params) -> rows``."""
 
     def __init__(self, run: Callable[[str, tuple[Any, ...]], list[Any]]) -> None:
@@ -114,7 +110,7 @@ class StatementStore(AnalysisStore):
         self._run(FINISH, (status, body, now, game_id, owner))
 
 
-class MemoryAnalyses(AnalysisStore):
+class MemoryAnalyses:
     """The rows in memory, for a server without an archive (tests, throwaway runs)."""
 
     def __init__(self) -> None:
