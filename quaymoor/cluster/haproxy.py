@@ -5,7 +5,10 @@ that process begins with the slot's two hex digits (``Supervisor.table_prefix``)
 backend, ``tables``, balances by ``leastconn`` (HAProxy's count of open connections, most
 of them websockets: the least-loaded process gets Play now and create), and a
 ``use-server`` rule per slot sends every request that names a table (``/api/tables/<id>/
-...``, ``/ws?table=<id>``, ``/?table=<id>``) to that table's process, whatever its load.
+...``, ``/ws?table=<id>``, ``/?table=<id>``) or game (``/games/<id>...``, ``/api/games/
+<id>...``) to that table's process, whatever its load: the record of a game that just ended
+is served by the process that played it, from memory while its write waits (right after a
+database outage, for a few seconds), and its analysis runs where it is polled.
 A ``use-server`` rule holds for a server in ``drain`` (it takes no new tables but keeps
 its own) and is skipped for one that is down: a request about a dead process's table
 then reaches a survivor, which answers that the game ended (``shared_tables``).
@@ -153,6 +156,9 @@ def config_text(
         lines += [
             f"    acl at_{name} path_beg /api/tables/{prefix}",
             f"    acl at_{name} url_param(table) -m beg {prefix}",
+            # A game that just ended: its record may still wait in its process's memory
+            # (the write not yet committed, or retried after an outage).
+            f"    acl at_{name} path_beg /games/{prefix} /api/games/{prefix}",
             f"    use-server {name} if at_{name}",
         ]
     for slot in range(slots):

@@ -69,6 +69,11 @@ async def test_games_on_both_processes_lobby_and_archive_agree(running: RunningC
                 frame = await client.play()
                 assert frame is not None
                 ended[info["table"]] = frame
+            # The record_url works the moment game_ended arrives: HAProxy routes it to the
+            # process that played the game, which serves it while the write commits.
+            got = await http(port, "GET", frame["record_url"])
+            assert got.status == 200, got
+            assert got.body["game"] == info["table"]
 
         async with trio.open_nursery() as nursery:
             for info in tables:
