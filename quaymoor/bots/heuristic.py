@@ -32,7 +32,7 @@ from collections.abc import Sequence
 
 from quaymoor.bots.determinize import state_from_view
 from quaymoor.bots.phase_choices import (
-    build_value,
+    build_scores,
     extra_good,
     keep_action,
     load_scores,
@@ -42,9 +42,9 @@ from quaymoor.bots.phase_choices import (
 from quaymoor.bots.reeve_plan import reeve_action
 from quaymoor.bots.valuation import Context, mat_value, seal_worth
 from quaymoor.rules import engine
-from quaymoor.rules.actions import DRAW_PLOT, Action, Build, PickRole
+from quaymoor.rules.actions import DRAW_PLOT, Action, PickRole
 from quaymoor.rules.data import Role
-from quaymoor.rules.state import GameState, Phase
+from quaymoor.rules.state import GameState, Phase, PlayerState
 from quaymoor.rules.views import SeatView
 
 
@@ -89,8 +89,7 @@ class HeuristicPolicy:
         if phase is Phase.SURVEYOR:
             return surveyor_scores(s, seat, legal, ctx)
         if phase is Phase.MASON:
-            return [(build_value(s, seat, a.building, ctx) if isinstance(a, Build) else 0.0)
-                    for a in legal]
+            return build_scores(s, seat, legal, ctx)
         if phase is Phase.CHANDLER:
             return sell_scores(s, seat, legal, ctx)
         if phase is Phase.BARGEMASTER:
@@ -112,8 +111,9 @@ class HeuristicPolicy:
             gains = []
             for i in range(n):
                 p = t.players[i]
-                g = mat_value(p, ctx) - before[i] + (p.seals - seals_before[i]) * seal_worth(p)
-                gains.append(g)
+                # a mat the phase left as it was is worth what it was (seals aside)
+                mat = 0.0 if _same_mat(p, s.players[i]) else mat_value(p, ctx) - before[i]
+                gains.append(mat + (p.seals - seals_before[i]) * seal_worth(p))
             others = [gains[i] for i in range(n) if i != seat]
             opp = others[0] if n == 2 else 0.5 * max(others) + 0.5 * sum(others) / len(others)
             score = gains[seat] - self.opponent_weight * opp
@@ -138,6 +138,13 @@ class HeuristicPolicy:
             guard += 1
             if guard > 500:
                 raise RuntimeError("a phase did not end")
+
+
+def _same_mat(p: PlayerState, q: PlayerState) -> bool:
+    """Whether the two mats are valued alike: all but the seals equal."""
+    return (p.coins == q.coins and p.lodge == q.lodge and p.goods == q.goods
+            and p.staff == q.staff and p.worked == q.worked and p.plots == q.plots
+            and p.street == q.street)
 
 
 class HeuristicBot:

@@ -16,6 +16,7 @@ from quaymoor.rules.actions import (
     DONE,
     PASS,
     Action,
+    Build,
     DrawPlot,
     KeepGood,
     Load,
@@ -71,15 +72,29 @@ def surveyor_scores(
     return out
 
 
-def build_value(s: GameState, seat: int, b: int, ctx: Context) -> float:
+def build_scores(s: GameState, seat: int, legal: Sequence[Action], ctx: Context) -> list[float]:
+    """Each Build's gain in ``mat_value`` (0 for a pass): one copy of the mat, each building
+    added to it, valued and taken off again (the mat as it is valued once)."""
     p = s.players[seat]
+    base = mat_value(p, ctx)
     q = p.clone()
-    q.coins -= price(s, seat, b)
-    q.street.append(b)
     academy = p.staff[Building.ACADEMY] > 0 and (s.supply_apprentices + s.apprentice_barge) > 0
-    q.staff[b] = 1 if academy else 0
-    # a large building's bonus counts only when staffed: will an apprentice come in time?
-    return mat_value(q, ctx) - mat_value(p, ctx)
+    out: list[float] = []
+    for a in legal:
+        if not isinstance(a, Build):
+            out.append(0.0)
+            continue
+        b = a.building
+        cost = price(s, seat, b)
+        q.coins -= cost
+        q.street.append(b)
+        q.staff[b] = 1 if academy else 0
+        # a large building's bonus counts only when staffed: will an apprentice come in time?
+        out.append(mat_value(q, ctx) - base)
+        q.staff[b] = p.staff[b]
+        q.street.pop()
+        q.coins += cost
+    return out
 
 
 def sell_scores(s: GameState, seat: int, legal: Sequence[Action], ctx: Context) -> list[float]:

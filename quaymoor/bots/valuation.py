@@ -13,6 +13,8 @@ building index, for speed; the weights are the bot's own, tuned by self-play.
 
 from __future__ import annotations
 
+from typing import Final
+
 from quaymoor.rules.common import holding_free, street_free
 from quaymoor.rules.data import (
     BUILDINGS,
@@ -53,6 +55,36 @@ CIVIC_EFFECT: dict[int, float] = {
     Building.LOCK_HOUSE: 0.0,  # by the goods made, below
     Building.BOATYARD: 0.0,  # likewise
 }
+
+# What mat_value does with each building (``_KIND[b]``): plain ints, for speed.
+_WORKSHOP: Final = 0
+_TOLL: Final = 1  #: the Toll House (its seals come in seal_worth)
+_GUILD: Final = 2
+_DORM: Final = 3
+_LARGE: Final = 4  #: another large building: its end bonus
+_MANUFACTORY: Final = 5
+_LOCK: Final = 6
+_YARD: Final = 7
+_SALES: Final = 8  #: Stall, Market Cross: by the goods made
+_ROOM: Final = 9  #: Farmstead, Almshouse: while the holding has room
+_CIVIC_KIND: Final = 10  #: any other civic building: its CIVIC_EFFECT
+
+
+def _kind_of(b: Building) -> int:
+    if IS_WORKSHOP[b]:
+        return _WORKSHOP
+    special = {Building.TOLL_HOUSE: _TOLL, Building.GUILDHALL: _GUILD,
+               Building.DORMITORY: _DORM, Building.MANUFACTORY: _MANUFACTORY,
+               Building.LOCK_HOUSE: _LOCK, Building.BOATYARD: _YARD,
+               Building.STALL: _SALES, Building.MARKET_CROSS: _SALES,
+               Building.FARMSTEAD: _ROOM, Building.ALMSHOUSE: _ROOM}
+    if b in special:
+        return special[b]
+    return _LARGE if IS_LARGE[b] else _CIVIC_KIND
+
+
+_KIND: Final = tuple(_kind_of(Building(i)) for i in range(len(BUILDINGS)))
+_CIVIC: Final = tuple(CIVIC_EFFECT.get(i, 0.0) for i in range(len(BUILDINGS)))
 
 
 class Context:
@@ -154,32 +186,34 @@ def mat_value(p: PlayerState, ctx: Context) -> float:
     large_staff_odds = 0.7 if r > 1.5 else 0.25
     for b in p.street:
         v += _POINTS[b]
-        if IS_WORKSHOP[b]:
+        kind = _KIND[b]
+        if kind == _WORKSHOP:
             continue
         on = staff[b] > 0
-        if IS_LARGE[b]:
-            if b == Building.TOLL_HOUSE:
-                bonus = 2.0 + 0.3 * (tp if tp < 5.0 else 5.0)  # seals come in seal_worth
-            else:
-                bonus = float(end_bonus(p, b))
-                if b == Building.GUILDHALL:
-                    bonus += 0.3 * pit_h
-                elif b == Building.DORMITORY:
-                    bonus += 0.25 * pit_h
+        if kind == _TOLL:
+            bonus = 2.0 + 0.3 * (tp if tp < 5.0 else 5.0)  # seals come in seal_worth
             v += bonus if on else bonus * large_staff_odds
             continue
-        if b == Building.MANUFACTORY:
+        if kind in (_LARGE, _GUILD, _DORM):
+            bonus = float(end_bonus(p, b))
+            if kind == _GUILD:
+                bonus += 0.3 * pit_h
+            elif kind == _DORM:
+                bonus += 0.25 * pit_h
+            v += bonus if on else bonus * large_staff_odds
+            continue
+        if kind == _MANUFACTORY:
             per = MANUFACTORY_PAY[kinds] * wc * ctx.miller_rate * 1.4
-        elif b == Building.LOCK_HOUSE:
+        elif kind == _LOCK:
             per = min(1.3, 0.3 + 0.25 * total_made)
-        elif b == Building.BOATYARD:
+        elif kind == _YARD:
             per = min(1.3, 0.2 + 0.25 * total_made)
-        elif b in (Building.STALL, Building.MARKET_CROSS):
-            per = CIVIC_EFFECT[b] * min(1.0, 0.3 + 0.2 * total_made)
-        elif b in (Building.FARMSTEAD, Building.ALMSHOUSE):
-            per = CIVIC_EFFECT[b] if holding_free(p) > 1 else 0.05
+        elif kind == _SALES:
+            per = _CIVIC[b] * min(1.0, 0.3 + 0.2 * total_made)
+        elif kind == _ROOM:
+            per = _CIVIC[b] if holding_free(p) > 1 else 0.05
         else:
-            per = CIVIC_EFFECT[b]
+            per = _CIVIC[b]
         v += per * horizon * (1.0 if on else 0.45)
     if p.lodge:
         v += 0.1 * p.lodge

@@ -5,20 +5,22 @@ from __future__ import annotations
 
 from quaymoor.rules.actions import PASS, TAKE_EXTRA_GOOD, Action, TakeExtraGood
 from quaymoor.rules.common import staffed
-from quaymoor.rules.data import GOODS, MANUFACTORY_PAY, WORKSHOPS_BY_GOOD, Building, Good, Role
+from quaymoor.rules.data import GOODS, MANUFACTORY_PAY, WORKSHOPS_BY_GOOD, Building, Role
 from quaymoor.rules.events import ExtraGoodTaken, GoodsMade, ManufactoryPaid, Passed
 from quaymoor.rules.state import GameState, Phase, PlayerState
 
-_WORKSHOPS = tuple(WORKSHOPS_BY_GOOD[g] for g in GOODS)
+#: Workshop indices by Good (plain ints, for speed).
+_WORKSHOPS = tuple(tuple(int(b) for b in WORKSHOPS_BY_GOOD[g]) for g in GOODS)
 
 
 def production(p: PlayerState) -> list[int]:
     """What a mat makes, by Good, before the supply limits it: clay from staffed clay plots;
     other kinds the smaller of staffed plots and staffed workshop slots of that kind."""
-    out = [p.worked[Good.CLAY], 0, 0, 0, 0]
+    worked = p.worked
+    out = [worked[0], 0, 0, 0, 0]
     staff = p.staff
-    for g in (Good.FLAX, Good.WOOL, Good.HONEY, Good.AMBER):
-        plots = p.worked[g]
+    for g in range(1, 5):  # flax, wool, honey, amber
+        plots = worked[g]
         if plots:
             slots = 0
             for b in _WORKSHOPS[g]:
