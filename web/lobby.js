@@ -42,6 +42,7 @@ const BOTS_KEY = "quaymoor.bots";
  * @property {string} state "waiting", "playing", "finished" or "ended"
  * @property {ListedSeat[]} seats
  * @property {number | null} round
+ * @property {boolean} [hints] opened with hints for everyone (joining is agreeing)
  */
 /**
  * An entry of GET /api/games (the archive's summary).
@@ -156,6 +157,8 @@ export function renderLobby(app, go) {
 
   const createPlayers = playersSelect("create-players", 4);
   const createBots = botsSelect("create-bots");
+  /** @type {HTMLInputElement} */
+  const createHints = h("input", { type: "checkbox", id: "create-hints", name: "hints" });
   const createOut = h("div", { class: "create-out" });
   /** @type {HTMLButtonElement} */
   const createBtn = h("button", { type: "submit" }, "Create a table");
@@ -166,7 +169,7 @@ export function renderLobby(app, go) {
     setName(nm);
     try {
       const t = /** @type {TableMade} */ (await api("POST", "/api/tables",
-        { players: Number(createPlayers.value), bots: createBots.value }));
+        { players: Number(createPlayers.value), bots: createBots.value, hints: createHints.checked }));
       const j = /** @type {Joined} */ (await api("POST", `/api/tables/${t.table}/join`, { name: nm }));
       if (j.fingerprint !== t.fingerprint) throw new Error("the server answered the join with another fingerprint");
       setToken(t.table, j.token);
@@ -181,7 +184,10 @@ export function renderLobby(app, go) {
   h("h2", {}, "Play with friends"),
   h("p", {}, "Create a table, send the invite link, and start when you are ready. Empty seats are taken by bots."),
   h("label", { for: "create-players" }, "Seats"), createPlayers,
-  h("label", { for: "create-bots" }, "Bots in empty seats"), createBots, createBtn, createOut);
+  h("label", { for: "create-bots" }, "Bots in empty seats"), createBots,
+  h("label", { class: "check", for: "create-hints" }, createHints,
+    " Hints for everyone (the lobby says so: whoever joins agrees)"),
+  createBtn, createOut);
 
   /** @type {HTMLElement} */
   const list = h("ul", { class: "tables", id: "open-tables" }, h("li", {}, "Loading…"));
@@ -249,7 +255,8 @@ async function loadTables(list, go) {
         ? `${seated} of ${t.players} seated, waiting`
         : `${t.players} players${t.round ? `, round ${t.round}` : ""}`;
       list.append(h("li", { "data-state": t.state },
-        h("span", {}, h("bdi", {}, who(t.seats) || `Table ${t.id}`), ` — ${what}`),
+        h("span", {}, h("bdi", {}, who(t.seats) || `Table ${t.id}`), ` — ${what}`,
+          t.hints ? h("span", { class: "badge", title: "Every player at this table may ask for hints: joining is agreeing" }, "hints") : null),
         tableLink(t.id, waiting ? "Open" : "Watch", go)));
     }
   } catch (e) {

@@ -90,6 +90,7 @@ export class TableChrome {
         model.players = m.players;
         model.seats = m.seats;
         if (typeof m.bots === "string") model.bots = m.bots;
+        model.hintsForAll = m.hints === true;
         model.lobby = { ...(model.lobby || {}), host: m.host ?? null };
         if (typeof m.pace === "string") this.pace = m.pace;
         t.el.mat.dataset.seat = m.seat === null ? "" : String(m.seat);

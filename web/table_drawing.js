@@ -181,7 +181,7 @@ export class TableDrawing {
         "aria-label": "What is this decision?", onclick: () => this.toggleHelp() }, "?",
       v("kbd", { "aria-hidden": "true", hidden: !helpKey }, helpKey ? helpKey.toUpperCase() : "")),
       !t.readOnly && t.model.hintsAllowed() ? v("button", { type: "button", id: "hint-button",
-        class: "quiet", title: "What would the hard bot do here? (Only at a table of bots; the record counts hints.)",
+        class: "quiet", title: "What would the hard bot do here? (At a table of bots, or one opened with hints for everyone; the record counts hints.)",
         disabled: this.hintAskedAt === t.model.version, onclick: () => this.askHint() }, "Hint") : null,
       t.readOnly || !t.soundBtn ? null : this.soundButton(),
       t.readOnly || !t.keysBox ? null : t.keysBox,

@@ -1,8 +1,11 @@
-"""Hints: what the hard bot would do now, and why, for a seat whose every opponent is a bot.
+"""Hints: what the hard bot would do now, and why, for a seat whose every opponent is a
+bot, or at a table whose every player agreed to hints.
 
 A seat asks with ``hint``; the table checks it may (``refusal``): the game is being
-played, the seat is deciding, and every other seat is a bot's own chair (a table with
-another person plays without hints, so that nobody gets help the others do not). The
+played, the seat is deciding, and every other seat is a bot's own chair, or the table was
+opened with hints for everyone (``create``'s ``hints``: the lobby shows it before anyone
+joins, so joining is agreeing; a rematch keeps it). A table with another person and no
+such agreement plays without hints, so that nobody gets help the others do not. The
 search runs off the table's loop (``think``: the bot pool's worker processes, or the
 heuristic at once when they are busy), and its answer comes back to the table's inbox
 (``inbox.HintReady``); it is sent only if the decision is still the one asked about, and
@@ -35,8 +38,11 @@ class Hints:
     """One table's hints: who asked, what was answered, how many each seat was given."""
 
     def __init__(self, players: int, to_table: trio.MemorySendChannel[inbox.InboxMessage],
-                 think: Thinker | None) -> None:
+                 think: Thinker | None, *, agreed: bool = False) -> None:
         self.given = [0] * players
+        #: every player agreed to hints (the table was opened with them): people too
+        #: may sit at it, and every seat may ask
+        self.agreed = agreed
         self._to_table = to_table
         self._think = think
         self._nursery: trio.Nursery | None = None
@@ -53,14 +59,14 @@ class Hints:
         """Whether this table can work hints out (a server with a bot pool)."""
         return self._think is not None
 
-    @staticmethod
-    def refusal(game: Game | None, seats: Seats, seat: int | None) -> str | None:
+    def refusal(self, game: Game | None, seats: Seats, seat: int | None) -> str | None:
         """Why ``seat`` may not have a hint now (None: it may)."""
         if seat is None:
             return "a spectator gets no hints @ $.type"
-        if any(not s.bot for s in seats.all if s.index != seat):
-            return ("hints are for a table where every other seat is a bot: with another "
-                    "person at the table, nobody gets help the others do not @ $.type")
+        if not self.agreed and any(not s.bot for s in seats.all if s.index != seat):
+            return ("hints are for a table where every other seat is a bot, or one opened "
+                    "with hints for everyone: with another person at the table, nobody gets "
+                    "help the others do not @ $.type")
         if game is None or game.is_over():
             return "there is no decision to give a hint for @ $.type"
         if seat not in game.deciding():

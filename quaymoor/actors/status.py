@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 #: What the lobby's list of tables shows of each (``GET /api/tables``).
-LOBBY_FIELDS = ("id", "players", "bots", "pace", "state", "seats", "round", "phase")
+LOBBY_FIELDS = ("id", "players", "bots", "pace", "hints", "state", "seats", "round", "phase")
 
 
 def summary(table: Table) -> dict[str, Any]:
@@ -84,6 +84,7 @@ def _fixed(table: Table, deciding: list[int]) -> dict[str, Any]:
         "players": table.players,
         "bots": table.bot_level,
         "pace": table.turns.pace.value,
+        "hints": table.hints.agreed,
         "state": table.state.value,
         "seats": [
             {"seat": s.index, "name": s.name, "bot": s.bot, "bot_playing": s.bot_playing,

@@ -131,9 +131,11 @@ class Supervisor:
     async def create_table(
         self, players: int, bots: str = "normal", *, held: dict[int, str] | None = None,
         rematch_of: str | None = None, host: int | None = None, pace: str = DEFAULT_PACE,
+        hints: bool = False,
     ) -> Table:
         """Open a table for ``players`` seats; empty chairs get ``bots`` (easy, normal,
-        hard, expert) when it starts, playing at ``pace`` (people, steady, fast). A rematch holds
+        hard, expert) when it starts, playing at ``pace`` (people, steady, fast); ``hints``:
+        every player may ask for hints (``actors.hints``: joining is agreeing). A rematch holds
         its players' chairs (``held``: names by seat) from the start (``actors.rematch``),
         and its ``host`` is the seat that asked for it (otherwise the first to join)."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -164,7 +166,7 @@ class Supervisor:
                       metrics=self.metrics, bot_factory=lambda: pool.chooser(bots),
                       hint_thinker=pool.hint,
                       on_rematch=self._open_rematch, held=held, rematch_of=rematch_of,
-                      host=host, pace=chosen)
+                      host=host, pace=chosen, hints=hints)
         table.bot_level = bots
         self.tables[table_id] = table
         table.on_change = self.directory.progressed
@@ -221,7 +223,8 @@ class Supervisor:
         answer: InboxMessage
         try:
             new = await self.create_table(old.players, old.bot_level, held=humans,
-                                          rematch_of=old.id, host=host, pace=old.turns.pace)
+                                          rematch_of=old.id, host=host, pace=old.turns.pace,
+                                          hints=old.hints.agreed)
         except TableError as exc:
             answer = RematchFailed(exc.code, f"no rematch table could be opened: {exc.message}")
         else:

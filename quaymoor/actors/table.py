@@ -87,6 +87,7 @@ class Table:
         host: int | None = None,
         pace: Pace = DEFAULT_PACE,
         hint_thinker: Thinker | None = None,
+        hints: bool = False,
     ) -> None:
         self.id = table_id
         self.players = players
@@ -114,7 +115,7 @@ class Table:
         self.rematch = Rematch(table_id, self.room, self.seats,
                                partial(on_rematch, self) if on_rematch is not None else None)
         self.host = Host(self.inbox, host, config.host_away_seconds)  #: who starts the game
-        self.hints = Hints(players, self.inbox, hint_thinker)
+        self.hints = Hints(players, self.inbox, hint_thinker, agreed=hints)
         #: The start has fixed every commitment and the seeds are being revealed: the
         #: game is dealt when every committed seat has revealed, or at ``_reveal_due``.
         self.revealing = False
@@ -286,8 +287,8 @@ class Table:
         if not self.hints.enabled:
             self.room.refuse(conn, Code.HINTS_OFF, "this server gives no hints @ $.type")
             return
-        refused = Hints.refusal(self.game if self.state is TableState.PLAYING else None,
-                                self.seats, conn.seat)
+        refused = self.hints.refusal(self.game if self.state is TableState.PLAYING else None,
+                                     self.seats, conn.seat)
         if refused is not None:
             self.room.refuse(conn, Code.HINTS_OFF, refused)
             return
@@ -423,7 +424,7 @@ class Table:
             self.id, conn.seat, self.players, self.fingerprint, self.game is not None,
             self.seats.public(), self.config.decision_seconds,
             client_seeds=self.seats.seat_seeds() if self.game is not None else None,
-            host=self.host.seat, pace=self.turns.pace,
+            host=self.host.seat, pace=self.turns.pace, hints=self.hints.agreed,
             commitments=(self.seats.commitments()
                          if self.revealing or self.game is not None else None),
             bots=self.bot_level,
@@ -586,7 +587,8 @@ class Table:
 
     def _lobby(self) -> Lobby:
         return Lobby(self.id, self.players, self.seats.public(), self.rematch_of,
-                     host=self.host.seat, host_away=self.host.away, pace=self.turns.pace)
+                     host=self.host.seat, host_away=self.host.away, pace=self.turns.pace,
+                     hints=self.hints.agreed)
 
     def _broadcast_lobby(self) -> None:
         self.room.broadcast(self._lobby())

@@ -80,6 +80,16 @@ def _whole_number(value: Any, _: type) -> int:
 _conv.register_structure_hook(int, _whole_number)
 
 
+def _true_or_false(value: Any, _: type) -> bool:
+    """A JSON boolean: not a number or a string that would be truthy."""
+    if type(value) is bool:
+        return value
+    raise ValueError(f"expected true or false, not {json.dumps(value)[:40]}")
+
+
+_conv.register_structure_hook(bool, _true_or_false)
+
+
 @attrs.frozen
 class CreateTable:
     players: int = 4
@@ -87,6 +97,8 @@ class CreateTable:
     #: people, steady or fast: how long the bots wait (checked by the supervisor: any
     #: other value, a non-string too, is ``bad_pace``)
     pace: Any = DEFAULT_PACE.value
+    #: hints for everyone at the table (``actors.hints``): true or false, nothing else
+    hints: bool = False
 
 
 #: A ``client_seed`` or ``commitment`` where none may be: the seat's commitment goes in
@@ -245,7 +257,8 @@ class HttpApi:
         if path == "/api/tables" and method == "POST":
             body = _body(request, CreateTable)
             made = await self.quota.create(
-                request.client, lambda: sup.create_table(body.players, body.bots, pace=body.pace),
+                request.client, lambda: sup.create_table(body.players, body.bots, pace=body.pace,
+                                                        hints=body.hints),
                 sup.directory)
             if isinstance(made, HttpResponse):
                 return made

@@ -137,6 +137,9 @@ BOTS: Final = {"enum": list(BOT_LEVELS), "default": "normal",
                               "move, for tests and benchmarks"}
 PACE: Final = {"enum": [p.value for p in Pace], "default": DEFAULT_PACE.value,
                "description": "how long the bots wait before each move (docs/protocol.md)"}
+HINTS: Final = {"type": "boolean", "default": False,
+                "description": "hints for everyone at the table: joining is agreeing"
+                               " (docs/protocol.md, hint)"}
 CLIENT_SEED: Final = {"type": "string", "minLength": 1, "pattern": "^[^\\u0000]*$",
                        "description": "1 to 256 UTF-8 bytes, valid Unicode, no NUL"}
 COMMITMENT: Final = {"type": "string", "pattern": "^[0-9a-f]{64}$",
@@ -173,9 +176,9 @@ SCHEMAS: Final[dict[str, Any]] = {
         "seat": {"type": "integer", "minimum": 0}, "name": {"type": ["string", "null"]},
         "bot": {"type": "boolean"}, "bot_playing": {"type": "boolean"},
         "connected": {"type": "boolean"}}),
-    "TableSummary": _obj(["id", "players", "bots", "pace", "state", "seats", "round",
-                          "phase"], {
-        "id": STRING, "players": PLAYERS, "bots": BOTS, "pace": PACE,
+    "TableSummary": _obj(["id", "players", "bots", "pace", "hints", "state", "seats",
+                          "round", "phase"], {
+        "id": STRING, "players": PLAYERS, "bots": BOTS, "pace": PACE, "hints": HINTS,
         "state": {"enum": ["waiting", "playing", "finished", "ended"]},
         "seats": {"type": "array", "items": _ref("Seat")},
         "round": {"type": ["integer", "null"]}, "phase": {"type": ["string", "null"]}}),
@@ -195,7 +198,7 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
                     "tables": {"type": "array", "items": _ref("TableSummary")}}))},
         "post": {"operationId": "create_table", "summary": "a table with empty chairs",
                  "requestBody": _body(_obj([], {"players": PLAYERS, "bots": BOTS,
-                                                "pace": PACE})),
+                                                "pace": PACE, "hints": HINTS})),
                  "responses": {**_ok(_ref("TableInfo"), 201, description="created"),
                                **_refusals(Code.BAD_REQUEST, Code.BAD_PLAYERS,
                                            Code.BAD_BOTS, Code.BAD_PACE, *NEW_TABLE,

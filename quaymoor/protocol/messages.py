@@ -156,6 +156,9 @@ class Welcome:
     client_seeds: list[str | None] | None = None
     host: int | None = None  #: the seat that opened the table and starts it; None: nobody yet
     pace: Pace = Pace.PEOPLE  #: how long the bots wait before each move
+    #: The table was opened with hints for everyone: every seat may ask (``hint``), not
+    #: only one whose every opponent is a bot.
+    hints: bool = False
     #: Once the start has fixed them (``seeds_committed``): per seat, the commitment its
     #: player sent (None: none). None before.
     commitments: list[str | None] | None = None
@@ -242,6 +245,8 @@ class Lobby:
     #: start the game now.
     host_away: bool = False
     pace: Pace = Pace.PEOPLE  #: how long the bots wait before each move
+    #: The table was opened with hints for everyone: every seat may ask (``hint``).
+    hints: bool = False
 
 
 @attrs.frozen

@@ -108,10 +108,44 @@ def test_no_hint_for_a_decision_not_the_seats() -> None:
     game = Game(2, bytes(32))
     deciding = game.deciding()[0]
     other = 1 - deciding
+    hints = Hints(2, trio.open_memory_channel[Any](1)[0], None)
     if other == 0:  # Ada waits for the bot: not her decision
-        refused = Hints.refusal(game, seats, 0)
+        refused = hints.refusal(game, seats, 0)
         assert refused is not None and "not your decision" in refused
     else:  # the bot waits for Ada: hers, and hints are on
-        assert Hints.refusal(game, seats, 0) is None
-    assert Hints.refusal(game, seats, None) is not None
-    assert Hints.refusal(None, seats, 0) is not None
+        assert hints.refusal(game, seats, 0) is None
+    assert hints.refusal(game, seats, None) is not None
+    assert hints.refusal(None, seats, 0) is not None
+
+
+async def test_a_table_opened_with_hints_gives_them_to_every_person_at_it(
+    supervisor: Supervisor,
+) -> None:
+    table = await supervisor.create_table(2, hints=True)
+    ada_joined = await supervisor.join(table.id, "Ada")
+    bede_joined = await supervisor.join(table.id, "Bede")
+    ada, bede = Client(table, ada_joined.token), Client(table, bede_joined.token)
+    for c in (ada, bede):
+        await c.attach()
+    (welcome,) = await _frames(ada, "welcome", 0.1)
+    assert welcome["hints"] is True
+    await supervisor.start(table.id, ada_joined.token)
+    game = table.game
+    assert game is not None
+    # both people get hints, each for its own decision only
+    for _ in range(2):
+        seat = game.deciding()[0]
+        asker, other = (ada, bede) if seat == 0 else (bede, ada)
+        view = game.view(seat)
+        if len(view.legal) < 2:
+            break
+        await _frames(other, "update", 0.1)
+        await table.inbox.send(HintFrom(other.conn))
+        (refused,) = await _frames(other, "error")
+        assert "not your decision" in refused["message"]
+        hint = await _hint(asker)
+        action = json.loads(json.dumps(hint["action"]))
+        assert action in [unstructure_with(a, Action) for a in view.legal]
+        await asker.act(hint["action"])
+        await trio.sleep(0.1)
+    assert sum(table.hints.given) >= 1

@@ -84,3 +84,16 @@ async def test_table_errors_get_their_statuses(api: HttpApi) -> None:
     await post(api, "/api/tables", {"players": 2})
     assert code(await post(api, "/api/tables", {"players": 2})) == (409, "server_full")
     assert code(await post(api, "/api/nowhere", {})) == (404, "not_found")
+
+
+async def test_a_table_opened_with_hints_says_so_in_the_lobby(api: HttpApi) -> None:
+    status, refused = await post(api, "/api/tables", {"players": 2, "hints": "yes"})
+    assert status == 400 and refused["error"]["code"] == "bad_request"
+    assert refused["error"]["message"] == "invalid value for type, expected bool @ $.hints"
+    status, made = await post(api, "/api/tables", {"players": 2, "hints": True})
+    assert status == 201
+    status, plain = await post(api, "/api/tables", {"players": 2})
+    assert status == 201
+    response = await api(HttpRequest("GET", "/api/tables", {}, {}, b"", "::1"))
+    listed = {t["id"]: t["hints"] for t in json.loads(response.body)["tables"]}
+    assert listed == {made["table"]: True, plain["table"]: False}

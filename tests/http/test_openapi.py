@@ -177,7 +177,8 @@ def test_the_name_pattern_is_exactly_what_clean_name_keeps() -> None:
     ({"players": 3}, True), ({"players": 3.0}, True), ({"players": 3.5}, False),
     ({"players": "3"}, False), ({"players": True}, False), ({"players": 6}, False),
     ({"bots": "random"}, True), ({"bots": "Hard"}, False), ({"pace": "fast"}, True),
-    ({}, True), ({"extra": 1}, False)])
+    ({}, True), ({"extra": 1}, False), ({"hints": True}, True), ({"hints": False}, True),
+    ({"hints": "yes"}, False), ({"hints": 1}, False), ({"hints": None}, False)])
 async def test_a_create_body_is_taken_exactly_when_the_document_allows_it(
     api: HttpApi, body: dict[str, Any], ok: bool
 ) -> None:

@@ -272,9 +272,18 @@ def test_lobby_lists_open_tables_to_watch_and_finished_games(
         shot(page, "friends-lobby-lists-phone")
         page.set_viewport_size({"width": 1440, "height": 900})
 
-        # refreshed by itself: a table opened now shows within the refresh period
+        # refreshed by itself: a table opened now shows within the refresh period, and
+        # one opened with hints for everyone says so before anyone joins
         third = post(server_url, "/api/play-now", {"name": "Latecomer", "players": 2})
         page.locator(f"#open-tables a[data-table='{third['table']}']").wait_for(timeout=20000)
+        helped = post(server_url, "/api/tables", {"players": 2, "hints": True})
+        helped_row = page.locator("#open-tables li", has=page.locator(
+            f"a[data-table='{helped['table']}']"))
+        helped_row.wait_for(timeout=20000)
+        assert helped_row.locator(".badge").inner_text() == "hints"
+        third_row = page.locator("#open-tables li", has=page.locator(
+            f"a[data-table='{third['table']}']"))
+        assert third_row.locator(".badge").count() == 0
 
         watch_link.click()
         page.wait_for_url(f"**/?table={other['table']}")

@@ -173,3 +173,18 @@ test("a seat's name: its own, else Seat N; marked as a bot, a bot playing, or yo
   assert.deepEqual([0, 1, 2].map((s) => seatName(seats, s, 0)),
     ["You (Seat 1)", "Bede (bot)", "Cy (bot playing)"]);
 });
+
+test("a hint is offered for our own choice among bots, or with a person at a table opened with hints", () => {
+  const m = new TableModel(0);
+  const person = { seat: 1, name: "Bede", bot: false, bot_playing: false, connected: true };
+  const bot = { seat: 1, name: "Bede (bot)", bot: true, bot_playing: false, connected: true };
+  m.takeUpdate({ version: 1, since: 0, view: view(1, { legal: [pick("miller"), pick("reeve")] }), seats: [] });
+  m.seats = [{ ...person, seat: 0, name: "Ada" }, bot];
+  assert.equal(m.hintsAllowed(), true, "every other seat a bot");
+  m.seats = [{ ...person, seat: 0, name: "Ada" }, person];
+  assert.equal(m.hintsAllowed(), false, "another person, no agreement");
+  m.hintsForAll = true;
+  assert.equal(m.hintsAllowed(), true, "the table was opened with hints for everyone");
+  m.takeUpdate({ version: 2, since: 1, patch: [["/version", 2], ["/deciding", [1]], ["/legal", []]] });
+  assert.equal(m.hintsAllowed(), false, "not our decision");
+});
