@@ -81,13 +81,15 @@ test-fast: $(STAMP)
 # node_modules: axe-core, which the browser tests inject into Chromium (tests/web/axe.py);
 # haproxy: the cluster tests route through it (tests/cluster).
 # Every test with the compiled modules, then the rules' and the bots' tests, and the
-# deltas' (the compiled patch.diff), again pure.
+# deltas' (the compiled patch.diff), again pure: those not marked slow (the slow ones are
+# whole-game properties, run compiled above; the pure sources are the same code, and
+# the quick tests cover each of them in Python's own semantics).
 PURE_TESTS := tests/rules tests/bots \
-	tests/protocol/test_deltas.py::test_deltas_rebuild_every_seats_and_the_spectators_view \
+	tests/protocol/test_deltas.py::test_spectators_get_one_text_and_a_missed_version_gets_a_snapshot \
 	tests/protocol/test_deltas.py::test_the_applier_follows_the_doc
 test-all: $(BUILD_STAMP) $(NODE_STAMP) chromium haproxy
 	$(VENV)/bin/pytest
-	QUAYMOOR_PURE=1 $(VENV)/bin/pytest $(PURE_TESTS)
+	QUAYMOOR_PURE=1 $(VENV)/bin/pytest -m "not slow" $(PURE_TESTS)
 
 # Browser tests drive Debian's chromium (Playwright's own browser download cannot be used).
 chromium:

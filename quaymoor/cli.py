@@ -66,6 +66,18 @@ def _not_negative(text: str) -> float:
     return x
 
 
+def _counts(text: str) -> tuple[int, ...]:
+    """A comma-separated list of whole numbers, each 0 or more (``0,300,1000``)."""
+    try:
+        counts = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers like 0,300,1000, not {text!r}"
+                                         ) from None
+    if not counts or any(n < 0 for n in counts):
+        raise argparse.ArgumentTypeError(f"each count is 0 or more, not {text!r}")
+    return counts
+
+
 def _positive_int(text: str) -> int:
     n = int(text)
     if n < 1:
@@ -152,7 +164,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
             return 2
         if args.what == "server":
             return bench_server(**given, stalls=args.log_stalls, only=args.only,
-                                given_think=args.think is not None)
+                                given_think=args.think is not None,
+                                **({"spectators": args.spectators}
+                                   if args.spectators is not None else {}))
         if args.compare and args.cluster is None:
             print("bench load --compare needs --cluster N (one process, then the cluster)",
                   file=sys.stderr)
@@ -504,6 +518,9 @@ def build_parser() -> argparse.ArgumentParser:
     bp.add_argument("--only", choices=["watched"], default=None,
                     help="server: only the watched table (one table of players watched by "
                          "0, 300 and 1,000 spectators; the players' latency with each)")
+    bp.add_argument("--spectators", type=_counts, default=None, metavar="N,N,...",
+                    help="server: the watched table's crowds, in turn (0,300,1000; the "
+                         "target is read at the last)")
     bp.add_argument("--log-stalls", action="store_true",
                     help="server, load: the server logs its event-loop stalls over 20 ms "
                          "and a summary is printed (it costs the server some latency)")

@@ -5,6 +5,7 @@ a player who moves at random loses more points than the heuristic."""
 from __future__ import annotations
 
 import attrs
+import pytest
 
 from quaymoor.bots.analysis import (
     Scored,
@@ -61,6 +62,7 @@ def test_the_same_record_gives_the_same_analysis() -> None:
     assert [(s.best, s.loss) for s in first] == [(s.best, s.loss) for s in again]
 
 
+@pytest.mark.slow
 def test_a_random_player_loses_more_points_than_the_heuristic() -> None:
     record = _record(["random", "normal"], 2)
     scored: list[Scored] = [score(p.view, p.chosen, record.seed, p.step, iterations=24)

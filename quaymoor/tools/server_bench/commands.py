@@ -24,7 +24,12 @@ from quaymoor.tools.server_bench.server_report import (
     report_server_metrics,
     report_status,
 )
-from quaymoor.tools.server_bench.settings import HTTP_CONCURRENCY, LATENCY_TARGET, WARMUP_TABLES
+from quaymoor.tools.server_bench.settings import (
+    HTTP_CONCURRENCY,
+    LATENCY_TARGET,
+    SPECTATED_COUNTS,
+    WARMUP_TABLES,
+)
 from quaymoor.tools.server_bench.spectated import spectated_step
 from quaymoor.tools.server_bench.verdict import print_verdict
 
@@ -32,11 +37,13 @@ from quaymoor.tools.server_bench.verdict import print_verdict
 def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
                  seconds: float = 120.0, think: float = 0.0, *,
                  start_spread: float = 10.0, stalls: bool = False,
-                 only: str | None = None, given_think: bool = False) -> int:
+                 only: str | None = None, given_think: bool = False,
+                 spectators: tuple[int, ...] = SPECTATED_COUNTS) -> int:
     """Idle tables, the spectator and raw fan-outs, the watched table, then a load of
     ``tables`` tables of ``players`` seats over ``client_procs`` client processes, bounded
     at ``seconds``; all figures printed. ``only="watched"``: the watched table alone (its
-    players thinking ``think`` seconds when ``given_think``).
+    players thinking ``think`` seconds when ``given_think``); ``spectators``: the watched
+    table's crowds, in turn (its target is read at the last).
     Returns 0, or 1 when the watched table's target was not met."""
     began = time.monotonic()
     limit = raise_open_files()
@@ -49,8 +56,8 @@ def bench_server(tables: int = 500, players: int = 4, client_procs: int = 2,
             idle_kib = _idle_tables(served, tables, players)
             fanout_step(served, pipes)
         # --think is the load's; with --only watched, the watched table's
-        watched = (spectated_step(served, pipes, think=think) if only and given_think
-                   else spectated_step(served, pipes))
+        watched = (spectated_step(served, pipes, think=think, counts=spectators)
+                   if only and given_think else spectated_step(served, pipes, counts=spectators))
         if only is None:
             _load_step(served, pipes, tables=tables, players=players, seconds=seconds,
                        think=think, start_spread=start_spread, idle_kib=idle_kib)
