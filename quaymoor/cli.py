@@ -9,8 +9,12 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from quaymoor.rules.data import MAX_PLAYERS, MIN_PLAYERS
+
+if TYPE_CHECKING:
+    from quaymoor.rules.record import GameRecord
 
 
 def _players(text: str) -> int:
@@ -100,14 +104,23 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_verify(args: argparse.Namespace) -> int:
+def _read_record(path: Path) -> GameRecord | None:
+    """The record in the file at ``path``, or None with why on stderr (unreadable, not
+    JSON, not a record)."""
     from quaymoor.rules.record import GameRecord
-    from quaymoor.rules.verify import Verdict, verify_record
 
     try:
-        record = GameRecord.from_json(args.record.read_text())
+        return GameRecord.from_json(path.read_text())
     except (OSError, ValueError) as exc:
-        print(f"{args.record}: {exc}", file=sys.stderr)
+        print(f"{path}: {exc}", file=sys.stderr)
+        return None
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from quaymoor.rules.verify import Verdict, verify_record
+
+    record = _read_record(args.record)
+    if record is None:
         return 2
     shown = None if args.fingerprint is None else args.fingerprint.strip().lower()
     if shown is not None and shown != record.fingerprint:  # before all else: it says most
@@ -122,13 +135,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_analyse(args: argparse.Namespace) -> int:
     from quaymoor.rules.errors import RulesError
-    from quaymoor.rules.record import GameRecord
     from quaymoor.tools.analyse import analyse
 
-    try:
-        record = GameRecord.from_json(args.record.read_text())
-    except (OSError, ValueError) as exc:
-        print(f"{args.record}: {exc}", file=sys.stderr)
+    record = _read_record(args.record)
+    if record is None:
         return 2
     try:
         analyse(record, iterations=args.iterations, jobs=args.jobs,
