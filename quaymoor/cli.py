@@ -70,23 +70,22 @@ def _not_negative(text: str) -> float:
     return x
 
 
+#: The most spectators ``bench server --spectators`` opens for one crowd (each is a
+#: websocket client in the bench's client processes).
+MAX_CROWD = 10_000
+
+
 def _counts(text: str) -> tuple[int, ...]:
     """A comma-separated list of whole numbers, each 0 or more (``0,300,1000``)."""
     try:
         counts = tuple(int(x) for x in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected numbers like 0,300,1000, not {text!r}"
+        raise argparse.ArgumentTypeError(f"expected numbers like 0,300,1000, not {text[:40]!r}"
                                          ) from None
-    if not counts or any(n < 0 for n in counts):
-        raise argparse.ArgumentTypeError(f"each count is 0 or more, not {text!r}")
+    if not counts or any(not 0 <= n <= MAX_CROWD for n in counts):
+        raise argparse.ArgumentTypeError(
+            f"each count is 0 to {MAX_CROWD}, not {text[:40]!r}")
     return counts
-
-
-def _positive_int(text: str) -> int:
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more")
-    return n
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
@@ -362,7 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--bot-delay", type=float, default=None,
                      help="seconds every bot waits, whatever its table's pace (default: "
                           "the pace's: people 1.6, steady 0.8, fast 0.2)")
-    srv.add_argument("--analysis-iterations", type=_positive_int, default=None,
+    srv.add_argument("--analysis-iterations", type=_positive, default=None,
                      help="iterations of each decision's search in a post-game analysis "
                           "(default: ITERATIONS in bots/analysis.py)")
     srv.add_argument("--archive", type=Path, default=Path("var/quaymoor.sqlite3"),
@@ -484,11 +483,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     ap = sub.add_parser("analyse", help="a finished game's decisions scored by the search")
     ap.add_argument("record", type=Path)
-    ap.add_argument("--iterations", type=_positive_int, default=None,
+    ap.add_argument("--iterations", type=_positive, default=None,
                     help="iterations a decision (default: the analysis's, ITERATIONS in "
                          "bots/analysis.py)")
-    ap.add_argument("--jobs", type=_positive_int, default=1, help="processes (1)")
-    ap.add_argument("--check", type=_positive_int, default=0, metavar="K",
+    ap.add_argument("--jobs", type=_positive, default=1, help="processes (1)")
+    ap.add_argument("--check", type=_positive, default=0, metavar="K",
                     help="also search each decision with K times the iterations and print "
                          "how often the best moves agree")
     ap.set_defaults(func=cmd_analyse)
@@ -555,7 +554,7 @@ def build_parser() -> argparse.ArgumentParser:
     tp.add_argument("--seed", type=int, default=0, help="base seed of the run (an integer)")
     tp.add_argument("--budget", type=float, default=None,
                     help="the hard and expert bots' time cap in seconds per decision (1)")
-    tp.add_argument("--iterations", type=_positive_int, default=None,
+    tp.add_argument("--iterations", type=_positive, default=None,
                     help="the hard and expert bots' iterations per decision (default: each "
                          "level's own, ITERATIONS in bots/tree_bot.py)")
     tp.add_argument("--ladder", action="store_true",
