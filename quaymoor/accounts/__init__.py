@@ -1,0 +1,1 @@
+"""Accounts: passkey sign-in (WebAuthn), names, sessions (issue 27)."""
