@@ -200,6 +200,16 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return fuzz_command(args.inputs, seed=args.seed, schemathesis_examples=args.schemathesis)
 
 
+def _origin(text: str) -> str:
+    """``--public-origin``: an origin passkeys can be made for."""
+    from quaymoor.accounts.passkeys import site_from_origin
+
+    try:
+        return site_from_origin(text).origins[0]
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)[:200]) from None
+
+
 def cmd_wire_js(args: argparse.Namespace) -> int:
     from quaymoor.tools.wire_js import WIRE_JS, render, write
 
@@ -223,6 +233,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         serve(ServerConfig(host=args.host, port=args.port, table=table,
                            archive_path=str(args.archive), operator_token=token,
                            scheme=args.scheme, stall_ms=args.log_stalls,
+                           public_origin=args.public_origin,
                            database_url=args.database, slot=args.slot,
                            haproxy_socket=args.haproxy_socket,
                            lease_seconds=args.lease_seconds,
@@ -375,6 +386,10 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument("--scheme", choices=("http", "https"), default="http",
                      help="the scheme browsers reach the server by (https behind a proxy "
                           "that terminates TLS): a websocket's or POST's Origin must have it")
+    srv.add_argument("--public-origin", type=_origin, default=None, metavar="ORIGIN",
+                     help="the origin browsers reach the site by (https://quaymoor.example):"
+                          " passkeys are made for its host (default: "
+                          "<scheme>://localhost:<port>)")
     srv.add_argument("--log-stalls", type=float, default=None, metavar="MS",
                      help="log every stall of the event loop longer than MS milliseconds, "
                           "with its CPU time and the code it was running")

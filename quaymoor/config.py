@@ -68,6 +68,10 @@ class ServerConfig:
     #: The scheme browsers reach the server by, which an Origin must have: "http", or
     #: "https" behind a reverse proxy that terminates TLS (``quaymoor serve --scheme``).
     scheme: str = "http"
+    #: The origin browsers reach the site by (``https://quaymoor.example``; ``quaymoor
+    #: serve --public-origin``): passkeys are made for its host name and answered from it
+    #: only. None: ``<scheme>://localhost:<port>`` (``make run``: http://localhost:8000).
+    public_origin: str | None = None
     max_message_bytes: int = 64 * 1024
     rate_per_second: float = 20.0  #: messages a connection may send per second ...
     rate_burst: int = 60  #: ... with this burst

@@ -18,6 +18,8 @@ import signal
 
 import trio
 
+from quaymoor.accounts.passkeys import RelyingParty, site_from_origin
+from quaymoor.accounts.service import Accounts
 from quaymoor.actors.gateway import Gateway
 from quaymoor.actors.live_directory import keep_running_games
 from quaymoor.actors.supervisor import Supervisor
@@ -32,6 +34,7 @@ from quaymoor.ops.gc_policy import configure_collector, run_full_collections
 from quaymoor.ops.logs import configure_json_logs
 from quaymoor.ops.open_files import raise_open_files
 from quaymoor.ops.stall_watch import StallWatch
+from quaymoor.store.accounts import memory_accounts
 from quaymoor.store.archive import check_archive
 from quaymoor.store.pg_db import check_database
 
@@ -40,6 +43,12 @@ log = logging.getLogger("quaymoor.server")
 
 #: What the cli may use: it sits above the server and never imports actors itself.
 __all__ = ["UnknownTrioWebsocket", "run_server", "serve"]
+
+
+def site_of(config: ServerConfig) -> RelyingParty:
+    """The site passkeys are made for: ``public_origin``, else localhost on this port."""
+    return site_from_origin(config.public_origin
+                            or f"{config.scheme}://localhost:{config.port}")
 
 
 async def run_server(
@@ -58,8 +67,11 @@ async def run_server(
     supervisor.metrics.watch_gc()
     gateway = Gateway(supervisor, config)
     origin_ok = functools.partial(same_origin, scheme=config.scheme)
+    accounts = Accounts(archive.accounts if archive is not None else memory_accounts(),
+                        site_of(config))
     api = HttpApi(supervisor, operator_token=config.operator_token, limits=config.limits,
-                  origin_ok=origin_ok)
+                  origin_ok=origin_ok, accounts=accounts,
+                  secure_cookies=config.scheme == "https")
     if member is not None:
         api.cluster_status = functools.partial(safe_cluster_status, member,
                                                config.haproxy_socket)

@@ -63,6 +63,12 @@ export const CODES = Object.freeze({
   "CROSS_SITE": "cross_site",
   "OPERATORS_ONLY": "operators_only",
   "OPERATOR_TOKEN": "operator_token",
+  "NAME_TAKEN": "name_taken",
+  "PASSKEY_REFUSED": "passkey_refused",
+  "CEREMONY_GONE": "ceremony_gone",
+  "SIGNED_OUT": "signed_out",
+  "CSRF": "csrf",
+  "TOO_MANY_CEREMONIES": "too_many_ceremonies",
 });
 
 /**
@@ -122,6 +128,12 @@ export const CODE_MEANINGS = Object.freeze({
   "cross_site": "another site's page cannot do this",
   "operators_only": "for operators on this machine only",
   "operator_token": "this needs the operator token",
+  "name_taken": "that account name, or one that looks like it, is taken",
+  "passkey_refused": "the passkey's answer does not verify",
+  "ceremony_gone": "that sign-in or registration is unknown, answered or expired",
+  "signed_out": "this needs you signed in",
+  "csrf": "this request needs your session's X-CSRF-Token",
+  "too_many_ceremonies": "too many sign-ins under way; try again in a minute",
 });
 
 /**
@@ -137,6 +149,12 @@ export const HTTP_STATUS = Object.freeze({
   "seed_mismatch": 400,
   "bad_pace": 400,
   "operator_token": 401,
+  "signed_out": 401,
+  "csrf": 403,
+  "name_taken": 409,
+  "passkey_refused": 400,
+  "ceremony_gone": 400,
+  "too_many_ceremonies": 429,
   "bad_token": 403,
   "not_host": 403,
   "operators_only": 403,

@@ -86,6 +86,9 @@ class ClusterOptions:
     stall_ms: float | None = None  #: each process logs its event-loop stalls over it
     haproxy: str = "haproxy"
     lease_seconds: float | None = None  #: None: the lease's default (``cluster.lease``)
+    #: The origin browsers reach HAProxy by (passkeys: ``serve --public-origin``); None:
+    #: http://localhost:<port>.
+    public_origin: str | None = None
 
 
 @attrs.define
@@ -212,6 +215,7 @@ class Cluster:
         args = [sys.executable, "-m", "quaymoor", "serve", "--host", "127.0.0.1",
                 "--port", str(port), "--database", self.url, "--slot", str(slot),
                 "--haproxy-socket", self.socket, "--forwarded-from", "127.0.0.1",
+                "--public-origin", opts.public_origin or f"http://localhost:{opts.port}",
                 *(() if opts.address_limits else ("--no-address-limits",)),
                 "--decision-seconds", str(opts.decision_seconds),
                 *(["--bot-delay", str(opts.bot_delay)] if opts.bot_delay is not None else []),

@@ -30,11 +30,14 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import attrs
 
+from quaymoor.accounts.passkeys import RelyingParty
+from quaymoor.accounts.service import Accounts
 from quaymoor.actors.inbox import TableError
 from quaymoor.actors.rate_limit import Keyed, TokenBucket
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import Table, TableState
-from quaymoor.http import openapi
+from quaymoor.http import accounts_api, openapi
+from quaymoor.http.accounts_api import AccountsApi
 from quaymoor.http.frontdoor import (
     HttpRequest,
     HttpResponse,
@@ -54,6 +57,7 @@ from quaymoor.protocol.codes import Code
 from quaymoor.protocol.pace import DEFAULT_PACE
 from quaymoor.rules.converter import describe_error, make_rules_converter
 from quaymoor.rules.data import rules_catalogue
+from quaymoor.store.accounts import memory_accounts
 from quaymoor.store.archive import ArchiveError
 
 if TYPE_CHECKING:
@@ -148,12 +152,15 @@ _METHODS: dict[str, tuple[str, ...]] = {
     "/api/openapi.json": _READ, "/api/rules": _READ, "/api/tables": (*_READ, "POST"),
     "/api/play-now": ("POST",),
     "/status.json": _READ, "/metrics": _READ, "/status": _READ, "/healthz": _READ,
-    "/how-to-play": _READ,
+    "/how-to-play": _READ, **accounts_api.METHODS,
 }
 #: Pages served at a path of their own (the file under ``web/``): the operators' status
 #: page and the players' How to play page.
 _PAGES = {"/status": "/status.html", "/how-to-play": "/how-to-play.html"}
 JSON_TYPE = "application/json"
+#: The site passkeys are made for when none is configured: ``make run``'s, reached as
+#: http://localhost:8000 (WebAuthn takes no IP address for a site).
+LOCAL_SITE = RelyingParty("localhost", ("http://localhost:8000",))
 
 
 class TableLimits(Protocol):
@@ -187,6 +194,8 @@ class HttpApi:
         operator_token: str | None = None,
         limits: TableLimits | None = None,
         origin_ok: OriginCheck = same_origin,
+        accounts: Accounts | None = None,
+        secure_cookies: bool = False,
     ) -> None:
         self.supervisor = supervisor
         self.operator_token = operator_token
@@ -194,6 +203,11 @@ class HttpApi:
         self.games = GamesApi(supervisor, web_root)
         self.quota = _TableQuota(limits)
         self.origin_ok = origin_ok
+        #: accounts and sessions (``http.accounts_api``); by default in memory, for the
+        #: site at http://localhost:8000 (an API embedded in a test)
+        self.accounts = AccountsApi(
+            accounts if accounts is not None else Accounts(memory_accounts(), LOCAL_SITE),
+            secure=secure_cookies, body=_body)
         #: In a cluster: every process's figures and HAProxy's view, for /status.json.
         self.cluster_status: Callable[[], Awaitable[dict[str, Any]]] | None = None
 
@@ -213,8 +227,12 @@ class HttpApi:
         if games is not None:
             return games
         refused = self._method_refusal(request)
+        if refused is None and path.startswith("/api/"):
+            refused = await self.accounts.csrf_refusal(request)
         if refused is not None:
             return refused
+        if path.startswith(accounts_api.PREFIX):
+            return await self.accounts.handle(request)
         if path.startswith("/api/"):
             return await self._api(request)
         if path in ("/status.json", "/metrics") and method in _READ:

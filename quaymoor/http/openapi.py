@@ -151,7 +151,9 @@ GAME_PARAM: Final = {"name": "game", "in": "path", "required": True,
                      "schema": {"type": "string", "pattern": TABLE_ID}}
 ANY_OBJECT: Final = {"type": "object"}
 #: What any POST may be refused for before its body is read: not JSON, or cross-site.
-POST_GATE: Final = (Code.UNSUPPORTED_MEDIA_TYPE, Code.CROSS_SITE)
+#: Every POST: JSON, from this site, and with the session's X-CSRF-Token when it carries
+#: a session cookie (``http.accounts_api``).
+POST_GATE: Final = (Code.UNSUPPORTED_MEDIA_TYPE, Code.CROSS_SITE, Code.CSRF)
 #: Creating a table counts against the caller's address (``config.ClientLimits``).
 NEW_TABLE: Final = (Code.TOO_MANY_NEW_TABLES, Code.TOO_MANY_OPEN_TABLES, Code.SERVER_FULL)
 TABLE_WRITE: Final = (Code.BAD_REQUEST, Code.BAD_TOKEN, Code.UNKNOWN_TABLE, Code.NOT_FOUND,
@@ -185,6 +187,84 @@ SCHEMAS: Final[dict[str, Any]] = {
 }
 
 #: path -> method -> operation.
+#: An account's name as typed (``accounts.names``: 2 to 20 characters of one script,
+#: letters first among them; look-alikes of a taken name are ``name_taken``).
+ACCOUNT_NAME: Final = {"type": "string", "description": "2 to 20 letters, marks, digits "
+                       "and inner single space - _ . ' of one script (bad_name otherwise)"}
+SET_COOKIE: Final = {"Set-Cookie": {
+    "required": True, "schema": {"type": "string"},
+    "description": "quaymoor_session=<token>; Path=/; HttpOnly; SameSite=Lax; Max-Age=<s>"
+                   " (; Secure over https); Max-Age=0 when it ends the session"}}
+CEREMONY: Final = _obj(["ceremony", "options"], {
+    "ceremony": STRING, "options": {**ANY_OBJECT, "description": "for the browser's "
+                                    "navigator.credentials (PublicKeyCredential's JSON "
+                                    "options: parseCreationOptionsFromJSON and "
+                                    "parseRequestOptionsFromJSON)"}})
+ANSWER: Final = _obj(["ceremony", "credential"], {
+    "ceremony": STRING, "credential": {**ANY_OBJECT, "description": "the browser's "
+                                       "PublicKeyCredential.toJSON()"}})
+SIGNED_IN: Final = _obj(["name", "csrf"], {"name": STRING, "csrf": STRING})
+
+
+def _with_cookie(responses: dict[str, Any], *statuses: str) -> dict[str, Any]:
+    for status in statuses:
+        responses[status] = {**responses[status], "headers": SET_COOKIE}
+    return responses
+
+
+ACCOUNT_PATHS: Final[dict[str, dict[str, Any]]] = {
+    "/api/accounts/register/options": {"post": {
+        "operationId": "register_options",
+        "summary": "a new account's name: the options for its first passkey",
+        "requestBody": _body(_obj(["name"], {"name": ACCOUNT_NAME})),
+        "responses": {**_ok(CEREMONY),
+                      **_refusals(Code.BAD_REQUEST, Code.BAD_NAME, Code.NAME_TAKEN,
+                                  Code.TOO_MANY_CEREMONIES, *POST_GATE)}}},
+    "/api/accounts/register": {"post": {
+        "operationId": "register", "summary": "the passkey made: the account, signed in",
+        "requestBody": _body(ANSWER),
+        "responses": _with_cookie({**_ok(SIGNED_IN, 201, description="created"),
+                                   **_refusals(Code.BAD_REQUEST, Code.CEREMONY_GONE,
+                                               Code.PASSKEY_REFUSED, Code.NAME_TAKEN,
+                                               *POST_GATE)}, "201")}},
+    "/api/accounts/signin/options": {"post": {
+        "operationId": "signin_options", "summary": "the options for signing in with a passkey",
+        "requestBody": _body(_obj([], {})),
+        "responses": {**_ok(CEREMONY),
+                      **_refusals(Code.BAD_REQUEST, Code.TOO_MANY_CEREMONIES, *POST_GATE)}}},
+    "/api/accounts/signin": {"post": {
+        "operationId": "signin", "summary": "the passkey's answer: signed in",
+        "requestBody": _body(ANSWER),
+        "responses": _with_cookie({**_ok(SIGNED_IN),
+                                   **_refusals(Code.BAD_REQUEST, Code.CEREMONY_GONE,
+                                               Code.PASSKEY_REFUSED, *POST_GATE)}, "200")}},
+    "/api/accounts/me": {"get": {
+        "operationId": "me", "summary": "the signed-in account and the session's CSRF token",
+        "responses": {**_ok(_obj(["name", "since", "passkeys", "sessions", "csrf"], {
+            "name": STRING, "since": {"type": "number"}, "passkeys": {"type": "integer"},
+            "sessions": {"type": "integer"}, "csrf": STRING})),
+            **_refusals(Code.SIGNED_OUT)}}},
+    "/api/accounts/signout": {"post": {
+        "operationId": "signout", "summary": "end this session",
+        "requestBody": _body(_obj([], {})),
+        "responses": _with_cookie({**_ok(_obj(["signed_out"], {"signed_out": {"const": 1}})),
+                                   **_refusals(Code.BAD_REQUEST, Code.SIGNED_OUT,
+                                               *POST_GATE)}, "200")}},
+    "/api/accounts/signout-everywhere": {"post": {
+        "operationId": "signout_everywhere", "summary": "end every session of the account",
+        "requestBody": _body(_obj([], {})),
+        "responses": _with_cookie({**_ok(_obj(["signed_out"], {
+            "signed_out": {"type": "integer", "minimum": 0}})),
+            **_refusals(Code.BAD_REQUEST, Code.SIGNED_OUT, *POST_GATE)}, "200")}},
+    "/api/accounts/delete": {"post": {
+        "operationId": "delete_account",
+        "summary": "delete the account, its passkeys and sessions (its name, to confirm)",
+        "requestBody": _body(_obj(["name"], {"name": STRING})),
+        "responses": _with_cookie({**_ok(_obj(["deleted"], {"deleted": STRING})),
+                                   **_refusals(Code.BAD_REQUEST, Code.SIGNED_OUT,
+                                               *POST_GATE)}, "200")}},
+}
+
 PATHS: Final[dict[str, dict[str, Any]]] = {
     "/api/openapi.json": {"get": {
         "operationId": "openapi", "summary": "this document",
@@ -360,6 +440,7 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
         "operationId": "metrics", "summary": "Prometheus metrics (as /status.json)",
         "responses": {**_ok(STRING, media="text/plain; version=0.0.4; charset=utf-8"),
                       **_refusals(Code.OPERATOR_TOKEN, Code.OPERATORS_ONLY)}}},
+    **ACCOUNT_PATHS,
 }
 
 

@@ -83,6 +83,13 @@ class Code(StrEnum):
     CROSS_SITE = "cross_site"
     OPERATORS_ONLY = "operators_only"
     OPERATOR_TOKEN = "operator_token"
+    # Accounts (``accounts.service``, ``http.accounts_api``).
+    NAME_TAKEN = "name_taken"
+    PASSKEY_REFUSED = "passkey_refused"
+    CEREMONY_GONE = "ceremony_gone"
+    SIGNED_OUT = "signed_out"
+    CSRF = "csrf"
+    TOO_MANY_CEREMONIES = "too_many_ceremonies"
 
 
 #: The HTTP status of every code the HTTP side sends.
@@ -96,6 +103,12 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.SEED_MISMATCH: 400,
     Code.BAD_PACE: 400,
     Code.OPERATOR_TOKEN: 401,
+    Code.SIGNED_OUT: 401,
+    Code.CSRF: 403,
+    Code.NAME_TAKEN: 409,
+    Code.PASSKEY_REFUSED: 400,
+    Code.CEREMONY_GONE: 400,
+    Code.TOO_MANY_CEREMONIES: 429,
     Code.BAD_TOKEN: 403,
     Code.NOT_HOST: 403,
     Code.OPERATORS_ONLY: 403,
@@ -184,6 +197,12 @@ CODE_MEANINGS: Final[Mapping[Code, str]] = {
     Code.CROSS_SITE: "another site's page cannot do this",
     Code.OPERATORS_ONLY: "for operators on this machine only",
     Code.OPERATOR_TOKEN: "this needs the operator token",
+    Code.NAME_TAKEN: "that account name, or one that looks like it, is taken",
+    Code.PASSKEY_REFUSED: "the passkey's answer does not verify",
+    Code.CEREMONY_GONE: "that sign-in or registration is unknown, answered or expired",
+    Code.SIGNED_OUT: "this needs you signed in",
+    Code.CSRF: "this request needs your session's X-CSRF-Token",
+    Code.TOO_MANY_CEREMONIES: "too many sign-ins under way; try again in a minute",
 }
 
 

@@ -47,23 +47,24 @@ import json
 import logging
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import attrs
 import trio
 
 from quaymoor.rules.record import GameRecord
-from quaymoor.store import analyses
+from quaymoor.store import accounts, analyses
 from quaymoor.store.writer import WriteHealth, Writer
 
 log = logging.getLogger("quaymoor.store.archive")
+T = TypeVar("T")
 
 #: Where ``quaymoor serve`` keeps the archive unless told otherwise (under the current folder).
 DEFAULT_ARCHIVE: Final = "var/quaymoor.sqlite3"
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2  #: 2: accounts (``store.accounts``)
 QUEUE_SIZE: Final = 1024
 BATCH: Final = 256
 MAX_LIST: Final = 100
@@ -179,7 +180,7 @@ def _open(path: str, *, create: bool = True) -> sqlite3.Connection:
         if version > SCHEMA_VERSION:
             raise ArchiveError(f"{path}: archive schema {version} is newer than this "
                                f"server's ({SCHEMA_VERSION})")
-        db.executescript(_SCHEMA + analyses.SCHEMA)
+        db.executescript(_SCHEMA + analyses.SCHEMA + accounts.SCHEMA)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except sqlite3.Error as exc:
         db.close()
@@ -257,6 +258,8 @@ class Archive(RecordReads):
         self._gave_up = False  #: a flush on the way out has given up on a failing disk
         #: the games' analyses, in the same database (``store.analyses``)
         self.analyses = analyses.StatementStore(self._statement)
+        #: accounts, passkeys and sessions, in the same database (``store.accounts``)
+        self.accounts = accounts.AccountStore(self._transact)
 
     # ------------------------------------------------------------ writing
 
@@ -405,6 +408,24 @@ class Archive(RecordReads):
                 return self._write_db.execute(sql, params).fetchall()
             except (sqlite3.Error, OSError) as exc:
                 raise ArchiveError(f"{self.path}: cannot keep the analysis: {exc}") from exc
+
+    def _transact(self, work: Callable[[accounts.Run], T]) -> T:
+        """``work`` in one transaction on the write connection (an account's rows: small,
+        rare); a disk that fails is an ``ArchiveError`` (answered 503)."""
+        with self._write_lock:
+            self._check_open()
+            try:
+                if self._write_db is None:
+                    self._write_db = _open(self.path, create=False)
+                db = self._write_db
+
+                def run(sql: str, params: tuple[Any, ...]) -> list[Any]:
+                    return db.execute(sql, params).fetchall()
+
+                with _transaction(db):
+                    return work(run)
+            except (sqlite3.Error, OSError) as exc:
+                raise ArchiveError(f"{self.path}: cannot keep the account: {exc}") from exc
 
     # ------------------------------------------------------------ reading
 

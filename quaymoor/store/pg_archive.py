@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Final, TypeAlias
+from collections.abc import Callable
+from typing import Any, Final, TypeAlias, TypeVar
 
 import attrs
 import psycopg
@@ -47,7 +48,7 @@ from psycopg.errors import ReadOnlySqlTransaction
 from psycopg.types.json import Jsonb
 
 from quaymoor.rules.record import GameRecord
-from quaymoor.store import analyses
+from quaymoor.store import accounts, analyses
 from quaymoor.store.archive import (
     MAX_LIST,
     PENDING_LIMIT,
@@ -61,6 +62,7 @@ from quaymoor.store.pg_lobby import Acted, Changed, LobbyOp, compacted
 from quaymoor.store.writer import WriteHealth, Writer
 
 log = logging.getLogger("quaymoor.store.pg")
+T = TypeVar("T")
 
 QUEUE_SIZE: Final = 4096
 BATCH: Final = 512
@@ -136,6 +138,8 @@ class PgArchive(RecordReads):
         #: the games' analyses (``store.analyses``), each one autocommit statement
         self.analyses = analyses.StatementStore(
             lambda sql, params: self._read(analyses.pg(sql), params, rows=False))
+        #: accounts, passkeys and sessions (``store.accounts``: migration 0004)
+        self.accounts = accounts.AccountStore(self._transact)
 
     # ------------------------------------------------------------ writing
 
@@ -256,6 +260,31 @@ class PgArchive(RecordReads):
                     self._read_db.close()
                     if attempt == 2:
                         raise ArchiveError(f"PostgreSQL cannot be read: {exc}") from exc
+        raise AssertionError("unreachable")
+
+    def _transact(self, work: Callable[[accounts.Run], T]) -> T:
+        """``work`` in one transaction on the read connection (an account's rows: small,
+        rare; in a worker thread); once more on a new connection when the connection broke
+        (the first attempt was rolled back with it)."""
+        with self._read_lock:
+            if self._closed:
+                raise ArchiveError("the store is closed")
+            for attempt in (1, 2):
+                try:
+                    if self._read_db.closed:
+                        self._read_db = connect(self.url)
+                    db = self._read_db
+
+                    def run(sql: str, params: tuple[Any, ...], db: Db = db) -> list[Any]:
+                        cursor = db.execute(analyses.pg(sql).encode(), params)
+                        return [] if cursor.description is None else cursor.fetchall()
+
+                    with db.transaction():
+                        return work(run)
+                except RECONNECT as exc:
+                    self._read_db.close()
+                    if attempt == 2:
+                        raise ArchiveError(f"PostgreSQL cannot be written: {exc}") from exc
         raise AssertionError("unreachable")
 
     async def read(self, query: str, *params: Any) -> list[tuple[Any, ...]]:

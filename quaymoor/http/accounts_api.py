@@ -1,0 +1,162 @@
+"""The accounts' HTTP endpoints, the session cookie and the CSRF check
+(docs/protocol.md "Accounts", docs/security.md "Accounts and sessions").
+
+Endpoints (every ``POST`` is JSON, same-origin, as every other ``POST`` of the API):
+
+- ``POST /api/accounts/register/options`` ``{"name"}``: the ceremony's id and the options
+  for ``navigator.credentials.create``; ``POST /api/accounts/register`` ``{"ceremony",
+  "credential"}``: the account made, signed in (201, ``Set-Cookie``).
+- ``POST /api/accounts/signin/options`` ``{}`` and ``POST /api/accounts/signin``
+  ``{"ceremony", "credential"}``: signed in (200, ``Set-Cookie``).
+- ``GET /api/accounts/me``: the signed-in account (name, since, passkeys, sessions) and the
+  session's CSRF token; 401 ``signed_out`` otherwise.
+- ``POST /api/accounts/signout`` ``{}`` (this session), ``POST
+  /api/accounts/signout-everywhere`` ``{}`` (every session of the account), ``POST
+  /api/accounts/delete`` ``{"name"}`` (the account, its passkeys and sessions).
+
+The cookie: ``quaymoor_session``, ``HttpOnly`` (no script reads it), ``SameSite=Lax`` (not
+sent with another site's POSTs), ``Path=/``, ``Max-Age`` the session's life, and
+``Secure`` when the site is served over HTTPS (``ServerConfig.scheme``).
+
+CSRF: a ``POST`` to the API that carries the cookie of a live session must carry that
+session's token in ``X-CSRF-Token`` (403 ``csrf`` otherwise, nothing done), whatever the
+endpoint: a table's creation or a join as much as a sign-out. A request without a live
+session carries no one's authority and needs none.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from quaymoor.accounts.service import (
+    SESSION_SECONDS,
+    AccountRefusal,
+    Accounts,
+    SignedIn,
+    csrf_matches,
+)
+from quaymoor.http.frontdoor import HttpRequest, HttpResponse
+from quaymoor.http.responses import READ_METHODS, error_response, json_response
+from quaymoor.protocol.codes import Code
+from quaymoor.store.accounts import Session
+
+COOKIE = "quaymoor_session"
+CSRF_HEADER = "x-csrf-token"
+PREFIX = "/api/accounts/"
+#: The methods of each path (the API's 405 and ``Allow``).
+METHODS: dict[str, tuple[str, ...]] = {
+    PREFIX + "register/options": ("POST",), PREFIX + "register": ("POST",),
+    PREFIX + "signin/options": ("POST",), PREFIX + "signin": ("POST",),
+    PREFIX + "me": READ_METHODS, PREFIX + "signout": ("POST",),
+    PREFIX + "signout-everywhere": ("POST",), PREFIX + "delete": ("POST",),
+}
+
+
+@attrs.frozen
+class NameBody:
+    name: Any = None
+
+
+@attrs.frozen
+class Answer:
+    ceremony: Any = None
+    credential: Any = None
+
+
+@attrs.frozen
+class Empty:
+    pass
+
+
+def session_token(request: HttpRequest) -> str | None:
+    """The session cookie's value, if the request has one."""
+    header = request.headers.get("cookie")
+    if header is None:
+        return None
+    for part in header.split(";"):
+        key, eq, value = part.strip().partition("=")
+        if eq and key == COOKIE:
+            return value.strip() or None
+    return None
+
+
+class AccountsApi:
+    """The endpoints over ``accounts``; ``body(request, kind)`` parses a JSON body as the
+    rest of the API does (raising its 400)."""
+
+    def __init__(self, accounts: Accounts, *, secure: bool,
+                 body: Any) -> None:
+        self.accounts = accounts
+        self.secure = secure
+        self._body = body
+
+    def _cookie(self, value: str, max_age: int) -> tuple[str, str]:
+        secure = "; Secure" if self.secure else ""
+        return ("Set-Cookie", f"{COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; "
+                              f"Max-Age={max_age}{secure}")
+
+    def _signed_in(self, signed: SignedIn, status: int) -> HttpResponse:
+        return json_response({"name": signed.name, "csrf": signed.csrf}, status,
+                             (self._cookie(signed.token, int(SESSION_SECONDS)),))
+
+    async def session(self, request: HttpRequest) -> Session | None:
+        return await self.accounts.session(session_token(request))
+
+    async def csrf_refusal(self, request: HttpRequest) -> HttpResponse | None:
+        """403 for a ``POST`` with a live session's cookie and not its CSRF token."""
+        if request.method != "POST" or session_token(request) is None:
+            return None
+        session = await self.session(request)
+        if session is None or csrf_matches(session, request.headers.get(CSRF_HEADER)):
+            return None
+        return error_response(Code.CSRF, "you are signed in: send your session's token "
+                              "(GET /api/accounts/me: csrf) in the X-CSRF-Token header")
+
+    async def handle(self, request: HttpRequest) -> HttpResponse:
+        """A request under ``/api/accounts/`` whose method its path takes."""
+        try:
+            return await self._handle(request)
+        except AccountRefusal as exc:
+            return error_response(exc.code, exc.message)
+
+    async def _handle(self, request: HttpRequest) -> HttpResponse:
+        path, accounts = request.path, self.accounts
+        if path == PREFIX + "register/options":
+            return json_response(await accounts.register_options(
+                self._body(request, NameBody).name))
+        if path == PREFIX + "register":
+            answer = self._body(request, Answer)
+            return self._signed_in(await accounts.register(answer.ceremony,
+                                                           answer.credential), 201)
+        if path == PREFIX + "signin/options":
+            self._body(request, Empty)
+            return json_response(await accounts.signin_options())
+        if path == PREFIX + "signin":
+            answer = self._body(request, Answer)
+            return self._signed_in(await accounts.signin(answer.ceremony,
+                                                         answer.credential), 200)
+        session = await self.session(request)
+        if session is None:
+            return error_response(Code.SIGNED_OUT, "you are not signed in (no session, or "
+                                  "it ended): sign in with your passkey")
+        if path == PREFIX + "me":
+            account = await accounts.account(session)
+            return json_response({**account, "csrf": session.csrf})
+        token = session_token(request)
+        assert token is not None
+        if path == PREFIX + "signout":
+            self._body(request, Empty)
+            await accounts.signout(token)
+            return json_response({"signed_out": 1}, headers=(self._cookie("", 0),))
+        if path == PREFIX + "signout-everywhere":
+            self._body(request, Empty)
+            ended = await accounts.signout_everywhere(session)
+            return json_response({"signed_out": ended}, headers=(self._cookie("", 0),))
+        assert path == PREFIX + "delete"
+        await accounts.delete(session, self._body(request, NameBody).name)
+        return json_response({"deleted": session.name}, headers=(self._cookie("", 0),))
+
+
+__all__ = ["COOKIE", "CSRF_HEADER", "METHODS", "PREFIX", "AccountsApi", "session_token"]
