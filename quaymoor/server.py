@@ -16,6 +16,7 @@ import functools
 import logging
 import signal
 
+import attrs
 import trio
 
 from quaymoor.accounts.passkeys import RelyingParty, site_from_origin
@@ -94,6 +95,8 @@ async def run_server(
             origin_ok=origin_ok, max_message_size=config.max_message_bytes,
             forwarded_from=config.forwarded_from, task_status=task_status,
         ))
+        if config.public_origin is None and config.port == 0:  # the port is known now
+            accounts.rp = site_of(attrs.evolve(config, port=port))
         if member is not None:
             await member.set_address(f"{config.host}:{port}")
             nursery.start_soon(member.run)

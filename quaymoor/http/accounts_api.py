@@ -45,6 +45,8 @@ from quaymoor.store.accounts import Session
 COOKIE = "quaymoor_session"
 CSRF_HEADER = "x-csrf-token"
 PREFIX = "/api/accounts/"
+#: Seconds a ``too_many_ceremonies`` refusal says to wait (ceremonies expire in 180 s).
+RETRY_AFTER = 60
 #: The methods of each path (the API's 405 and ``Allow``).
 METHODS: dict[str, tuple[str, ...]] = {
     PREFIX + "register/options": ("POST",), PREFIX + "register": ("POST",),
@@ -119,7 +121,11 @@ class AccountsApi:
         try:
             return await self._handle(request)
         except AccountRefusal as exc:
-            return error_response(exc.code, exc.message)
+            refused = error_response(exc.code, exc.message)
+            if exc.code is Code.TOO_MANY_CEREMONIES:
+                return HttpResponse(refused.status, refused.body, refused.content_type,
+                                    (("Retry-After", str(RETRY_AFTER)),))
+            return refused
 
     async def _handle(self, request: HttpRequest) -> HttpResponse:
         path, accounts = request.path, self.accounts
