@@ -9,6 +9,8 @@ import { playNow, renderLobby, savedBots } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { getName } from "./store.js";
 import { installTooltips } from "./tooltip.js";
+import { loadSession } from "./session.js";
+import { showAccountLink } from "./account_link.js";
 
 const app = /** @type {HTMLElement} */ (document.getElementById("app")); // index.html has it
 /** @type {TableScreen | null} */
@@ -51,11 +53,16 @@ window.addEventListener("popstate", show);
 
 async function main() {
   installTooltips();
+  // Who is signed in, before any POST: a signed-in player's POSTs carry the session's
+  // CSRF token (session.js), or the server refuses them. Asked only when this browser
+  // signed in (its hint), so a signed-out player's page gets no 401.
+  const session = loadSession({ onlyIfHinted: true }).then((a) => (a ? a.name : null), () => undefined);
   try {
     setCatalogue(/** @type {import("./text.js").Catalogue} */ (await api("GET", "/api/rules")));
   } catch (e) {
     toast(`Could not load the rules catalogue: ${errorText(e)}`);
   }
+  showAccountLink(await session);
   show();
 }
 

@@ -1,6 +1,8 @@
 // @ts-check
 // The websocket to the table: hello first, reconnect by itself with backoff.
 
+import { csrfToken } from "./session.js";
+
 /**
  * A message from the server, parsed (docs/protocol.md): the table reads it by its `type`.
  * @typedef {{type: string} & Record<string, unknown>} ServerMessage
@@ -113,16 +115,21 @@ export class ApiError extends Error {
 /**
  * A JSON API call: the answer's parsed JSON (null when it is not JSON), for the caller to
  * read as the endpoint's documented shape (docs/protocol.md). Throws ApiError on an HTTP
- * error, or a network error's TypeError.
+ * error, or a network error's TypeError. While signed in, a request that is not a read
+ * carries the session's CSRF token (session.js), as the server asks of every one.
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body] sent as JSON; none when undefined
  * @returns {Promise<unknown>}
  */
 export async function api(method, path, body) {
+  /** @type {Record<string, string>} */
+  const headers = body === undefined ? {} : { "Content-Type": "application/json" };
+  const csrf = method === "GET" || method === "HEAD" ? null : csrfToken();
+  if (csrf !== null) headers["X-CSRF-Token"] = csrf;
   const res = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    headers,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   /** @type {unknown} */
