@@ -152,11 +152,12 @@ _METHODS: dict[str, tuple[str, ...]] = {
     "/api/openapi.json": _READ, "/api/rules": _READ, "/api/tables": (*_READ, "POST"),
     "/api/play-now": ("POST",),
     "/status.json": _READ, "/metrics": _READ, "/status": _READ, "/healthz": _READ,
-    "/how-to-play": _READ, **accounts_api.METHODS,
+    "/how-to-play": _READ, "/account": _READ, **accounts_api.METHODS,
 }
 #: Pages served at a path of their own (the file under ``web/``): the operators' status
-#: page and the players' How to play page.
-_PAGES = {"/status": "/status.html", "/how-to-play": "/how-to-play.html"}
+#: page, the players' How to play page and their account's page.
+_PAGES = {"/status": "/status.html", "/how-to-play": "/how-to-play.html",
+          "/account": "/account.html"}
 JSON_TYPE = "application/json"
 #: The site passkeys are made for when none is configured: ``make run``'s, reached as
 #: http://localhost:8000 (WebAuthn takes no IP address for a site).
