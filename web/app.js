@@ -54,9 +54,8 @@ window.addEventListener("popstate", show);
 async function main() {
   installTooltips();
   // Who is signed in, before any POST: a signed-in player's POSTs carry the session's
-  // CSRF token (session.js), or the server refuses them. Asked only when this browser
-  // signed in (its hint), so a signed-out player's page gets no 401.
-  const session = loadSession({ onlyIfHinted: true }).then((a) => (a ? a.name : null), () => undefined);
+  // CSRF token (session.js), or the server refuses them.
+  const session = loadSession().then((a) => (a ? a.name : null), () => undefined);
   try {
     setCatalogue(/** @type {import("./text.js").Catalogue} */ (await api("GET", "/api/rules")));
   } catch (e) {

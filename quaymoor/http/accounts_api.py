@@ -8,8 +8,8 @@ Endpoints (every ``POST`` is JSON, same-origin, as every other ``POST`` of the A
   "credential"}``: the account made, signed in (201, ``Set-Cookie``).
 - ``POST /api/accounts/signin/options`` ``{}`` and ``POST /api/accounts/signin``
   ``{"ceremony", "credential"}``: signed in (200, ``Set-Cookie``).
-- ``GET /api/accounts/me``: the signed-in account (name, since, passkeys, sessions) and the
-  session's CSRF token; 401 ``signed_out`` otherwise.
+- ``GET /api/accounts/me``: ``{"signed_in": true}`` with the account (name, since,
+  passkeys, sessions) and the session's CSRF token, or ``{"signed_in": false}``.
 - ``POST /api/accounts/signout`` ``{}`` (this session), ``POST
   /api/accounts/signout-everywhere`` ``{}`` (every session of the account), ``POST
   /api/accounts/delete`` ``{"name"}`` (the account, its passkeys and sessions).
@@ -144,12 +144,17 @@ class AccountsApi:
             return self._signed_in(await accounts.signin(answer.ceremony,
                                                          answer.credential), 200)
         session = await self.session(request)
+        if path == PREFIX + "me":  # who this browser is: a question, not a refusal
+            if session is None:
+                return json_response({"signed_in": False})
+            try:
+                account = await accounts.account(session)
+            except AccountRefusal:  # deleted on another process a moment ago
+                return json_response({"signed_in": False})
+            return json_response({"signed_in": True, **account, "csrf": session.csrf})
         if session is None:
             return error_response(Code.SIGNED_OUT, "you are not signed in (no session, or "
                                   "it ended): sign in with your passkey")
-        if path == PREFIX + "me":
-            account = await accounts.account(session)
-            return json_response({**account, "csrf": session.csrf})
         token = session_token(request)
         assert token is not None
         if path == PREFIX + "signout":

@@ -201,8 +201,8 @@ CEREMONY: Final = _obj(["ceremony", "options"], {
                                     "options: parseCreationOptionsFromJSON and "
                                     "parseRequestOptionsFromJSON)"}})
 ANSWER: Final = _obj(["ceremony", "credential"], {
-    "ceremony": STRING, "credential": {**ANY_OBJECT, "description": "the browser's "
-                                       "PublicKeyCredential.toJSON()"}})
+    "ceremony": {"type": "string", "minLength": 1, "maxLength": 64},
+    "credential": {**ANY_OBJECT, "description": "the browser's PublicKeyCredential.toJSON()"}})
 SIGNED_IN: Final = _obj(["name", "csrf"], {"name": STRING, "csrf": STRING})
 
 
@@ -239,11 +239,14 @@ ACCOUNT_PATHS: Final[dict[str, dict[str, Any]]] = {
                                    **_refusals(Code.BAD_REQUEST, Code.CEREMONY_GONE,
                                                Code.PASSKEY_REFUSED, *POST_GATE)}, "200")}},
     "/api/accounts/me": {"get": {
-        "operationId": "me", "summary": "the signed-in account and the session's CSRF token",
-        "responses": {**_ok(_obj(["name", "since", "passkeys", "sessions", "csrf"], {
-            "name": STRING, "since": {"type": "number"}, "passkeys": {"type": "integer"},
-            "sessions": {"type": "integer"}, "csrf": STRING})),
-            **_refusals(Code.SIGNED_OUT)}}},
+        "operationId": "me",
+        "summary": "who this browser is: the signed-in account and the session's CSRF token",
+        "responses": _ok({"oneOf": [
+            _obj(["signed_in"], {"signed_in": {"const": False}}),
+            _obj(["signed_in", "name", "since", "passkeys", "sessions", "csrf"], {
+                "signed_in": {"const": True}, "name": STRING, "since": {"type": "number"},
+                "passkeys": {"type": "integer"}, "sessions": {"type": "integer"},
+                "csrf": STRING})]})}},
     "/api/accounts/signout": {"post": {
         "operationId": "signout", "summary": "end this session",
         "requestBody": _body(_obj([], {})),

@@ -107,7 +107,6 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.CSRF: 403,
     Code.NAME_TAKEN: 409,
     Code.PASSKEY_REFUSED: 400,
-    Code.CEREMONY_GONE: 400,
     Code.TOO_MANY_CEREMONIES: 429,
     Code.BAD_TOKEN: 403,
     Code.NOT_HOST: 403,
@@ -120,6 +119,7 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.BAD_STEP: 404,
     Code.BAD_SEAT: 404,  #: over HTTP: ``?seat`` past the game's seats
     Code.NOT_FOUND: 404,
+    Code.CEREMONY_GONE: 404,
     Code.METHOD_NOT_ALLOWED: 405,
     Code.ALREADY_STARTED: 409,
     Code.ALREADY_COMMITTED: 409,

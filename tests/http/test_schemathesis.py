@@ -30,6 +30,19 @@ from tests.http.test_replay_http import GAME, archive_with_game
 from tests.server_process import serving
 
 EXAMPLES = 30
+#: What no JSON Schema can state: an account name's rules (one script, Unicode's
+#: confusables: docs/protocol.md "Accounts"), and whether a passkey's answer is signed by
+#: the key it claims. A schema-valid name may be refused 400 bad_name, a schema-valid
+#: answer (to a ceremony schemathesis opened itself) 400 passkey_refused: only these
+#: operations' positive-data check also takes 400; every other check, the negative-data
+#: check included, runs on them as on the rest.
+NAME_RULES_EXEMPTION = "".join(f"""[[operations]]
+include-path = "{path}"
+checks.positive_data_acceptance.expected-statuses = [
+    "2xx", "400", "401", "403", "404", "409", "429"]
+
+""" for path in ("/api/accounts/register/options", "/api/accounts/register",
+                 "/api/accounts/signin"))
 SCHEMATHESIS = ["run", "--checks", "all", "--max-examples", str(EXAMPLES), "--seed", "1",
                 "--workers", "1", "--request-timeout", "5", "--no-color",
                 "--suppress-health-check", "all", "--generation-database", "none"]
@@ -41,7 +54,8 @@ def test_schemathesis_with_all_its_checks_finds_no_failure(tmp_path: Path) -> No
     archive_with_game(archive)
     work = tmp_path / "work"  # its config, and anything it writes
     work.mkdir()
-    (work / "schemathesis.toml").write_text(f'[parameters]\n"path.game" = "{GAME}"\n')
+    (work / "schemathesis.toml").write_text(f'[parameters]\n"path.game" = "{GAME}"\n\n'
+                                            + NAME_RULES_EXEMPTION)
     with serving(archive) as url:
         done = subprocess.run([exe, *SCHEMATHESIS, f"{url}/api/openapi.json"], cwd=work,
                               capture_output=True, text=True, timeout=300, check=False)
