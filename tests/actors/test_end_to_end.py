@@ -60,11 +60,13 @@ class HttpReply:
     body: Any  #: the JSON body, decoded
 
 
-async def http(port: int, method: str, path: str, body: Any = None) -> HttpReply:
-    """One HTTP/1.1 request on its own connection (``Connection: close``)."""
+async def http(port: int, method: str, path: str, body: Any = None,
+               headers: dict[str, str] | None = None) -> HttpReply:
+    """One HTTP/1.1 request on its own connection (``Connection: close``), with
+    ``headers`` besides the usual ones."""
     payload = b"" if body is None else json.dumps(body).encode()
     head = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close",
-            "Accept: application/json"]
+            "Accept: application/json", *(f"{k}: {v}" for k, v in (headers or {}).items())]
     if body is not None:
         head += ["Content-Type: application/json", f"Content-Length: {len(payload)}"]
     stream = await trio.open_tcp_stream("127.0.0.1", port)
@@ -75,12 +77,12 @@ async def http(port: int, method: str, path: str, body: Any = None) -> HttpReply
             raw += chunk
     top, _, rest = raw.partition(b"\r\n\r\n")
     status_line, *lines = top.decode("latin-1").split("\r\n")
-    headers = {}
+    got = {}
     for line in lines:
         name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
-    assert len(rest) == int(headers["content-length"]), "a short or overlong body"
-    return HttpReply(int(status_line.split()[1]), headers, json.loads(rest) if rest else None)
+        got[name.strip().lower()] = value.strip()
+    assert len(rest) == int(got["content-length"]), "a short or overlong body"
+    return HttpReply(int(status_line.split()[1]), got, json.loads(rest) if rest else None)
 
 
 async def create_table(port: int, players: int) -> dict[str, Any]:

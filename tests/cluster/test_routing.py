@@ -151,3 +151,39 @@ def test_a_second_process_in_a_taken_slot_is_refused(running: RunningCluster) ->
          "--slot", "1"], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
     assert refused.returncode == 2, refused.stderr
     assert "slot w01 is held by a live process" in refused.stderr
+
+
+async def test_an_account_made_on_one_process_signs_in_on_the_other(
+        running: RunningCluster) -> None:
+    """Accounts live in PostgreSQL: a ceremony begun on one process is answered on the
+    other, a session opened on one is known to the other and to HAProxy's front, and a
+    sign-out everywhere on one ends it on both."""
+    from tests.accounts.soft_authenticator import SoftAuthenticator
+
+    origin = f"http://localhost:{running.port}"  # the runner's --public-origin
+    with trio.fail_after(LIMIT):
+        processes = await live_processes(running)
+        one, other = (worker_port(p) for p in processes.values())
+        keys = SoftAuthenticator()
+        made = await http(one, "POST", "/api/accounts/register/options", {"name": "Routa"})
+        assert made.status == 200, made
+        answer = keys.register(made.body["options"], origin)
+        done = await http(other, "POST", "/api/accounts/register",
+                          {"ceremony": made.body["ceremony"], "credential": answer})
+        assert done.status == 201, done
+        cookie = done.headers["set-cookie"].split(";", 1)[0]
+        me = await http(running.port, "GET", "/api/accounts/me", headers={"Cookie": cookie})
+        assert me.body["name"] == "Routa" and me.body["signed_in"], me
+        asked = await http(other, "POST", "/api/accounts/signin/options", {})
+        signed = await http(one, "POST", "/api/accounts/signin", {
+            "ceremony": asked.body["ceremony"],
+            "credential": keys.sign_in(asked.body["options"], origin)})
+        assert signed.status == 200, signed
+        second = signed.headers["set-cookie"].split(";", 1)[0]
+        ended = await http(one, "POST", "/api/accounts/signout-everywhere", {},
+                           headers={"Cookie": second, "X-CSRF-Token": signed.body["csrf"]})
+        assert ended.body == {"signed_out": 2}, ended
+        for port in (one, other, running.port):
+            for jar in (cookie, second):
+                gone = await http(port, "GET", "/api/accounts/me", headers={"Cookie": jar})
+                assert gone.body == {"signed_in": False}, (port, gone)
