@@ -7,6 +7,7 @@ import { getName, setName, setToken } from "./store.js";
 import { commitClientSeed, revealClientSeed, showFingerprint } from "./seen.js";
 import { limit } from "./text.js";
 import { BOT_LEVELS } from "./wire.js";
+import { currentSession } from "./session.js";
 
 const BOTS_KEY = "quaymoor.bots";
 
@@ -130,6 +131,17 @@ export function renderLobby(app, go) {
     id: "name", type: "text", maxlength: 24, autocomplete: "nickname",
     value: getName() || "", placeholder: "Your name",
   });
+  // Signed in, a seat takes the account's name whatever is typed (docs/protocol.md
+  // "Accounts"): the field shows it and cannot be changed here.
+  const account = currentSession();
+  /** @type {HTMLElement | null} */
+  let nameNote = null;
+  if (account) {
+    name.value = account.name;
+    name.readOnly = true;
+    name.setAttribute("aria-describedby", "name-note");
+    nameNote = h("p", { id: "name-note", class: "hint" }, "You are signed in: you play under your account's name.");
+  }
   const playNowPlayers = playersSelect("playnow-players", 4);
   const playNowBots = botsSelect("playnow-bots");
   /** @type {HTMLButtonElement} */
@@ -140,7 +152,7 @@ export function renderLobby(app, go) {
     ev.preventDefault();
     playNowButton.disabled = true;
     const nm = name.value.trim() || "Player";
-    setName(nm);
+    if (!account) setName(nm);
     try {
       go(await playNow({ name: nm, players: Number(playNowPlayers.value), bots: playNowBots.value }));
     } catch (e) {
@@ -150,7 +162,7 @@ export function renderLobby(app, go) {
   } },
   h("h1", {}, "Quaymoor"),
   h("p", { class: "lead" }, "A canal town on the moors. Lead a guild of apprentices, ship goods down the canal, earn seals."),
-  h("label", { for: "name" }, "Your name"), name,
+  h("label", { for: "name" }, "Your name"), name, ...(nameNote ? [nameNote] : []),
   h("label", { for: "playnow-players" }, "Players at the table"), playNowPlayers,
   h("label", { for: "playnow-bots" }, "Bots"), playNowBots,
   playNowButton);
@@ -166,7 +178,7 @@ export function renderLobby(app, go) {
     ev.preventDefault();
     createBtn.disabled = true;
     const nm = name.value.trim() || "Player";
-    setName(nm);
+    if (!account) setName(nm);
     try {
       const t = /** @type {TableMade} */ (await api("POST", "/api/tables",
         { players: Number(createPlayers.value), bots: createBots.value, hints: createHints.checked }));

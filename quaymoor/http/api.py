@@ -287,10 +287,11 @@ class HttpApi:
             play = _body(request, PlayNow)
             _seed_comes_later(play.client_seed, play.commitment)
             joined = None
+            name = await self._seat_name(request, play.name)
 
             async def play_now() -> Table:
                 nonlocal joined
-                table, joined = await sup.play_now(play.players, play.name, play.bots,
+                table, joined = await sup.play_now(play.players, name, play.bots,
                                                    play.pace)
                 return table
 
@@ -308,7 +309,7 @@ class HttpApi:
                 join = _body(request, JoinTable)
                 _seed_comes_later(join.client_seed, join.commitment, table_id)
                 fingerprint = sup.get(table_id).fingerprint
-                result = await sup.join(table_id, join.name)
+                result = await sup.join(table_id, await self._seat_name(request, join.name))
                 return json_response({"table": table_id, "seat": result.seat,
                                       "token": result.token, "fingerprint": fingerprint})
             if verb == "commit":
@@ -324,6 +325,12 @@ class HttpApi:
             return json_response({"table": table_id, "started": True, "commitments": fixed})
         return error_response(Code.NOT_FOUND, f"no API endpoint {method} {path}")
 
+
+    async def _seat_name(self, request: HttpRequest, typed: Any) -> Any:
+        """The name a seat takes: a signed-in player's account name (an account keeps
+        its name: nobody signed in plays under another), else the name typed."""
+        session = await self.accounts.session(request)
+        return typed if session is None else session.name
 
     def _method_refusal(self, request: HttpRequest) -> HttpResponse | None:
         """405 with ``Allow`` for a method a known path does not take; for a ``POST``, 415

@@ -325,3 +325,23 @@ async def test_another_sites_page_cannot_sign_in(api: HttpApi) -> None:
     assert code(refused) == (403, "cross_site")
     assert code(await someone.call("GET", "/api/accounts/signin")) == (
         405, "method_not_allowed")
+
+
+async def test_a_signed_in_player_sits_under_the_account_name(api: HttpApi) -> None:
+    """An account keeps its name: whatever name a signed-in player types, the seat takes
+    the account's (so nobody signed in plays under another's name); a guest's is as
+    typed."""
+    ada = Browser(api)
+    assert (await ada.register("Ada"))[0] == 201
+    status, made = await ada.call("POST", "/api/play-now", {"name": "Bob", "players": 3})
+    assert status == 201
+    table = made["table"]
+    seats = api.supervisor.get(table).summary()["seats"]
+    assert seats[0]["name"] == "Ada"
+    guest = Browser(api)
+    assert (await guest.call("POST", f"/api/tables/{table}/join", {"name": "Cy"}))[0] == 200
+    bede = Browser(api)
+    assert (await bede.register("Bede"))[0] == 201
+    assert (await bede.call("POST", f"/api/tables/{table}/join", {"name": "Ada"}))[0] == 200
+    names = [s["name"] for s in api.supervisor.get(table).summary()["seats"]]
+    assert names == ["Ada", "Cy", "Bede"]

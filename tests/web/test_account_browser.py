@@ -213,6 +213,10 @@ def test_register_sign_out_in_create_a_table_and_sign_out_everywhere(
         page.goto(base + "/")
         page.wait_for_function("() => document.querySelector('#account-link')?.textContent"
                                ".startsWith('Ada')")
+        # she plays under her account's name: the lobby's name field says so
+        assert page.input_value("#name") == "Ada"
+        assert page.evaluate("document.querySelector('#name').readOnly")
+        assert "your account's name" in page.locator("#name-note").inner_text()
         with page.expect_response(lambda r: r.url.endswith("/api/tables")
                                   and r.request.method == "POST") as made:
             page.get_by_role("button", name="Create a table").click()
