@@ -50,6 +50,8 @@ class News:
     start: Start | None
     done: int
     actions: list[RecordedAction]
+    #: per seat, the hints given so far, when that changed since the last news (else None)
+    hints: list[int] | None = None
 
 
 class GameProgress:
@@ -58,6 +60,7 @@ class GameProgress:
 
     def __init__(self) -> None:
         self._done: dict[str, int] = {}  #: table id -> actions passed on so far
+        self._hints: dict[str, list[int]] = {}  #: table id -> hints passed on so far
 
     def news(self, table: Table) -> News | None:
         """What is new since the last call for ``table``; None before its game starts."""
@@ -73,10 +76,15 @@ class GameProgress:
                            for s in table.seats])
             done = 0
         self._done[table.id] = len(game.history)
-        return News(start, done, game.history[done:])
+        given = table.hints.given
+        hints = None
+        if any(given) and self._hints.get(table.id) != given:
+            hints = self._hints[table.id] = list(given)
+        return News(start, done, game.history[done:], hints)
 
     def forget(self, table_id: str) -> bool:
         """The table closed: True when its game had started (something was passed on)."""
+        self._hints.pop(table_id, None)
         return self._done.pop(table_id, None) is not None
 
 

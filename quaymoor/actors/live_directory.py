@@ -1,7 +1,8 @@
 """One process's table directory when it keeps its running games in SQLite
 (``store.sqlite_live``): what a SIGKILL must not take.
 
-Told, as it happens: a game started (its seeds and seats, once) and each new action,
+Told, as it happens: a game started (its seeds and seats, once), each new action and each
+hint given,
 queued on the live store's writer from the table's actor (cheap: the new actions' list
 slice); a table closed whose game was played (its record was submitted just before), so
 that its rows go once the archive has written the record. A table that never started
@@ -52,6 +53,8 @@ class LiveDirectory(LocalDirectory):
                                      start.seat_seeds, start.seats, []))
         if news.actions:
             self.live.acted(table.id, news.done, news.actions)
+        if news.hints is not None:
+            self.live.hinted(table.id, news.hints)
 
     def closed(self, table: Table) -> None:
         if self._progress.forget(table.id):

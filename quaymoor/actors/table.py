@@ -257,7 +257,10 @@ class Table:
                 self._hint(conn)
             case inbox.HintReady(seat=seat, version=version, answer=answer):
                 if self.game is not None:
-                    for asker in self.hints.ready(seat, version, answer, self.game.version):
+                    askers = self.hints.ready(seat, version, answer, self.game.version)
+                    if askers and self.on_change is not None:  # a hint counted: kept
+                        self.on_change(self)
+                    for asker in askers:
                         if self.room.attached(asker):
                             self.room.send(asker, hint_message(version, answer))
             case inbox.HostAway():

@@ -44,6 +44,8 @@ class LiveGame:
     #: record format 4 without ``commitment``)
     seats: list[dict[str, Any]]
     actions: list[RecordedAction]  #: every action written, in order
+    #: per seat, the hints its player was given (none kept: zeros)
+    hints: list[int] = attrs.field(factory=list)
 
 
 def action_rows(actions: list[RecordedAction]) -> list[Any]:
@@ -75,5 +77,6 @@ def ended_record(live: LiveGame, *, ended_at: float | None = None) -> GameRecord
     reason = EndReason.FINISHED if game.is_over() else EndReason.SHUTDOWN
     record = game.record(None if dealt else partial.seats, game=live.table_id,
                          end_reason=reason,
-                         ended_at=time.time() if ended_at is None else ended_at)
+                         ended_at=time.time() if ended_at is None else ended_at,
+                         hints=live.hints or None)
     return record if dealt else attrs.evolve(record, seat_seeds=live.seat_seeds)

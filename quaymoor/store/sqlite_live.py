@@ -78,6 +78,12 @@ CREATE TABLE IF NOT EXISTS live_games (
     seat_seeds   TEXT NOT NULL,
     seats        TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS live_hints (
+    table_id TEXT NOT NULL,
+    seat     INTEGER NOT NULL,
+    given    INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS live_actions (
     table_id TEXT NOT NULL,
     n        INTEGER NOT NULL,
@@ -126,6 +132,20 @@ class Acted:
 
 
 @attrs.frozen
+class Hinted:
+    """The hints each seat was given so far (a player's use of hints is theirs: the
+    record of a killed game says it too)."""
+
+    table_id: str
+    given: list[int]
+
+    def apply(self, db: sqlite3.Connection) -> None:
+        db.executemany(
+            "INSERT OR REPLACE INTO live_hints (table_id, seat, given) VALUES (?, ?, ?)",
+            [(self.table_id, seat, n) for seat, n in enumerate(self.given)])
+
+
+@attrs.frozen
 class Ended:
     """The games' records are archived: their rows go."""
 
@@ -134,10 +154,11 @@ class Ended:
     def apply(self, db: sqlite3.Connection) -> None:
         ids = [(t,) for t in self.table_ids]
         db.executemany("DELETE FROM live_actions WHERE table_id = ?", ids)
+        db.executemany("DELETE FROM live_hints WHERE table_id = ?", ids)
         db.executemany("DELETE FROM live_games WHERE table_id = ?", ids)
 
 
-LiveOp: TypeAlias = Began | Acted | Ended
+LiveOp: TypeAlias = Began | Acted | Hinted | Ended
 
 
 def _urgent(op: LiveOp) -> bool:
@@ -202,6 +223,9 @@ class LiveStore:
 
     def acted(self, table_id: str, first: int, actions: list[RecordedAction]) -> None:
         self._put(Acted(table_id, first, actions))
+
+    def hinted(self, table_id: str, given: list[int]) -> None:
+        self._put(Hinted(table_id, list(given)))
 
     def ended(self, table_id: str) -> None:
         """The game's record has been submitted to the archive: its rows go once the
@@ -314,9 +338,14 @@ class LiveStore:
             # One writer writes them in order, so they run 0, 1, 2, ...: should a gap ever
             # be found, what follows it could not be replayed anyway.
             actions = [json.loads(a) for i, (n, a) in enumerate(rows) if n == i]
+            hints = [0] * int(players)
+            for seat, given in self._db.execute(
+                    "SELECT seat, given FROM live_hints WHERE table_id = ?", (table_id,)):
+                if 0 <= seat < len(hints):
+                    hints[seat] = int(given)
             out.append(LiveGame(str(table_id), int(players), str(seed), json.loads(client_seeds),
                                 json.loads(seat_seeds), json.loads(seats),
-                                actions_from_rows(actions)))
+                                actions_from_rows(actions), hints))
         return out
 
 

@@ -14,10 +14,12 @@ import pytest
 import trio
 
 from quaymoor.actors.bot_pool import BotPool
+from quaymoor.actors.directory import GameProgress
 from quaymoor.actors.hints import Hints
 from quaymoor.actors.inbox import HintFrom
 from quaymoor.actors.lobby import Seats
 from quaymoor.actors.supervisor import Supervisor
+from quaymoor.actors.table import Table
 from quaymoor.config import TableConfig
 from quaymoor.protocol.codec import unstructure_with
 from quaymoor.rules.actions import Action
@@ -63,13 +65,27 @@ async def test_a_seat_among_bots_gets_the_hard_bots_move_counted_once(
     with trio.fail_after(30):
         while 0 not in game.deciding():
             await trio.sleep(0.05)
+    # what the directory passes on to its store (a single process's live file: what a
+    # SIGKILL must not take) includes each hint as it is counted
+    told: list[list[int]] = []
+    progress = GameProgress()
+    progress.news(table)
+
+    def passed_on(t: Table) -> None:
+        news = progress.news(t)
+        if news is not None and news.hints is not None:
+            told.append(news.hints)
+
+    table.on_change = passed_on
     view = game.view(0)
     hint = await _hint(ada)
+    assert told == [[1, 0, 0]]
     assert hint["version"] == view.version
     assert hint["action"] in [unstructure_with(a, Action) for a in view.legal]
     assert hint["words"] and hint["why"]
     again = await _hint(ada)
     assert again == hint
+    assert told == [[1, 0, 0]]  # counted once, passed on once
     assert table.hints.given == [1, 0, 0]
     assert table.play is not None
     assert [s.hints for s in table.play.record(None).seats] == [1, 0, 0]

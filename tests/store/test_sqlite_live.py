@@ -1,6 +1,7 @@
 """The single process's running games in SQLite (``store.sqlite_live``): what is written
 as a game is played survives the process's being killed, the next start ends it as a
-shutdown with every action, seed revealed and verifiable, exactly once; a game whose
+shutdown with every action and every hint given, seed revealed and verifiable, exactly
+once; a game whose
 record the archive already holds is left as archived; rows go only once the record is
 written. (The real SIGKILL of a real server: ``tests/fairness/test_sigkill.py``.)"""
 
@@ -28,6 +29,7 @@ from quaymoor.tools.selfplay import game_seed, play_random
 from tests.server_process import ROOT
 
 TABLE = "00000000ab"
+HINTS = 2  #: hints Ada was given before the kill
 COMMITMENT = seed_commitment(TABLE, 0, "Ada's dice")
 SEATS = [{"name": "Ada", "bot": False, "commitment": COMMITMENT},
          {"name": "Bede (bot)", "bot": True, "commitment": None}]
@@ -68,6 +70,14 @@ def rows(archive: Path) -> tuple[int, int]:
         db.close()
 
 
+def hints_kept(archive: Path) -> bool:
+    db = sqlite3.connect(live_path(str(archive)))
+    try:
+        return bool(db.execute("SELECT count(*) FROM live_hints").fetchone()[0])
+    finally:
+        db.close()
+
+
 def write_and_die(path: Path, steps: int, split: int, legacy: bool = False) -> None:
     """A process that plays ``played(steps)`` (its actions in two writes), then is killed
     (SIGKILL) once they are committed: its writers are never told, its lock is dropped by
@@ -93,7 +103,8 @@ async def _play_then_die(path: Path, steps: int, split: int, legacy: bool) -> No
         live.began(began(game))
         live.acted(TABLE, 0, game.history[:split])
         live.acted(TABLE, split, game.history[split:])
-        while rows(path)[1] < len(game.history):
+        live.hinted(TABLE, [HINTS, 0])  # Ada was given hints: hers to keep, as her actions
+        while rows(path)[1] < len(game.history) or not hints_kept(path):
             await trio.sleep(0.01)
         os.kill(os.getpid(), signal.SIGKILL)
 
@@ -121,7 +132,8 @@ async def test_a_game_left_running_is_ended_once_at_the_next_start(
             assert record.seed == seed_to_hex(game.seed)
             assert record.seat_seeds == ["Ada's dice", None]
             assert record.format == (3 if legacy else 4)
-            assert record.seats == [SeatInfo("Ada", False, None if legacy else COMMITMENT),
+            assert record.seats == [SeatInfo("Ada", False, None if legacy else COMMITMENT,
+                                             hints=HINTS),
                                     SeatInfo("Bede (bot)", True)]
             verdict = verify_record(record)
             assert verdict.ok, verdict.message
@@ -129,6 +141,7 @@ async def test_a_game_left_running_is_ended_once_at_the_next_start(
             await archive.close()
             nursery.cancel_scope.cancel()
     assert rows(path) == (0, 0)  # its record written, its rows gone: nothing to end again
+    assert not hints_kept(path)
 
 
 async def test_a_game_archived_before_the_kill_keeps_its_record(tmp_path: Path) -> None:
