@@ -35,6 +35,7 @@ from quaymoor.store.pg_lobby import (
     Changed,
     Closed,
     CreatedBy,
+    Hinted,
     Opened,
     Started,
     is_live,
@@ -77,7 +78,7 @@ class SharedTables(TableDirectory):
         self.store.put(Changed(table.id, lobby_row(table)))
 
     def progressed(self, table: Table) -> None:
-        """The seeds once, the new actions, the lobby row."""
+        """The seeds once, the new actions, the hints given, the lobby row."""
         news = self._progress.news(table)
         if news is None:
             return
@@ -86,6 +87,8 @@ class SharedTables(TableDirectory):
                                    start.seats))
         if news.actions:
             self.store.put(Acted(table.id, news.done, action_rows(news.actions)))
+        if news.hints is not None:
+            self.store.put(Hinted(table.id, news.hints))
         self.changed(table)
 
     def closed(self, table: Table) -> None:

@@ -107,6 +107,20 @@ class Acted:
 
 
 @attrs.frozen
+class Hinted:
+    """The hints each seat of the game was given so far (migration 0005)."""
+
+    table_id: str
+    given: list[int]
+
+    def apply(self, db: Db) -> None:
+        db.execute("INSERT INTO table_hints (table_id, given) SELECT %s, %s WHERE EXISTS"
+                   " (SELECT 1 FROM live_tables WHERE id = %s)"
+                   " ON CONFLICT (table_id) DO UPDATE SET given = excluded.given",
+                   (self.table_id, Jsonb(self.given), self.table_id))
+
+
+@attrs.frozen
 class Closed:
     """The table is gone (never started, or its record is archived already)."""
 
@@ -116,7 +130,7 @@ class Closed:
         db.execute("DELETE FROM live_tables WHERE id = %s", (self.table_id,))
 
 
-LobbyOp: TypeAlias = Opened | Changed | Started | CreatedBy | Acted | Closed
+LobbyOp: TypeAlias = Opened | Changed | Started | CreatedBy | Acted | Hinted | Closed
 
 
 class ActedMany:
