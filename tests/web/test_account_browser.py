@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from tests.server_process import browser_skip_reason, chromium, serving
+from tests.server_process import browser_skip_reason, serving
 from tests.web import axe
 
 SIZES = {"phone": (360, 740), "laptop": (1366, 768)}
@@ -58,10 +58,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
         yield f"http://localhost:{port}", port
 
 
-@pytest.fixture(scope="module")
-def browser(site: tuple[str, int]) -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
+# The browser is the run's one Chromium (tests/web/conftest.py): Playwright's sync API
+# runs one instance per process.
 
 
 class Player:
