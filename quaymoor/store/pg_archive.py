@@ -240,11 +240,10 @@ class PgArchive(RecordReads):
 
     # ------------------------------------------------------------ reading
 
-    def _read(self, query: str, params: tuple[Any, ...], *,
-              rows: bool = True) -> list[tuple[Any, ...]]:
-        """Rows of ``query`` on the read connection (in a worker thread); one reconnect
-        when the connection broke. ``rows=False``: a statement that may return none (an
-        analysis's row is written on this connection too: small and rare)."""
+    def _on_connection(self, work: Callable[[Db], T], what: str) -> T:
+        """``work`` on the read connection (in a worker thread); once more on a new
+        connection when the connection broke (what the first attempt began was rolled back
+        with it)."""
         with self._read_lock:
             if self._closed:
                 raise ArchiveError("the store is closed")
@@ -252,40 +251,36 @@ class PgArchive(RecordReads):
                 try:
                     if self._read_db.closed:
                         self._read_db = connect(self.url)
-                    cursor = self._read_db.execute(query.encode(), params)
-                    if not rows and cursor.description is None:
-                        return []
-                    return cursor.fetchall()
+                    return work(self._read_db)
                 except RECONNECT as exc:
                     self._read_db.close()
                     if attempt == 2:
-                        raise ArchiveError(f"PostgreSQL cannot be read: {exc}") from exc
+                        raise ArchiveError(f"PostgreSQL cannot be {what}: {exc}") from exc
         raise AssertionError("unreachable")
+
+    def _read(self, query: str, params: tuple[Any, ...], *,
+              rows: bool = True) -> list[tuple[Any, ...]]:
+        """Rows of ``query`` on the read connection. ``rows=False``: a statement that may
+        return none (an analysis's row is written on this connection too: small and
+        rare)."""
+        def work(db: Db) -> list[tuple[Any, ...]]:
+            cursor = db.execute(query.encode(), params)
+            if not rows and cursor.description is None:
+                return []
+            return cursor.fetchall()
+        return self._on_connection(work, "read")
 
     def _transact(self, work: Callable[[accounts.Run], T]) -> T:
         """``work`` in one transaction on the read connection (an account's rows: small,
-        rare; in a worker thread); once more on a new connection when the connection broke
-        (the first attempt was rolled back with it)."""
-        with self._read_lock:
-            if self._closed:
-                raise ArchiveError("the store is closed")
-            for attempt in (1, 2):
-                try:
-                    if self._read_db.closed:
-                        self._read_db = connect(self.url)
-                    db = self._read_db
+        rare)."""
+        def in_transaction(db: Db) -> T:
+            def run(sql: str, params: tuple[Any, ...]) -> list[Any]:
+                cursor = db.execute(analyses.pg(sql).encode(), params)
+                return [] if cursor.description is None else cursor.fetchall()
 
-                    def run(sql: str, params: tuple[Any, ...], db: Db = db) -> list[Any]:
-                        cursor = db.execute(analyses.pg(sql).encode(), params)
-                        return [] if cursor.description is None else cursor.fetchall()
-
-                    with db.transaction():
-                        return work(run)
-                except RECONNECT as exc:
-                    self._read_db.close()
-                    if attempt == 2:
-                        raise ArchiveError(f"PostgreSQL cannot be written: {exc}") from exc
-        raise AssertionError("unreachable")
+            with db.transaction():
+                return work(run)
+        return self._on_connection(in_transaction, "written")
 
     async def read(self, query: str, *params: Any) -> list[tuple[Any, ...]]:
         return await trio.to_thread.run_sync(self._read, query, params)
