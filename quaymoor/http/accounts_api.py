@@ -37,6 +37,7 @@ from quaymoor.accounts.service import (
     SignedIn,
     csrf_matches,
 )
+from quaymoor.actors.rate_limit import Keyed, TokenBucket
 from quaymoor.http.frontdoor import HttpRequest, HttpResponse
 from quaymoor.http.responses import READ_METHODS, error_response, json_response
 from quaymoor.protocol.codes import Code
@@ -47,6 +48,11 @@ CSRF_HEADER = "x-csrf-token"
 PREFIX = "/api/accounts/"
 #: Seconds a ``too_many_ceremonies`` refusal says to wait (ceremonies expire in 180 s).
 RETRY_AFTER = 60
+#: Ceremonies (registration or sign-in options) one client address may begin: a burst of
+#: this many, then one every 2 s; past it, 429 (so that one address cannot use up the
+#: server's ``MAX_CEREMONIES`` and keep everyone else from signing in).
+CEREMONY_BURST = 30
+CEREMONY_RATE = 0.5
 #: The methods of each path (the API's 405 and ``Allow``).
 METHODS: dict[str, tuple[str, ...]] = {
     PREFIX + "register/options": ("POST",), PREFIX + "register": ("POST",),
@@ -93,6 +99,9 @@ class AccountsApi:
         self.accounts = accounts
         self.secure = secure
         self._body = body
+        #: by client address: its ceremonies' bucket
+        self._begun: Keyed[str, TokenBucket] = Keyed(
+            lambda: TokenBucket(CEREMONY_RATE, CEREMONY_BURST))
 
     def _cookie(self, value: str, max_age: int) -> tuple[str, str]:
         secure = "; Secure" if self.secure else ""
@@ -129,6 +138,10 @@ class AccountsApi:
 
     async def _handle(self, request: HttpRequest) -> HttpResponse:
         path, accounts = request.path, self.accounts
+        if path in (PREFIX + "register/options", PREFIX + "signin/options") and not (
+                self._begun[request.client].allow()):
+            raise AccountRefusal(Code.TOO_MANY_CEREMONIES, "this address began too many "
+                                 "sign-ins and registrations: try again in a minute")
         if path == PREFIX + "register/options":
             return json_response(await accounts.register_options(
                 self._body(request, NameBody).name))

@@ -43,6 +43,8 @@ class Browser:
         self.csrf: str | None = None
         self.keys = authenticator or SoftAuthenticator()
         self.set_cookies: list[str] = []
+        self.client = "::1"  #: the address the server sees
+        self.retry_after: str | None = None
 
     async def call(self, method: str, path: str, body: Any = None, *,
                    csrf: bool = True, origin: str | None = ORIGIN) -> tuple[int, Any]:
@@ -54,7 +56,8 @@ class Browser:
         if csrf and self.csrf is not None:
             headers["x-csrf-token"] = self.csrf
         raw = b"" if body is None else json.dumps(body).encode()
-        response = await self.api(HttpRequest(method, path, {}, headers, raw, "::1"))
+        response = await self.api(HttpRequest(method, path, {}, headers, raw, self.client))
+        self.retry_after = dict(response.headers).get("Retry-After")
         for name, value in response.headers:
             if name == "Set-Cookie":
                 self.set_cookies.append(value)
@@ -345,3 +348,18 @@ async def test_a_signed_in_player_sits_under_the_account_name(api: HttpApi) -> N
     assert (await bede.call("POST", f"/api/tables/{table}/join", {"name": "Ada"}))[0] == 200
     names = [s["name"] for s in api.supervisor.get(table).summary()["seats"]]
     assert names == ["Ada", "Cy", "Bede"]
+
+
+async def test_one_address_cannot_use_up_the_ceremonies(api: HttpApi) -> None:
+    """A burst of 30 ceremonies an address, then one every 2 s: the next is 429 with
+    Retry-After, and another address is served as before."""
+    flood = Browser(api)
+    for i in range(30):
+        path = "/api/accounts/signin/options" if i % 2 else "/api/accounts/register/options"
+        status, _ = await flood.call("POST", path, {} if i % 2 else {"name": "zed"})
+        assert status == 200, i
+    refused = await flood.call("POST", "/api/accounts/signin/options", {})
+    assert code(refused) == (429, "too_many_ceremonies") and flood.retry_after == "60"
+    other = Browser(api)
+    other.client = "192.0.2.7"
+    assert (await other.register("zed"))[0] == 201
