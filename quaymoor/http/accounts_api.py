@@ -165,21 +165,22 @@ class AccountsApi:
             except AccountRefusal:  # deleted on another process a moment ago
                 return json_response({"signed_in": False})
             return json_response({"signed_in": True, **account, "csrf": session.csrf})
+        # the body first: a malformed request is refused as such, signed in or not
+        confirm = (self._body(request, NameBody).name if path == PREFIX + "delete"
+                   else self._body(request, Empty))
         if session is None:
             return error_response(Code.SIGNED_OUT, "you are not signed in (no session, or "
                                   "it ended): sign in with your passkey")
         token = session_token(request)
         assert token is not None
         if path == PREFIX + "signout":
-            self._body(request, Empty)
             await accounts.signout(token)
             return json_response({"signed_out": 1}, headers=(self._cookie("", 0),))
         if path == PREFIX + "signout-everywhere":
-            self._body(request, Empty)
             ended = await accounts.signout_everywhere(session)
             return json_response({"signed_out": ended}, headers=(self._cookie("", 0),))
         assert path == PREFIX + "delete"
-        await accounts.delete(session, self._body(request, NameBody).name)
+        await accounts.delete(session, confirm)
         return json_response({"deleted": session.name}, headers=(self._cookie("", 0),))
 
 
