@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -41,8 +42,11 @@ CEREMONY_SECONDS: Final = 180.0
 MAX_CEREMONIES: Final = 10_000
 #: Seconds a session lasts after sign-in.
 SESSION_SECONDS: Final = 30 * 24 * 3600.0
-#: The longest ceremony id a request may name (ours are 22 characters).
+#: The longest ceremony id or session token a request may name (ours are 22 and 43).
 _MAX_ID: Final = 64
+#: What a ceremony id may be (ours: ``secrets.token_urlsafe(16)``); anything else, a lone
+#: surrogate included, is refused before the store is asked.
+CEREMONY_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class AccountRefusal(Exception):
@@ -94,9 +98,9 @@ class Accounts:
                                  "too many sign-ins are under way: try again in a minute")
 
     async def _take(self, ceremony_id: object, kind: str) -> Ceremony:
-        if not isinstance(ceremony_id, str) or not 0 < len(ceremony_id) <= _MAX_ID:
-            raise AccountRefusal(Code.BAD_REQUEST, "the ceremony's id (a string from the "
-                                 "options) is needed @ $.ceremony")
+        if not isinstance(ceremony_id, str) or not CEREMONY_ID.fullmatch(ceremony_id):
+            raise AccountRefusal(Code.BAD_REQUEST, "the ceremony's id (from the options: 1 "
+                                 "to 64 of A-Z a-z 0-9 _ -) is needed @ $.ceremony")
         taken = await self._run(self.store.take_ceremony, ceremony_id, kind, self.clock())
         if taken is None:
             raise AccountRefusal(Code.CEREMONY_GONE, "that ceremony is unknown, answered "
@@ -186,8 +190,8 @@ class Accounts:
 
     async def session(self, token: str | None) -> Session | None:
         """The session of a cookie's token, if it is one that has not ended."""
-        if token is None or not 0 < len(token) <= _MAX_ID:
-            return None
+        if token is None or not CEREMONY_ID.fullmatch(token):
+            return None  # not one of ours (ours are base64url, 43 characters)
         found = await self._run(self.store.session, token_hash(token), self.clock())
         assert found is None or isinstance(found, Session)
         return found

@@ -201,7 +201,7 @@ CEREMONY: Final = _obj(["ceremony", "options"], {
                                     "options: parseCreationOptionsFromJSON and "
                                     "parseRequestOptionsFromJSON)"}})
 ANSWER: Final = _obj(["ceremony", "credential"], {
-    "ceremony": {"type": "string", "minLength": 1, "maxLength": 64},
+    "ceremony": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"},
     "credential": {**ANY_OBJECT, "description": "the browser's PublicKeyCredential.toJSON()"}})
 SIGNED_IN: Final = _obj(["name", "csrf"], {"name": STRING, "csrf": STRING})
 

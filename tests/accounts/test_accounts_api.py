@@ -197,6 +197,10 @@ async def test_malformed_answers_get_clear_errors(api: HttpApi, credential: Any)
     assert code(await someone.call("POST", "/api/accounts/signin",
                                    {"ceremony": "x" * 65, "credential": {}})) == (
         400, "bad_request")
+    for odd in ("\ud83d\ud858x", "a b", "x\u0000", "\u00e9t\u00e9"):  # a lone surrogate too
+        assert code(await someone.call("POST", "/api/accounts/register",
+                                       {"ceremony": odd, "credential": {}})) == (
+            400, "bad_request")
     assert code(await someone.call("POST", "/api/accounts/signin",
                                    {"ceremony": "nope", "credential": {}})) == (
         404, "ceremony_gone")

@@ -45,7 +45,9 @@ def test_every_message_and_action_class_is_a_shape_with_all_its_fields() -> None
 
 def test_routes_come_from_the_openapi_document() -> None:
     found = {r.name: r for r in routes(document())}
-    assert set(found) == {"create_table", "play_now", "join", "commit", "start", "reveal"}
+    assert set(found) == {"create_table", "play_now", "join", "commit", "start", "reveal",
+                          "register_options", "register", "signin_options", "signin",
+                          "signout", "signout_everywhere", "delete_account"}
     assert found["reveal"].path == "/api/tables/{table}/reveal"
     assert {f.name for f in found["reveal"].fields} == {"token", "client_seed"}
     assert set(found["reveal"].fields[1].kinds) == {"string"}  # a string; null is refused
