@@ -5,7 +5,7 @@ unique.
 ``NameRefused``, a ``ValueError`` whose message tells a player what is wrong and where
 (``character 3 (U+200F RIGHT-TO-LEFT MARK) is invisible``). A message never quotes more
 than 40 characters of what was typed, and shows a character that cannot be printed only as
-its code point (``U+XXXX``), so it can always be sent as UTF-8.
+its code point (``U+`` and hex digits: ``U+200F``), so it can always be sent as UTF-8.
 
 The rules, in the order they are checked (the first broken one is the one reported):
 
@@ -80,7 +80,7 @@ import attrs
 from confusable_homoglyphs import utils as _homoglyph_files  # type: ignore[import-untyped]
 
 __all__ = ["MAX_LENGTH", "MAX_MARKS", "MIN_LENGTH", "SEPARATORS", "AccountName", "NameRefused",
-           "account_name"]
+           "account_name", "printable"]
 
 MIN_LENGTH = 2
 MAX_LENGTH = 20
@@ -390,11 +390,16 @@ def _at(text: str, display: str, i: int) -> str:
     return f"character {j + 1} {_describe(c, text[j])}"
 
 
-def _shown(text: str, *, quote: bool = True) -> str:
-    """At most _SHOWN characters of ``text``, those that do not print as ``U+XXXX``."""
-    cut = text[:_SHOWN]
+def printable(text: str, limit: int) -> str:
+    """At most ``limit`` characters of a stranger's ``text``, each that does not print
+    (control, invisible, separator other than a space, surrogate) shown as its code point
+    (``U+200F``), with "…" when cut: safe to put in a message sent as UTF-8."""
     shown = "".join(c if unicodedata.category(c)[0] in ("L", "M", "N", "P", "S") or c == " "
-                    else f"U+{ord(c):04X}" for c in cut)
-    if len(text) > _SHOWN:
-        shown += "…"
+                    else f"U+{ord(c):04X}" for c in text[:limit])
+    return shown + "…" if len(text) > limit else shown
+
+
+def _shown(text: str, *, quote: bool = True) -> str:
+    """At most _SHOWN characters of ``text``, as ``printable`` shows them."""
+    shown = printable(text, _SHOWN)
     return f'"{shown}"' if quote else shown

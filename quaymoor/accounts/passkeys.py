@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import unicodedata
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -41,6 +40,8 @@ from webauthn.helpers.structs import (
     ResidentKeyRequirement,
     UserVerificationRequirement,
 )
+
+from quaymoor.accounts.names import printable
 
 #: Milliseconds the browser is given for a ceremony (the server keeps its challenge
 #: for ``CEREMONY_SECONDS``, a little longer).
@@ -93,16 +94,10 @@ class NewPasskey:
     sign_count: int
 
 
-def _clean(text: str, limit: int = 160) -> str:
-    """A verifier's message made safe to send back: control and invisible characters
-    shown as U+XXXX, cut to ``limit``."""
-    out = "".join(c if unicodedata.category(c)[0] not in "CZ" or c == " "
-                  else f"U+{ord(c):04X}" for c in text)
-    return out if len(out) <= limit else out[:limit] + "..."
-
-
 def _refused(what: str, exc: BaseException) -> PasskeyRefused:
-    return PasskeyRefused(f"{what}: {_clean(str(exc) or type(exc).__name__)}")
+    """The verifier's message, made safe to send back (``names.printable``: 160
+    characters at most, what does not print as its code point)."""
+    return PasskeyRefused(f"{what}: {printable(str(exc) or type(exc).__name__, 160)}")
 
 
 def registration_options(rp: RelyingParty, user_handle: bytes, name: str,
