@@ -11,6 +11,7 @@ import { getName } from "./store.js";
 import { installTooltips } from "./tooltip.js";
 import { loadSession } from "./session.js";
 import { showAccountLink } from "./account_link.js";
+import { ratingOf } from "./players_model.js";
 
 const app = /** @type {HTMLElement} */ (document.getElementById("app")); // index.html has it
 /** @type {TableScreen | null} */
@@ -55,13 +56,16 @@ async function main() {
   installTooltips();
   // Who is signed in, before any POST: a signed-in player's POSTs carry the session's
   // CSRF token (session.js), or the server refuses them.
-  const session = loadSession().then((a) => (a ? a.name : null), () => undefined);
+  /** @type {Promise<{name: string | null | undefined, rating: number | null}>} */
+  const session = loadSession().then((a) => ({ name: a ? a.name : null, rating: ratingOf(a) }),
+    () => ({ name: undefined, rating: null }));
   try {
     setCatalogue(/** @type {import("./text.js").Catalogue} */ (await api("GET", "/api/rules")));
   } catch (e) {
     toast(`Could not load the rules catalogue: ${errorText(e)}`);
   }
-  showAccountLink(await session);
+  const who = await session;
+  showAccountLink(who.name, who.rating);
   show();
 }
 

@@ -44,6 +44,7 @@ const BOTS_KEY = "quaymoor.bots";
  * @property {ListedSeat[]} seats
  * @property {number | null} round
  * @property {boolean} [hints] opened with hints for everyone (joining is agreeing)
+ * @property {boolean} [rated] a rated table: every seated person signed in, no hints
  */
 /**
  * An entry of GET /api/games (the archive's summary).
@@ -97,6 +98,24 @@ export function savedBots() {
   try { return localStorage.getItem(BOTS_KEY) || "normal"; } catch { return "normal"; }
 }
 
+/** What a rated table asks of its players, under each Rated checkbox. */
+const RATED_HINT = "Rated games need every seated person signed in; no hints.";
+
+/**
+ * A "Rated" checkbox with its hint: it can be ticked only when signed in (the server
+ * refuses a rated table to a guest); signed out, the hint says where to sign in.
+ * @param {string} id @param {boolean} signedIn
+ * @returns {{box: HTMLInputElement, parts: HTMLElement[]}}
+ */
+function ratedChoice(id, signedIn) {
+  /** @type {HTMLInputElement} */
+  const box = h("input", { type: "checkbox", id, name: "rated", class: "rated-box", disabled: !signedIn,
+    "aria-describedby": `${id}-hint` });
+  const hint = h("p", { class: "hint", id: `${id}-hint` }, RATED_HINT,
+    signedIn ? null : [" ", h("a", { href: "/account" }, "Sign in"), " to play one."]);
+  return { box, parts: [h("label", { class: "check", for: id }, box, " Rated"), hint] };
+}
+
 /**
  * Play now against bots, in the order that keeps the server honest (docs/fairness.md,
  * "Commit, then reveal"): the table and our seat (the answer carries the fingerprint), the
@@ -104,12 +123,13 @@ export function savedBots() {
  * commitments per seat), and our seed revealed only if ours is listed at our seat.
  * Returns the table's id; a seed not revealed is said (toast), and the table, dealt
  * without it, is still ours to play.
- * @param {{name: string, players: number, bots?: string}} ask without `bots`, the
- *   server's default level (normal)
+ * @param {{name: string, players: number, bots?: string, rated?: boolean}} ask without
+ *   `bots`, the server's default level (normal); without `rated`, the server's default
+ *   (not rated)
  * @returns {Promise<string>}
  */
-export async function playNow({ name, players, bots }) {
-  const r = /** @type {TableMade & Joined} */ (await api("POST", "/api/play-now", { name, players, bots }));
+export async function playNow({ name, players, bots, rated }) {
+  const r = /** @type {TableMade & Joined} */ (await api("POST", "/api/play-now", { name, players, bots, rated }));
   setToken(r.table, r.token);
   await showFingerprint(r.table, r.fingerprint);
   await commitClientSeed(r.table, { token: r.token, seat: r.seat });
@@ -144,6 +164,7 @@ export function renderLobby(app, go) {
   }
   const playNowPlayers = playersSelect("playnow-players", 4);
   const playNowBots = botsSelect("playnow-bots");
+  const playNowRated = ratedChoice("playnow-rated", !!account);
   /** @type {HTMLButtonElement} */
   const playNowButton = h("button", { class: "big primary", id: "play-now", type: "submit" },
     "Play now against bots");
@@ -154,7 +175,8 @@ export function renderLobby(app, go) {
     const nm = name.value.trim() || "Player";
     if (!account) setName(nm);
     try {
-      go(await playNow({ name: nm, players: Number(playNowPlayers.value), bots: playNowBots.value }));
+      go(await playNow({ name: nm, players: Number(playNowPlayers.value), bots: playNowBots.value,
+        rated: playNowRated.box.checked }));
     } catch (e) {
       toast(`Could not start a game: ${errorText(e)}`);
       playNowButton.disabled = false;
@@ -165,12 +187,19 @@ export function renderLobby(app, go) {
   h("label", { for: "name" }, "Your name"), name, ...(nameNote ? [nameNote] : []),
   h("label", { for: "playnow-players" }, "Players at the table"), playNowPlayers,
   h("label", { for: "playnow-bots" }, "Bots"), playNowBots,
+  ...playNowRated.parts,
   playNowButton);
 
   const createPlayers = playersSelect("create-players", 4);
   const createBots = botsSelect("create-bots");
   /** @type {HTMLInputElement} */
   const createHints = h("input", { type: "checkbox", id: "create-hints", name: "hints" });
+  const createRated = ratedChoice("create-rated", !!account);
+  // a rated table has no hints: ticking Rated clears Hints and holds it off
+  createRated.box.addEventListener("change", () => {
+    if (createRated.box.checked) createHints.checked = false;
+    createHints.disabled = createRated.box.checked;
+  });
   const createOut = h("div", { class: "create-out" });
   /** @type {HTMLButtonElement} */
   const createBtn = h("button", { type: "submit" }, "Create a table");
@@ -181,7 +210,8 @@ export function renderLobby(app, go) {
     if (!account) setName(nm);
     try {
       const t = /** @type {TableMade} */ (await api("POST", "/api/tables",
-        { players: Number(createPlayers.value), bots: createBots.value, hints: createHints.checked }));
+        { players: Number(createPlayers.value), bots: createBots.value, hints: createHints.checked,
+          rated: createRated.box.checked }));
       const j = /** @type {Joined} */ (await api("POST", `/api/tables/${t.table}/join`, { name: nm }));
       if (j.fingerprint !== t.fingerprint) throw new Error("the server answered the join with another fingerprint");
       setToken(t.table, j.token);
@@ -199,6 +229,7 @@ export function renderLobby(app, go) {
   h("label", { for: "create-bots" }, "Bots in empty seats"), createBots,
   h("label", { class: "check", for: "create-hints" }, createHints,
     " Hints for everyone (the lobby says so: whoever joins agrees)"),
+  ...createRated.parts,
   createBtn, createOut);
 
   /** @type {HTMLElement} */
@@ -209,7 +240,8 @@ export function renderLobby(app, go) {
   const watch = h("section", { class: "card", "aria-labelledby": "tables-head" },
     h("h2", { id: "tables-head" }, "Tables now"), list,
     h("h2", { id: "games-head" }, "Finished games"), games, refresh,
-    h("p", { class: "small" }, `Refreshed every ${REFRESH_SECONDS} seconds.`));
+    h("p", { class: "small" }, `Refreshed every ${REFRESH_SECONDS} seconds.`),
+    h("p", {}, h("a", { href: "/players", id: "players-link" }, "Players' ratings"), " from rated games."));
 
   app.append(h("div", { class: "lobby" }, form, create, watch));
   loadLists(list, games, go);
@@ -268,7 +300,8 @@ async function loadTables(list, go) {
         : `${t.players} players${t.round ? `, round ${t.round}` : ""}`;
       list.append(h("li", { "data-state": t.state },
         h("span", {}, h("bdi", {}, who(t.seats) || `Table ${t.id}`), ` — ${what}`,
-          t.hints ? h("span", { class: "badge", title: "Every player at this table may ask for hints: joining is agreeing" }, "hints") : null),
+          t.hints ? h("span", { class: "badge", title: "Every player at this table may ask for hints: joining is agreeing" }, "hints") : null,
+          t.rated ? h("span", { class: "badge rated", title: "A rated game: every seated person signed in, no hints" }, "rated") : null),
         tableLink(t.id, waiting ? "Open" : "Watch", go)));
     }
   } catch (e) {

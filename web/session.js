@@ -14,6 +14,8 @@
  * @property {number} passkeys
  * @property {number} sessions
  * @property {string} csrf this session's token
+ * @property {{rating: number, interval: [number, number], games: number}} [rating] the
+ *   account's rating (issue 27; players_model.js's ratingOf reads it)
  */
 /**
  * What this page knows of its session: the name and token (as a sign-in answers them),

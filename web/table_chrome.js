@@ -91,6 +91,7 @@ export class TableChrome {
         model.seats = m.seats;
         if (typeof m.bots === "string") model.bots = m.bots;
         model.hintsForAll = m.hints === true;
+        model.rated = m.rated === true;
         model.lobby = { ...(model.lobby || {}), host: m.host ?? null };
         if (typeof m.pace === "string") this.pace = m.pace;
         t.el.mat.dataset.seat = m.seat === null ? "" : String(m.seat);
@@ -109,6 +110,7 @@ export class TableChrome {
         break;
       case SERVER_MESSAGES.LOBBY:
         model.lobby = m;
+        if (typeof m.rated === "boolean") model.rated = m.rated;
         model.seats = m.seats;
         model.players = m.players;
         if (typeof m.pace === "string") this.pace = m.pace;

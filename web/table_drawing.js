@@ -170,6 +170,8 @@ export class TableDrawing {
     const w = c.watchers;
     const helpKey = keyOf("help");
     return [
+      t.model.rated ? v("span", { class: "tag rated-badge", id: "rated-badge",
+        title: "A rated game: every seated person signed in, no hints" }, "Rated") : null,
       w && w.count ? v("span", { class: "watchers", id: "watchers", title: watchersText(w) },
         v("span", { "aria-hidden": "true" }, "👁 "), watchersText(w)) : null,
       seated && c.pace ? v("select", { id: "pace", class: "pace", "aria-label": "The bots' pace",

@@ -91,6 +91,8 @@ export class TableModel {
     this.bots = "normal";
     /** the table was opened with hints for everyone (welcome's `hints`) */
     this.hintsForAll = false;
+    /** a rated table (welcome's and lobby's `rated`): no hints, ratings change at the end */
+    this.rated = false;
     /** @type {View | null} */ this.view = null;
     /** @type {number | null} */ this.version = null;
     /** @type {Record<string, any> | null} */ this.ended = null;
@@ -167,13 +169,13 @@ export class TableModel {
 
   /**
    * May we ask for a hint now? Our own decision with a choice, at a table where every
-   * other seat is a bot's own chair or one opened with hints for everyone (the server's
-   * rule, docs/protocol.md `hint`: it refuses anything else with hints_off; this only
-   * decides whether to offer it).
+   * other seat is a bot's own chair or one opened with hints for everyone, and never at a
+   * rated table (the server's rule, docs/protocol.md `hint`: it refuses anything else with
+   * hints_off; this only decides whether to offer it).
    */
   hintsAllowed() {
     return this.isMine() && !!this.view && this.view.legal.length > 1
-      && (this.hintsForAll || this.seats.every((s, i) => i === this.seat || s.bot));
+      && !this.rated && (this.hintsForAll || this.seats.every((s, i) => i === this.seat || s.bot));
   }
 
   /** Every action we may take now: the legal ones and the Reeve's take-backs. */

@@ -63,6 +63,8 @@ export function drawPre(d, el, p) {
       s.name && !s.connected && !s.bot ? " — not connected" : ""))),
     v("p", {}, `${seated.length} of ${m.players} seats taken.`),
     w && w.count ? v("p", { class: "small", id: "watchers-pre" }, watchersText(w)) : null,
+    m.rated ? v("p", { class: "rated-note", id: "rated-note" }, v("span", { class: "tag rated-badge" }, "Rated"),
+      " Every seated person must be signed in, and there are no hints.") : null,
     lobby.rematch_of ? v("p", { class: "rematch-note", id: "rematch-note" },
       "A rematch: it starts by itself once every player seated here has come. ",
       "Starting now gives the chairs of those who have not to bots.") : null,

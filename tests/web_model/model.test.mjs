@@ -185,6 +185,11 @@ test("a hint is offered for our own choice among bots, or with a person at a tab
   assert.equal(m.hintsAllowed(), false, "another person, no agreement");
   m.hintsForAll = true;
   assert.equal(m.hintsAllowed(), true, "the table was opened with hints for everyone");
+  m.rated = true;
+  assert.equal(m.hintsAllowed(), false, "a rated table: never (the server refuses them)");
+  m.seats = [{ ...person, seat: 0, name: "Ada" }, bot];
+  assert.equal(m.hintsAllowed(), false, "not among bots either");
+  m.rated = false;
   m.takeUpdate({ version: 2, since: 1, patch: [["/version", 2], ["/deciding", [1]], ["/legal", []]] });
   assert.equal(m.hintsAllowed(), false, "not our decision");
 });
