@@ -55,6 +55,32 @@ def ranks_of(scores: Sequence[tuple[int, int]]) -> list[int]:
     return [1 + sum(1 for other in scores if other > mine) for mine in scores]
 
 
+def places(scores: Sequence[tuple[int, int]], left: Sequence[bool]) -> list[int]:
+    """The places a rated game gives (1 = first): the seats that played their game to its
+    end by their (total, tiebreak) as ``ranks_of`` does, then every seat that *left* (was
+    handed to a bot: timed out or voted out) after all of them, sharing the last place
+    whatever the bot scored for it."""
+    stayed = [i for i in range(len(scores)) if not left[i]]
+    ranked = ranks_of([scores[i] for i in stayed])
+    out = [len(stayed) + 1] * len(scores)
+    for i, place in zip(stayed, ranked, strict=True):
+        out[i] = place
+    return out
+
+
+#: The bots' ratings in rated games: fixed, never updated by a game (a bot's strength does
+#: not change with its results), from the ladder published in README.md ("How strong":
+#: ``quaymoor tournament --ladder --games 10 --ladder-players 2,3,4 --seed 400``), as
+#: OpenSkill keeps them (mu = rating / 60, sigma = half the 95% interval / 1.96 / 60).
+BOT_RATINGS: Final = {
+    "random": Rating(49 / DISPLAY_SCALE, 718 / INTERVAL_Z / DISPLAY_SCALE),
+    "easy": Rating(1231 / DISPLAY_SCALE, 675 / INTERVAL_Z / DISPLAY_SCALE),
+    "normal": Rating(1935 / DISPLAY_SCALE, 674 / INTERVAL_Z / DISPLAY_SCALE),
+    "hard": Rating(2013 / DISPLAY_SCALE, 672 / INTERVAL_Z / DISPLAY_SCALE),
+    "expert": Rating(2333 / DISPLAY_SCALE, 688 / INTERVAL_Z / DISPLAY_SCALE),
+}
+
+
 def rate(ratings: Sequence[Rating], ranks: Sequence[int]) -> list[Rating]:
     """The ratings after one game whose seats held ``ratings`` and finished ``ranks``."""
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
@@ -62,4 +88,4 @@ def rate(ratings: Sequence[Rating], ranks: Sequence[int]) -> list[Rating]:
     return [Rating(team[0].mu, team[0].sigma) for team in rated]
 
 
-__all__ = ["DISPLAY_SCALE", "Rating", "rate", "ranks_of"]
+__all__ = ["BOT_RATINGS", "DISPLAY_SCALE", "Rating", "places", "rate", "ranks_of"]

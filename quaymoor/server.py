@@ -35,7 +35,6 @@ from quaymoor.ops.gc_policy import configure_collector, run_full_collections
 from quaymoor.ops.logs import configure_json_logs
 from quaymoor.ops.open_files import raise_open_files
 from quaymoor.ops.stall_watch import StallWatch
-from quaymoor.store.accounts import memory_accounts
 from quaymoor.store.archive import check_archive
 from quaymoor.store.pg_db import check_database
 
@@ -68,7 +67,7 @@ async def run_server(
     supervisor.metrics.watch_gc()
     gateway = Gateway(supervisor, config)
     origin_ok = functools.partial(same_origin, scheme=config.scheme)
-    accounts = Accounts(archive.accounts if archive is not None else memory_accounts(),
+    accounts = Accounts(supervisor.players.accounts,
                         site_of(config))
     api = HttpApi(supervisor, operator_token=config.operator_token, limits=config.limits,
                   origin_ok=origin_ok, accounts=accounts,

@@ -69,6 +69,9 @@ export const CODES = Object.freeze({
   "SIGNED_OUT": "signed_out",
   "CSRF": "csrf",
   "TOO_MANY_CEREMONIES": "too_many_ceremonies",
+  "RATED_HINTS": "rated_hints",
+  "ALREADY_SEATED": "already_seated",
+  "NO_PLAYER": "no_player",
 });
 
 /**
@@ -134,6 +137,9 @@ export const CODE_MEANINGS = Object.freeze({
   "signed_out": "this needs you signed in",
   "csrf": "this request needs your session's X-CSRF-Token",
   "too_many_ceremonies": "too many sign-ins under way; try again in a minute",
+  "rated_hints": "a rated table gives no hints",
+  "already_seated": "your account has a seat at this rated table already",
+  "no_player": "no player has that name",
 });
 
 /**
@@ -154,6 +160,9 @@ export const HTTP_STATUS = Object.freeze({
   "name_taken": 409,
   "passkey_refused": 400,
   "too_many_ceremonies": 429,
+  "rated_hints": 400,
+  "already_seated": 409,
+  "no_player": 404,
   "bad_token": 403,
   "not_host": 403,
   "operators_only": 403,

@@ -38,8 +38,10 @@ class Hints:
     """One table's hints: who asked, what was answered, how many each seat was given."""
 
     def __init__(self, players: int, to_table: trio.MemorySendChannel[inbox.InboxMessage],
-                 think: Thinker | None, *, agreed: bool = False) -> None:
+                 think: Thinker | None, *, agreed: bool = False, rated: bool = False) -> None:
         self.given = [0] * players
+        #: a rated table: nobody gets hints
+        self.rated = rated
         #: every player agreed to hints (the table was opened with them): people too
         #: may sit at it, and every seat may ask
         self.agreed = agreed
@@ -63,6 +65,8 @@ class Hints:
         """Why ``seat`` may not have a hint now (None: it may)."""
         if seat is None:
             return "a spectator gets no hints @ $.type"
+        if self.rated:
+            return "a rated game is played without hints @ $.type"
         if not self.agreed and any(not s.bot for s in seats.all if s.index != seat):
             return ("hints are for a table where every other seat is a bot, or one opened "
                     "with hints for everyone: with another person at the table, nobody gets "

@@ -85,6 +85,7 @@ class Join:
 
     name: str
     reply: Reply
+    account: str | None = None  #: the account signed in (None: a guest)
 
 
 @attrs.frozen

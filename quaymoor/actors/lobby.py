@@ -61,15 +61,24 @@ class Seats:
     def public(self) -> list[SeatPublic]:
         return [s.public(vote_of(self.all, s)) for s in self.all]
 
-    def join(self, name: str) -> JoinResult:
-        """Seat ``name`` in the first empty chair. Raises ``TableError`` (bad_name,
-        table_full). The seat's client seed comes later (``give_seed``)."""
+    def join(self, name: str, account: str | None = None, *, rated: bool = False
+             ) -> JoinResult:
+        """Seat ``name`` (signed in to ``account``, None: a guest) in the first empty
+        chair. Raises ``TableError`` (bad_name, table_full; at a ``rated`` table
+        signed_out for a guest, already_seated for an account seated already). The
+        seat's client seed comes later (``give_seed``)."""
         name = clean_name(name)
         if not name:
             raise TableError(Code.BAD_NAME, "a name is needed @ $.name")
+        if rated and account is None:
+            raise TableError(Code.SIGNED_OUT, "this table is rated: sign in to take a seat "
+                                              "(or watch)")
+        if rated and any(s.account == account for s in self.all):
+            raise TableError(Code.ALREADY_SEATED, "your account has a seat at this rated "
+                                                  "table already: one seat each")
         for seat in self.all:
             if seat.presence is Presence.EMPTY:
-                return JoinResult(seat.index, seat.take(name))
+                return JoinResult(seat.index, seat.take(name, account))
         raise TableError(Code.TABLE_FULL, "every seat is taken: watch instead")
 
     def _seated(self, token: str, what: str) -> Seat:
@@ -127,11 +136,12 @@ class Seats:
                 found = seat
         return found
 
-    def hold(self, index: int, name: str) -> Seat:
+    def hold(self, index: int, name: str, account: str | None = None) -> Seat:
         """Keep chair ``index`` for ``name`` (a player of the game this one is a rematch
-        of), with a token of its own for them, before anyone can join."""
+        of, signed in to ``account``), with a token of its own for them, before anyone
+        can join."""
         seat = self.all[index]
-        seat.hold(clean_name(name) or seat.display_name)
+        seat.hold(clean_name(name) or seat.display_name, account)
         return seat
 
     def all_committed(self) -> bool:

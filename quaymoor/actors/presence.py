@@ -57,6 +57,11 @@ class Seat:
     _client_seed: str | None = None
     _connections: int = 0
     _missed_timeouts: int = 0
+    #: the account signed in when the chair was taken (None: a guest, a bot)
+    _account: str | None = None
+    #: a bot played for its player at some point (timeouts or a vote): a rated game
+    #: places the seat last (``quaymoor.ratings.places``)
+    _left: bool = False
     #: the seats that voted to hand this one to a bot while its player is away
     _votes: set[int] = attrs.field(factory=set)
 
@@ -90,6 +95,17 @@ class Seat:
     def client_seed(self) -> str | None:
         """The client seed its player revealed (matching ``commitment``)."""
         return self._client_seed
+
+    @property
+    def account(self) -> str | None:
+        """The account its player was signed in to when taking it (None: a guest)."""
+        return self._account
+
+    @property
+    def left(self) -> bool:
+        """A bot has played for its player (after timeouts or by vote), even if they came
+        back since."""
+        return self._left
 
     @property
     def connections(self) -> int:
@@ -140,18 +156,21 @@ class Seat:
 
     # ------------------------------------------------------------ the lobby
 
-    def take(self, name: str) -> str:
-        """A player joins the empty chair under ``name``: returns its new token."""
+    def take(self, name: str, account: str | None = None) -> str:
+        """A player joins the empty chair under ``name`` (signed in to ``account``):
+        returns its new token."""
         assert self._presence is Presence.EMPTY, self._presence
         self._name, self._token = name, secrets.token_urlsafe(24)
+        self._account = account
         self._presence = Presence.AWAY
         return self._token
 
-    def hold(self, name: str) -> None:
-        """Keep the empty chair for ``name``, a player of the game this is a rematch of,
-        with a token of its own for them."""
+    def hold(self, name: str, account: str | None = None) -> None:
+        """Keep the empty chair for ``name`` (of ``account``), a player of the game this
+        is a rematch of, with a token of its own for them."""
         assert self._presence is Presence.EMPTY, self._presence
         self._name, self._token = name, secrets.token_urlsafe(24)
+        self._account = account
         self._presence = Presence.HELD
 
     def came(self) -> None:
@@ -172,7 +191,7 @@ class Seat:
     def let_go_of_hold(self) -> None:
         """The game starts without the held chair's player: the chair is empty again."""
         if self._presence is Presence.HELD:
-            self._name = self._token = None
+            self._name = self._token = self._account = None
             self._presence = Presence.EMPTY
 
     def sit_bot(self, name: str) -> None:
@@ -221,6 +240,7 @@ class Seat:
         if self._missed_timeouts < takeover_after:
             return False
         self._presence = Presence.BOT_PLAYING
+        self._left = True
         self._votes.clear()
         return True
 
@@ -234,4 +254,5 @@ class Seat:
         """The players' vote carried: a bot plays the away seat until its player is back."""
         assert self._presence is Presence.AWAY, self._presence
         self._presence = Presence.VOTED_OUT
+        self._left = True
         self._votes.clear()

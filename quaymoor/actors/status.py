@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 
 #: What the lobby's list of tables shows of each (``GET /api/tables``).
-LOBBY_FIELDS = ("id", "players", "bots", "pace", "hints", "state", "seats", "round", "phase")
+LOBBY_FIELDS = ("id", "players", "bots", "pace", "hints", "rated", "state", "seats", "round",
+                "phase")
 
 
 def summary(table: Table) -> dict[str, Any]:
@@ -85,6 +86,7 @@ def _fixed(table: Table, deciding: list[int]) -> dict[str, Any]:
         "bots": table.bot_level,
         "pace": table.turns.pace.value,
         "hints": table.hints.agreed,
+        "rated": table.rated,
         "state": table.state.value,
         "seats": [
             {"seat": s.index, "name": s.name, "bot": s.bot, "bot_playing": s.bot_playing,

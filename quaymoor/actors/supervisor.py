@@ -55,6 +55,7 @@ from quaymoor.rules.data import MAX_PLAYERS, MIN_PLAYERS
 from quaymoor.rules.record import EndReason, GameRecord
 from quaymoor.store.analyses import MemoryAnalyses
 from quaymoor.store.archive import Archive
+from quaymoor.store.memory_store import MemoryStore
 
 #: Tables summarised for /status.json between two checkpoints (about 2 ms of work).
 STATUS_SLICE = 64
@@ -119,6 +120,9 @@ class Supervisor:
         self.draining = False  #: no new tables: the games play out, then the process exits
         #: the post-game analyses computed here (kept with the archive, or in memory)
         self.analyst = Analyst(archive.analyses if archive is not None else MemoryAnalyses())
+        #: accounts, ratings and players' games: the archive's database, or in memory
+        self.players: Archive | PgArchive | MemoryStore = (
+            archive if archive is not None else MemoryStore())
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         async with trio.open_nursery() as nursery:
@@ -131,18 +135,25 @@ class Supervisor:
     async def create_table(
         self, players: int, bots: str = "normal", *, held: dict[int, str] | None = None,
         rematch_of: str | None = None, host: int | None = None, pace: str = DEFAULT_PACE,
-        hints: bool = False,
+        hints: bool = False, rated: bool = False,
+        held_accounts: dict[int, str | None] | None = None,
     ) -> Table:
         """Open a table for ``players`` seats; empty chairs get ``bots`` (easy, normal,
         hard, expert) when it starts, playing at ``pace`` (people, steady, fast); ``hints``:
         every player may ask for hints (``actors.hints``: joining is agreeing). A rematch holds
         its players' chairs (``held``: names by seat) from the start (``actors.rematch``),
-        and its ``host`` is the seat that asked for it (otherwise the first to join)."""
+        and its ``host`` is the seat that asked for it (otherwise the first to join).
+        ``rated``: a rated game (only players signed in join; no hints, so not with
+        ``hints``); a rated rematch holds its chairs for the same accounts
+        (``held_accounts``)."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise TableError(
                 Code.BAD_PLAYERS, f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} @ $.players")
         if bots not in LEVELS:
             raise TableError(Code.BAD_BOTS, f"bots are {', '.join(LOBBY_LEVELS)} @ $.bots")
+        if rated and hints:
+            raise TableError(Code.RATED_HINTS, "a rated table gives no hints: choose one "
+                                               "@ $.hints")
         chosen = parse_pace(pace)
         if chosen is None:
             raise TableError(Code.BAD_PACE, f"the pace is {pace_names()} @ $.pace")
@@ -166,7 +177,8 @@ class Supervisor:
                       metrics=self.metrics, bot_factory=lambda: pool.chooser(bots),
                       hint_thinker=pool.hint,
                       on_rematch=self._open_rematch, held=held, rematch_of=rematch_of,
-                      host=host, pace=chosen, hints=hints)
+                      host=host, pace=chosen, hints=hints, rated=rated,
+                      held_accounts=held_accounts)
         table.bot_level = bots
         self.tables[table_id] = table
         table.on_change = self.directory.progressed
@@ -210,8 +222,7 @@ class Supervisor:
             if table.end_reason is EndReason.FINISHED:
                 self.games_finished += 1
                 self.metrics.games_finished.inc()
-            if self.archive is not None:
-                self.archive.submit(table.id, record)
+            self.players.submit(table.id, record, table.accounts())
 
     def _open_rematch(self, table: Table, humans: dict[int, str], host: int) -> None:
         """From a finished table's actor: open its rematch table in the background (its
@@ -224,7 +235,9 @@ class Supervisor:
         try:
             new = await self.create_table(old.players, old.bot_level, held=humans,
                                           rematch_of=old.id, host=host, pace=old.turns.pace,
-                                          hints=old.hints.agreed)
+                                          hints=old.hints.agreed, rated=old.rated,
+                                          held_accounts={i: old.seats[i].account
+                                                         for i in humans})
         except TableError as exc:
             answer = RematchFailed(exc.code, f"no rematch table could be opened: {exc.message}")
         else:
@@ -250,12 +263,13 @@ class Supervisor:
             raise table_closed() from None
         return await reply.wait()
 
-    async def join(self, table_id: str, name: str) -> JoinResult:
-        """Seat ``name`` at the table (no commitment yet: the answer shows the fingerprint
-        first, then the seat sends its commitment with ``commit``)."""
+    async def join(self, table_id: str, name: str, account: str | None = None) -> JoinResult:
+        """Seat ``name`` at the table, signed in to ``account`` (None: a guest; a rated
+        table takes only accounts). No commitment yet: the answer shows the fingerprint
+        first, then the seat sends its commitment with ``commit``."""
         reply = Reply()
         table = self.get(table_id)
-        result = await self.ask(table, Join(name, reply), reply)
+        result = await self.ask(table, Join(name, reply, account), reply)
         assert isinstance(result, JoinResult)
         self.directory.changed(table)
         return result
@@ -280,7 +294,8 @@ class Supervisor:
         await self.ask(self.get(table_id), Reveal(token, client_seed, reply), reply)
 
     async def play_now(
-        self, players: int, name: str, bots: str = "normal", pace: str = DEFAULT_PACE
+        self, players: int, name: str, bots: str = "normal", pace: str = DEFAULT_PACE,
+        *, account: str | None = None, rated: bool = False,
     ) -> tuple[Table, JoinResult]:
         """A table with the player in seat 0 (its host), not started: the player sees the
         fingerprint, sends a commitment (``commit``), starts it (``start``: bots take every
@@ -289,8 +304,10 @@ class Supervisor:
         table behind)."""
         if not isinstance(name, str) or not clean_name(name):
             raise TableError(Code.BAD_NAME, "a name is needed @ $.name")
-        table = await self.create_table(players, bots, pace=pace)
-        joined = await self.join(table.id, name)
+        if rated and account is None:
+            raise TableError(Code.SIGNED_OUT, "a rated table needs you signed in @ $.rated")
+        table = await self.create_table(players, bots, pace=pace, rated=rated)
+        joined = await self.join(table.id, name, account)
         return table, joined
 
     def drain(self) -> int:

@@ -56,6 +56,7 @@ from quaymoor.rules.errors import RulesError
 from quaymoor.rules.fairness import new_seed, table_fingerprint
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import EndReason, GameRecord
+from quaymoor.store.ratings import GameAccounts, SeatAccount
 
 #: ``TableState``'s home is ``protocol.pace`` (the wire names it); re-exported here.
 __all__ = ["Table", "TableState"]
@@ -88,8 +89,12 @@ class Table:
         pace: Pace = DEFAULT_PACE,
         hint_thinker: Thinker | None = None,
         hints: bool = False,
+        rated: bool = False,
+        held_accounts: dict[int, str | None] | None = None,
     ) -> None:
         self.id = table_id
+        #: a rated game: people seated signed in, no hints, its result rates them
+        self.rated = rated
         self.players = players
         self.bot_level = "random"  #: the level of the bots in empty chairs (set by the lobby)
         self.config = config
@@ -98,7 +103,7 @@ class Table:
         self.state = TableState.WAITING
         self.seats = Seats(players)
         for index, name in (held or {}).items():  # a rematch: its players' chairs
-            self.seats.hold(index, name)
+            self.seats.hold(index, name, (held_accounts or {}).get(index))
         self.rematch_of = rematch_of  #: the game this table is a rematch of
         self.play: Play | None = None  #: the game, once it has started
         self.created = time.time()
@@ -115,7 +120,7 @@ class Table:
         self.rematch = Rematch(table_id, self.room, self.seats,
                                partial(on_rematch, self) if on_rematch is not None else None)
         self.host = Host(self.inbox, host, config.host_away_seconds)  #: who starts the game
-        self.hints = Hints(players, self.inbox, hint_thinker, agreed=hints)
+        self.hints = Hints(players, self.inbox, hint_thinker, agreed=hints, rated=rated)
         #: The start has fixed every commitment and the seeds are being revealed: the
         #: game is dealt when every committed seat has revealed, or at ``_reveal_due``.
         self.revealing = False
@@ -317,7 +322,7 @@ class Table:
 
     def _join(self, msg: inbox.Join) -> None:
         self._in_lobby("the game has started: watch instead")
-        joined = self.seats.join(msg.name)
+        joined = self.seats.join(msg.name, msg.account, rated=self.rated)
         self.host.joined(joined.seat)
         msg.reply.set(joined)
         self._broadcast_lobby()
@@ -430,7 +435,7 @@ class Table:
             host=self.host.seat, pace=self.turns.pace, hints=self.hints.agreed,
             commitments=(self.seats.commitments()
                          if self.revealing or self.game is not None else None),
-            bots=self.bot_level,
+            bots=self.bot_level, rated=self.rated,
         ))
         if self.revealing:
             left = (self._reveal_due.deadline or trio.current_time()) - trio.current_time()
@@ -586,12 +591,19 @@ class Table:
     def record(self) -> GameRecord | None:
         return self.play.record(self.end_reason) if self.play is not None else None
 
+    def accounts(self) -> GameAccounts:
+        """Who sat where, as the store keeps it beside the record (``store.ratings``):
+        each seat's account, a bot's level, whether a bot played for its player."""
+        return GameAccounts(self.rated, tuple(
+            SeatAccount(s.account, self.bot_level if s.bot else None, s.left)
+            for s in self.seats))
+
     # ------------------------------------------------------------ fan-out
 
     def _lobby(self) -> Lobby:
         return Lobby(self.id, self.players, self.seats.public(), self.rematch_of,
                      host=self.host.seat, host_away=self.host.away, pace=self.turns.pace,
-                     hints=self.hints.agreed)
+                     hints=self.hints.agreed, rated=self.rated)
 
     def _broadcast_lobby(self) -> None:
         self.room.broadcast(self._lobby())

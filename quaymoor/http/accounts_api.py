@@ -9,7 +9,8 @@ Endpoints (every ``POST`` is JSON, same-origin, as every other ``POST`` of the A
 - ``POST /api/accounts/signin/options`` ``{}`` and ``POST /api/accounts/signin``
   ``{"ceremony", "credential"}``: signed in (200, ``Set-Cookie``).
 - ``GET /api/accounts/me``: ``{"signed_in": true}`` with the account (name, since,
-  passkeys, sessions) and the session's CSRF token, or ``{"signed_in": false}``.
+  passkeys, sessions, its rating: ``{"rating", "interval", "games"}``) and the session's
+  CSRF token, or ``{"signed_in": false}``.
 - ``POST /api/accounts/signout`` ``{}`` (this session), ``POST
   /api/accounts/signout-everywhere`` ``{}`` (every session of the account), ``POST
   /api/accounts/delete`` ``{"name"}`` (the account, its passkeys and sessions).
@@ -26,9 +27,11 @@ session carries no one's authority and needs none.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
+import trio
 
 from quaymoor.accounts.service import (
     SESSION_SECONDS,
@@ -39,9 +42,11 @@ from quaymoor.accounts.service import (
 )
 from quaymoor.actors.rate_limit import Keyed, TokenBucket
 from quaymoor.http.frontdoor import HttpRequest, HttpResponse
+from quaymoor.http.players_api import shown
 from quaymoor.http.responses import READ_METHODS, error_response, json_response
 from quaymoor.protocol.codes import Code
 from quaymoor.store.accounts import Session
+from quaymoor.store.ratings import RatingStore
 
 COOKIE = "quaymoor_session"
 CSRF_HEADER = "x-csrf-token"
@@ -94,9 +99,11 @@ class AccountsApi:
     """The endpoints over ``accounts``; ``body(request, kind)`` parses a JSON body as the
     rest of the API does (raising its 400)."""
 
-    def __init__(self, accounts: Accounts, *, secure: bool,
-                 body: Any) -> None:
+    def __init__(self, accounts: Accounts, *, secure: bool, body: Any,
+                 ratings: Callable[[], RatingStore] | None = None) -> None:
         self.accounts = accounts
+        #: where ``me`` reads the account's rating (None: it says none)
+        self.ratings = ratings
         self.secure = secure
         self._body = body
         #: by client address: its ceremonies' bucket
@@ -164,7 +171,13 @@ class AccountsApi:
                 account = await accounts.account(session)
             except AccountRefusal:  # deleted on another process a moment ago
                 return json_response({"signed_in": False})
-            return json_response({"signed_in": True, **account, "csrf": session.csrf})
+            rating = {}
+            if self.ratings is not None:
+                store = self.ratings()
+                found, games = await trio.to_thread.run_sync(store.rating, session.account_id)
+                rating = {"rating": {**shown(found), "games": games}}
+            return json_response({"signed_in": True, **account, **rating,
+                                  "csrf": session.csrf})
         # the body first: a malformed request is refused as such, signed in or not
         confirm = (self._body(request, NameBody).name if path == PREFIX + "delete"
                    else self._body(request, Empty))

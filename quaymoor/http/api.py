@@ -36,7 +36,7 @@ from quaymoor.actors.inbox import TableError
 from quaymoor.actors.rate_limit import Keyed, TokenBucket
 from quaymoor.actors.supervisor import Supervisor
 from quaymoor.actors.table import Table, TableState
-from quaymoor.http import accounts_api, openapi
+from quaymoor.http import accounts_api, openapi, players_api
 from quaymoor.http.accounts_api import AccountsApi
 from quaymoor.http.frontdoor import (
     HttpRequest,
@@ -57,7 +57,6 @@ from quaymoor.protocol.codes import Code
 from quaymoor.protocol.pace import DEFAULT_PACE
 from quaymoor.rules.converter import describe_error, make_rules_converter
 from quaymoor.rules.data import rules_catalogue
-from quaymoor.store.accounts import memory_accounts
 from quaymoor.store.archive import ArchiveError
 
 if TYPE_CHECKING:
@@ -103,6 +102,8 @@ class CreateTable:
     pace: Any = DEFAULT_PACE.value
     #: hints for everyone at the table (``actors.hints``): true or false, nothing else
     hints: bool = False
+    #: a rated game (``quaymoor.ratings``): needs you signed in, and no hints
+    rated: bool = False
 
 
 #: A ``client_seed`` or ``commitment`` where none may be: the seat's commitment goes in
@@ -142,6 +143,7 @@ class PlayNow:
     pace: Any = DEFAULT_PACE.value  #: as ``CreateTable.pace``
     client_seed: Any = _NO_SEED  #: refused: ``_seed_comes_later``
     commitment: Any = _NO_SEED  #: refused: ``_seed_comes_later``
+    rated: bool = False  #: as ``CreateTable.rated``
 
 
 _TABLE_ROUTE = re.compile(r"^/api/tables/([0-9a-f]{10})/(join|commit|start|reveal)$")
@@ -153,6 +155,7 @@ _METHODS: dict[str, tuple[str, ...]] = {
     "/api/play-now": ("POST",),
     "/status.json": _READ, "/metrics": _READ, "/status": _READ, "/healthz": _READ,
     "/how-to-play": _READ, "/account": _READ, **accounts_api.METHODS,
+    players_api.LIST: _READ, "/players": _READ,
 }
 #: Pages served at a path of their own (the file under ``web/``): the operators' status
 #: page, the players' How to play page and their account's page.
@@ -207,8 +210,10 @@ class HttpApi:
         #: accounts and sessions (``http.accounts_api``); by default in memory, for the
         #: site at http://localhost:8000 (an API embedded in a test)
         self.accounts = AccountsApi(
-            accounts if accounts is not None else Accounts(memory_accounts(), LOCAL_SITE),
-            secure=secure_cookies, body=_body)
+            accounts if accounts is not None else Accounts(supervisor.players.accounts, LOCAL_SITE),
+            secure=secure_cookies, body=_body, ratings=lambda: supervisor.players.ratings)
+        #: the leaderboard and players' pages (``http.players_api``)
+        self.players = players_api.PlayersApi(lambda: supervisor.players.ratings)
         #: In a cluster: every process's figures and HAProxy's view, for /status.json.
         self.cluster_status: Callable[[], Awaitable[dict[str, Any]]] | None = None
 
@@ -234,6 +239,8 @@ class HttpApi:
             return refused
         if path.startswith(accounts_api.PREFIX):
             return await self.accounts.handle(request)
+        if path == players_api.LIST or players_api.PLAYER.match(path):
+            return await self.players.handle(request)
         if path.startswith("/api/"):
             return await self._api(request)
         if path in ("/status.json", "/metrics") and method in _READ:
@@ -250,8 +257,9 @@ class HttpApi:
             return json_response(status)
         if path == "/healthz" and method in _READ:  # HAProxy's check (no hidden information)
             return json_response({"ok": True, "draining": self.supervisor.draining})
-        if path in _PAGES and method in _READ:
-            page = static_response(self.web_root, _PAGES[path], method)
+        page_file = _PAGES.get(path) or players_api.page_of(path)
+        if page_file is not None and method in _READ:
+            page = static_response(self.web_root, page_file, method)
             if page is not None:
                 return page
         if method not in _READ:  # the web client's files: every other path only reads
@@ -275,9 +283,12 @@ class HttpApi:
             return HttpResponse(200, await sup.directory.lobby_json(), "application/json")
         if path == "/api/tables" and method == "POST":
             body = _body(request, CreateTable)
+            if body.rated and await self.accounts.session(request) is None:
+                return error_response(Code.SIGNED_OUT, "a rated table is opened by a player "
+                                                       "signed in @ $.rated")
             made = await self.quota.create(
                 request.client, lambda: sup.create_table(body.players, body.bots, pace=body.pace,
-                                                        hints=body.hints),
+                                                        hints=body.hints, rated=body.rated),
                 sup.directory)
             if isinstance(made, HttpResponse):
                 return made
@@ -287,12 +298,13 @@ class HttpApi:
             play = _body(request, PlayNow)
             _seed_comes_later(play.client_seed, play.commitment)
             joined = None
-            name = await self._seat_name(request, play.name)
+            name, account = await self._seat_name(request, play.name)
 
             async def play_now() -> Table:
                 nonlocal joined
                 table, joined = await sup.play_now(play.players, name, play.bots,
-                                                   play.pace)
+                                                   play.pace, account=account,
+                                                   rated=play.rated)
                 return table
 
             made = await self.quota.create(request.client, play_now, sup.directory)
@@ -309,7 +321,7 @@ class HttpApi:
                 join = _body(request, JoinTable)
                 _seed_comes_later(join.client_seed, join.commitment, table_id)
                 fingerprint = sup.get(table_id).fingerprint
-                result = await sup.join(table_id, await self._seat_name(request, join.name))
+                result = await sup.join(table_id, *await self._seat_name(request, join.name))
                 return json_response({"table": table_id, "seat": result.seat,
                                       "token": result.token, "fingerprint": fingerprint})
             if verb == "commit":
@@ -326,18 +338,20 @@ class HttpApi:
         return error_response(Code.NOT_FOUND, f"no API endpoint {method} {path}")
 
 
-    async def _seat_name(self, request: HttpRequest, typed: Any) -> Any:
-        """The name a seat takes: a signed-in player's account name (an account keeps
-        its name: nobody signed in plays under another), else the name typed."""
+    async def _seat_name(self, request: HttpRequest, typed: Any) -> tuple[Any, str | None]:
+        """The name a seat takes and its account: a signed-in player's account name (an
+        account keeps its name: nobody signed in plays under another), else the name
+        typed and None."""
         session = await self.accounts.session(request)
-        return typed if session is None else session.name
+        return (typed, None) if session is None else (session.name, session.account_id)
 
     def _method_refusal(self, request: HttpRequest) -> HttpResponse | None:
         """405 with ``Allow`` for a method a known path does not take; for a ``POST``, 415
         unless it is JSON and 403 from another site's page; None when the request may go
         on."""
         path, method = request.path, request.method
-        allowed = _METHODS.get(path) or (("POST",) if _TABLE_ROUTE.match(path) else None)
+        allowed = _METHODS.get(path) or (("POST",) if _TABLE_ROUTE.match(path) else None) or (
+            _READ if players_api.PLAYER.match(path) or players_api.page_of(path) else None)
         if allowed is not None and method not in allowed:
             return method_not_allowed(method, path, allowed)
         if method != "POST" or not path.startswith("/api/"):

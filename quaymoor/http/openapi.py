@@ -140,6 +140,13 @@ PACE: Final = {"enum": [p.value for p in Pace], "default": DEFAULT_PACE.value,
 HINTS: Final = {"type": "boolean", "default": False,
                 "description": "hints for everyone at the table: joining is agreeing"
                                " (docs/protocol.md, hint)"}
+RATED: Final = {"type": "boolean", "default": False,
+                "description": "a rated game: opened and joined only signed in, no hints; "
+                               "its result moves the players' ratings (docs/protocol.md)"}
+#: A rating as shown: 60 x mu, a new player 1500, with its 95% interval.
+SHOWN_RATING: Final = {"rating": {"type": "integer"},
+                       "interval": {"type": "array", "items": {"type": "integer"},
+                                    "minItems": 2, "maxItems": 2}}
 CLIENT_SEED: Final = {"type": "string", "minLength": 1, "pattern": "^[^\\u0000]*$",
                        "description": "1 to 256 UTF-8 bytes, valid Unicode, no NUL"}
 COMMITMENT: Final = {"type": "string", "pattern": "^[0-9a-f]{64}$",
@@ -178,9 +185,10 @@ SCHEMAS: Final[dict[str, Any]] = {
         "seat": {"type": "integer", "minimum": 0}, "name": {"type": ["string", "null"]},
         "bot": {"type": "boolean"}, "bot_playing": {"type": "boolean"},
         "connected": {"type": "boolean"}}),
-    "TableSummary": _obj(["id", "players", "bots", "pace", "hints", "state", "seats",
+    "TableSummary": _obj(["id", "players", "bots", "pace", "hints", "rated", "state", "seats",
                           "round", "phase"], {
         "id": STRING, "players": PLAYERS, "bots": BOTS, "pace": PACE, "hints": HINTS,
+        "rated": RATED,
         "state": {"enum": ["waiting", "playing", "finished", "ended"]},
         "seats": {"type": "array", "items": _ref("Seat")},
         "round": {"type": ["integer", "null"]}, "phase": {"type": ["string", "null"]}}),
@@ -246,6 +254,8 @@ ACCOUNT_PATHS: Final[dict[str, dict[str, Any]]] = {
             _obj(["signed_in", "name", "since", "passkeys", "sessions", "csrf"], {
                 "signed_in": {"const": True}, "name": STRING, "since": {"type": "number"},
                 "passkeys": {"type": "integer"}, "sessions": {"type": "integer"},
+                "rating": _obj(["rating", "interval", "games"], {
+                    **SHOWN_RATING, "games": {"type": "integer", "minimum": 0}}),
                 "csrf": STRING})]})}},
     "/api/accounts/signout": {"post": {
         "operationId": "signout", "summary": "end this session",
@@ -268,6 +278,60 @@ ACCOUNT_PATHS: Final[dict[str, dict[str, Any]]] = {
                                                *POST_GATE)}, "200")}},
 }
 
+#: A game on a player's page.
+PLAYED: Final = _obj(["game", "ended_at", "players", "seat", "place", "rated", "reason",
+                      "change"], {
+    "game": {"type": "string", "pattern": TABLE_ID}, "ended_at": {"type": "number"},
+    "players": PLAYERS, "seat": SEAT_NUMBER,
+    "place": {"type": ["integer", "null"], "minimum": 1,
+              "description": "1 = won; null: the game did not finish"},
+    "rated": {"type": "boolean"}, "reason": STRING,
+    "change": {"type": ["integer", "null"],
+               "description": "the shown rating after less before; null: unrated"}})
+PLAYER_NAME_PARAM: Final = {"name": "name", "in": "path", "required": True,
+                            "schema": STRING, "description": "an account's name (case, "
+                            "width and look-alikes folded, as names are unique)"}
+PLAYER_PATHS: Final[dict[str, dict[str, Any]]] = {
+    "/api/players": {"get": {
+        "operationId": "leaderboard",
+        "summary": "players with a rated game, best rating first, and the bots' ratings",
+        "parameters": [{"name": "limit", "in": "query", "required": False,
+                        "schema": _query_int(1, 100)}],
+        "responses": {**_ok(_obj(["players", "bots"], {
+            "players": {"type": "array", "items": _obj(
+                ["place", "name", "rating", "interval", "games", "last_played"], {
+                    "place": {"type": "integer", "minimum": 1}, "name": STRING,
+                    **SHOWN_RATING, "games": {"type": "integer", "minimum": 1},
+                    "last_played": {"type": ["number", "null"]}})},
+            "bots": {"type": "array", "items": _obj(["level", "rating", "interval"], {
+                "level": BOTS, **SHOWN_RATING})}})),
+            **_refusals(Code.BAD_REQUEST, Code.ARCHIVE_UNAVAILABLE)}}},
+    "/api/players/{name}": {"get": {
+        "operationId": "player",
+        "summary": "one player: rating, its history over rated games, recent games",
+        "parameters": [PLAYER_NAME_PARAM],
+        "responses": {**_ok(_obj(["name", "since", "rating", "interval", "games",
+                                  "last_played", "history", "recent"], {
+            "name": STRING, "since": {"type": "number"}, **SHOWN_RATING,
+            "games": {"type": "integer", "minimum": 0},
+            "last_played": {"type": ["number", "null"]},
+            "history": {"type": "array", "items": _obj(
+                ["game", "at", "rating", "interval", "change", "place", "players"], {
+                    "game": {"type": "string", "pattern": TABLE_ID},
+                    "at": {"type": "number"}, **SHOWN_RATING,
+                    "change": {"type": "integer"},
+                    "place": {"type": "integer", "minimum": 1}, "players": PLAYERS})},
+            "recent": {"type": "array", "items": PLAYED}})),
+            **_refusals(Code.NO_PLAYER, Code.ARCHIVE_UNAVAILABLE)}}},
+    "/players": {"get": {
+        "operationId": "players_page", "summary": "the leaderboard's page",
+        "responses": _ok(STRING, media="text/html; charset=utf-8")}},
+    "/players/{name}": {"get": {
+        "operationId": "player_page", "summary": "a player's page (it asks the API)",
+        "parameters": [PLAYER_NAME_PARAM],
+        "responses": _ok(STRING, media="text/html; charset=utf-8")}},
+}
+
 PATHS: Final[dict[str, dict[str, Any]]] = {
     "/api/openapi.json": {"get": {
         "operationId": "openapi", "summary": "this document",
@@ -281,22 +345,23 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
                     "tables": {"type": "array", "items": _ref("TableSummary")}}))},
         "post": {"operationId": "create_table", "summary": "a table with empty chairs",
                  "requestBody": _body(_obj([], {"players": PLAYERS, "bots": BOTS,
-                                                "pace": PACE, "hints": HINTS})),
+                                                "pace": PACE, "hints": HINTS,
+                                                "rated": RATED})),
                  "responses": {**_ok(_ref("TableInfo"), 201, description="created"),
                                **_refusals(Code.BAD_REQUEST, Code.BAD_PLAYERS,
-                                           Code.BAD_BOTS, Code.BAD_PACE, *NEW_TABLE,
-                                           *POST_GATE)}}},
+                                           Code.BAD_BOTS, Code.BAD_PACE, Code.RATED_HINTS,
+                                           Code.SIGNED_OUT, *NEW_TABLE, *POST_GATE)}}},
     "/api/play-now": {"post": {
         "operationId": "play_now",
         "summary": "a table against bots with the caller in seat 0 (not started)",
         "requestBody": _body(_obj([], {"name": NAME, "players": PLAYERS, "bots": BOTS,
-                                       "pace": PACE})),
+                                       "pace": PACE, "rated": RATED})),
         "responses": {
             **_ok(_obj(["table", "players", "fingerprint", "invite", "seat", "token"], {
                 **SCHEMAS["TableInfo"]["properties"], "seat": {"const": 0},
                 "token": STRING}), 201, description="created"),
             **_refusals(Code.BAD_REQUEST, Code.BAD_PLAYERS, Code.BAD_BOTS, Code.BAD_NAME,
-                        Code.BAD_PACE, *NEW_TABLE, *POST_GATE)}}},
+                        Code.BAD_PACE, Code.SIGNED_OUT, *NEW_TABLE, *POST_GATE)}}},
     "/api/tables/{table}/join": {"post": {
         "operationId": "join", "summary": "take the next free seat",
         "parameters": [TABLE_PARAM],
@@ -307,7 +372,7 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
                 "token": STRING, "fingerprint": FINGERPRINT})),
             **_refusals(Code.BAD_REQUEST, Code.BAD_NAME, Code.UNKNOWN_TABLE, Code.NOT_FOUND,
                         Code.ALREADY_STARTED, Code.TABLE_FULL, Code.TABLE_CLOSED,
-                        *POST_GATE)}}},
+                        Code.SIGNED_OUT, Code.ALREADY_SEATED, *POST_GATE)}}},
     "/api/tables/{table}/commit": {"post": {
         "operationId": "commit",
         "summary": "a seated player's commitment to its client seed, before the start",
@@ -444,6 +509,7 @@ PATHS: Final[dict[str, dict[str, Any]]] = {
         "responses": {**_ok(STRING, media="text/plain; version=0.0.4; charset=utf-8"),
                       **_refusals(Code.OPERATOR_TOKEN, Code.OPERATORS_ONLY)}}},
     **ACCOUNT_PATHS,
+    **PLAYER_PATHS,
 }
 
 

@@ -90,6 +90,10 @@ class Code(StrEnum):
     SIGNED_OUT = "signed_out"
     CSRF = "csrf"
     TOO_MANY_CEREMONIES = "too_many_ceremonies"
+    # Rated games and players' pages.
+    RATED_HINTS = "rated_hints"
+    ALREADY_SEATED = "already_seated"
+    NO_PLAYER = "no_player"
 
 
 #: The HTTP status of every code the HTTP side sends.
@@ -108,6 +112,9 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.NAME_TAKEN: 409,
     Code.PASSKEY_REFUSED: 400,
     Code.TOO_MANY_CEREMONIES: 429,
+    Code.RATED_HINTS: 400,
+    Code.ALREADY_SEATED: 409,
+    Code.NO_PLAYER: 404,
     Code.BAD_TOKEN: 403,
     Code.NOT_HOST: 403,
     Code.OPERATORS_ONLY: 403,
@@ -203,6 +210,9 @@ CODE_MEANINGS: Final[Mapping[Code, str]] = {
     Code.SIGNED_OUT: "this needs you signed in",
     Code.CSRF: "this request needs your session's X-CSRF-Token",
     Code.TOO_MANY_CEREMONIES: "too many sign-ins under way; try again in a minute",
+    Code.RATED_HINTS: "a rated table gives no hints",
+    Code.ALREADY_SEATED: "your account has a seat at this rated table already",
+    Code.NO_PLAYER: "no player has that name",
 }
 
 

@@ -165,6 +165,9 @@ class Welcome:
     #: The level of the table's bots (``random``, ``easy``, ``normal``, ``hard``,
     #: ``expert``): every bot in an empty chair, and every bot playing for an absent player
     bots: str = "normal"
+    #: A rated game (``quaymoor.ratings``): every person seated signed in, no hints; its
+    #: result moves their ratings.
+    rated: bool = False
 
 
 @attrs.frozen
@@ -247,6 +250,8 @@ class Lobby:
     pace: Pace = Pace.PEOPLE  #: how long the bots wait before each move
     #: The table was opened with hints for everyone: every seat may ask (``hint``).
     hints: bool = False
+    #: A rated table: only players signed in may join; no hints.
+    rated: bool = False
 
 
 @attrs.frozen

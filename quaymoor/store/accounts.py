@@ -126,8 +126,12 @@ class AccountError(Exception):
 class AccountStore:
     """The statements of the four tables over a store's transaction runner."""
 
-    def __init__(self, transact: Transact) -> None:
+    def __init__(self, transact: Transact,
+                 forget: Callable[[Run, str], object] | None = None) -> None:
         self._transact = transact
+        #: what else an account's deletion removes, in its transaction (its ratings and
+        #: its name in the records: ``store.ratings.forget_account``)
+        self._forget = forget
 
     def _one(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
         return self._transact(lambda run: run(sql, params))
@@ -214,6 +218,8 @@ class AccountStore:
         """The account, its passkeys and sessions gone, at once; False when it was not
         there."""
         def work(run: Run) -> bool:
+            if self._forget is not None:
+                self._forget(run, account_id)
             run("DELETE FROM sessions WHERE account_id = ?", (account_id,))
             run("DELETE FROM credentials WHERE account_id = ?", (account_id,))
             run("DELETE FROM ceremonies WHERE account_id = ?", (account_id,))
@@ -273,13 +279,5 @@ def sqlite_transact(db: sqlite3.Connection, lock: threading.Lock,
     return transact
 
 
-def memory_accounts() -> AccountStore:
-    """Accounts in an in-memory SQLite database, for a server without an archive (tests,
-    throwaway runs): the same statements, lost at exit."""
-    db = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
-    db.executescript(SCHEMA)
-    return AccountStore(sqlite_transact(db, threading.Lock()))
-
-
 __all__ = ["SCHEMA", "Account", "AccountError", "AccountStore", "Ceremony", "Credential",
-           "Session", "Transact", "memory_accounts", "sqlite_transact"]
+           "Session", "Transact", "sqlite_transact"]

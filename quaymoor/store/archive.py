@@ -56,15 +56,18 @@ import attrs
 import trio
 
 from quaymoor.rules.record import GameRecord
-from quaymoor.store import accounts, analyses
+from quaymoor.store import accounts, analyses, ratings
+from quaymoor.store.ratings import GameAccounts
 from quaymoor.store.writer import WriteHealth, Writer
 
 log = logging.getLogger("quaymoor.store.archive")
 T = TypeVar("T")
+#: A record queued for the writer: (sequence number, game id, record, who sat where).
+_Queued = tuple[int, str, GameRecord, GameAccounts | None]
 
 #: Where ``quaymoor serve`` keeps the archive unless told otherwise (under the current folder).
 DEFAULT_ARCHIVE: Final = "var/quaymoor.sqlite3"
-SCHEMA_VERSION: Final = 2  #: 2: accounts (``store.accounts``)
+SCHEMA_VERSION: Final = 3  #: 2: accounts (``store.accounts``); 3: ratings (``store.ratings``)
 QUEUE_SIZE: Final = 1024
 BATCH: Final = 256
 MAX_LIST: Final = 100
@@ -79,7 +82,8 @@ EXIT_WAIT: Final = 10.0
 #: error, full, cannot open (a corrupt or non-database file is not among them).
 _DISK_CODES: Final = frozenset({5, 6, 8, 10, 13, 14})
 
-_SCHEMA = """
+#: The ``games`` table (also in ``store.memory_store``, which keeps no records in it).
+GAMES_SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS games (
     id        TEXT PRIMARY KEY,
     ended_at  REAL NOT NULL,
@@ -180,7 +184,7 @@ def _open(path: str, *, create: bool = True) -> sqlite3.Connection:
         if version > SCHEMA_VERSION:
             raise ArchiveError(f"{path}: archive schema {version} is newer than this "
                                f"server's ({SCHEMA_VERSION})")
-        db.executescript(_SCHEMA + analyses.SCHEMA + accounts.SCHEMA)
+        db.executescript(GAMES_SCHEMA + analyses.SCHEMA + accounts.SCHEMA + ratings.SCHEMA)
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     except sqlite3.Error as exc:
         db.close()
@@ -243,9 +247,9 @@ class Archive(RecordReads):
         self._write_lock = threading.Lock()
         self._read_lock = self._write_lock if self._read_db is self._write_db else (
             threading.Lock())
-        #: each queued write is (sequence number, game id, record): ``_take`` skips one
-        #: that a newer submit for the same game superseded
-        self._writer = Writer[tuple[int, str, GameRecord]](
+        #: each queued write is (sequence number, game id, record, who sat where):
+        #: ``_take`` skips one that a newer submit for the same game superseded
+        self._writer = Writer[_Queued](
             self._write, self._written, keep=self._take,
             label=f"archive {self.path}", log=log, queue_size=queue_size, batch=BATCH,
             transient=(DiskTrouble,), retry_seconds=retry_seconds,
@@ -259,7 +263,9 @@ class Archive(RecordReads):
         #: the games' analyses, in the same database (``store.analyses``)
         self.analyses = analyses.StatementStore(self._statement)
         #: accounts, passkeys and sessions, in the same database (``store.accounts``)
-        self.accounts = accounts.AccountStore(self._transact)
+        self.accounts = accounts.AccountStore(self._transact, ratings.forget_account)
+        #: players' ratings and games, written with the records (``store.ratings``)
+        self.ratings = ratings.RatingStore(self._transact)
 
     # ------------------------------------------------------------ writing
 
@@ -269,14 +275,17 @@ class Archive(RecordReads):
         written at once."""
         await self._writer.run(task_status=task_status)
 
-    def submit(self, game_id: str, record: GameRecord) -> None:
-        """Archive ``record`` under ``game_id`` (a later submit for the same id replaces it).
-        Returns at once; the write happens in the writer's thread."""
+    def submit(self, game_id: str, record: GameRecord, who: GameAccounts | None = None
+               ) -> None:
+        """Archive ``record`` under ``game_id`` (a later submit for the same id replaces it),
+        with ``who`` sat at it (accounts: their games and, rated, their ratings, in the
+        same transaction: ``store.ratings``). Returns at once; the write happens in the
+        writer's thread."""
         if self._closed:
             raise ArchiveError("the archive is closed")
         self._seq += 1
         self._pending[game_id] = (self._seq, record)
-        self._writer.put((self._seq, game_id, record))
+        self._writer.put((self._seq, game_id, record, who))
 
     async def flush(self) -> None:
         """Wait until every record submitted so far has been written; while the disk
@@ -304,28 +313,27 @@ class Archive(RecordReads):
         """How the writes go: failing since when, how many records wait."""
         return self._writer.health(pending=len(self._pending), limit=self.pending_limit)
 
-    def _take(self, batch: list[tuple[int, str, GameRecord]]
-              ) -> list[tuple[int, str, GameRecord]]:
+    def _take(self, batch: list[_Queued]) -> list[_Queued]:
         """The records still pending at the sequence numbers queued (a newer submit for
         the same id supersedes an older one: only the newest is written)."""
         out = []
-        for seq, game_id, record in batch:
-            entry = self._pending.get(game_id)
-            if entry is not None and entry[0] == seq:
-                out.append((seq, game_id, record))
+        for queued in batch:
+            entry = self._pending.get(queued[1])
+            if entry is not None and entry[0] == queued[0]:
+                out.append(queued)
         return out
 
-    def _written(self, done: list[tuple[int, str, GameRecord]]) -> None:
-        for seq, game_id, _ in done:
+    def _written(self, done: list[_Queued]) -> None:
+        for seq, game_id, _, _ in done:
             entry = self._pending.get(game_id)
             if entry is not None and entry[0] == seq:
                 del self._pending[game_id]
         self.written += len(done)
 
-    def _write(self, todo: list[tuple[int, str, GameRecord]]) -> None:
+    def _write(self, todo: list[_Queued]) -> None:
         """One transaction (runs in a worker thread, or blocking at the end)."""
         rows = []
-        for _, game_id, record in todo:
+        for _, game_id, record, _ in todo:
             entry, text = summary_of(game_id, record), record.to_json()
             rows.append((
                 entry.id, entry.ended_at, entry.players, entry.reason, json.dumps(entry.seats),
@@ -344,6 +352,13 @@ class Archive(RecordReads):
                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         rows,
                     )
+
+                    def run(sql: str, params: tuple[Any, ...]) -> list[Any]:
+                        return db.execute(sql, params).fetchall()
+
+                    for _, game_id, record, who in todo:
+                        if who is not None:
+                            ratings.record_game(run, game_id, record, who)
             except (sqlite3.Error, OSError, ArchiveError) as exc:
                 cause = exc.__cause__ if isinstance(exc, ArchiveError) else exc
                 if cause is None or not _disk_trouble(cause):

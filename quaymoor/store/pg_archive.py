@@ -48,7 +48,7 @@ from psycopg.errors import ReadOnlySqlTransaction
 from psycopg.types.json import Jsonb
 
 from quaymoor.rules.record import GameRecord
-from quaymoor.store import accounts, analyses
+from quaymoor.store import accounts, analyses, ratings
 from quaymoor.store.archive import (
     MAX_LIST,
     PENDING_LIMIT,
@@ -59,6 +59,7 @@ from quaymoor.store.archive import (
 )
 from quaymoor.store.pg_db import Db, connect
 from quaymoor.store.pg_lobby import Acted, Changed, LobbyOp, compacted
+from quaymoor.store.ratings import GameAccounts
 from quaymoor.store.writer import WriteHealth, Writer
 
 log = logging.getLogger("quaymoor.store.pg")
@@ -86,6 +87,8 @@ class Archived:
 
     table_id: str
     record: GameRecord
+    #: who sat where: accounts' games and, rated, their ratings (``store.ratings``)
+    who: GameAccounts | None = None
 
     def apply(self, db: Db) -> None:
         entry = summary_of(self.table_id, self.record)
@@ -99,6 +102,17 @@ class Archived:
              Jsonb(entry.winners), Jsonb(entry.totals), entry.actions, entry.algorithm,
              self.record.to_json()))
         db.execute("DELETE FROM live_tables WHERE id = %s", (self.table_id,))
+        if self.who is not None:
+            ratings.record_game(statements(db), self.table_id, self.record, self.who,
+                                lock=" FOR UPDATE")
+
+
+def statements(db: Db) -> accounts.Run:
+    """A ``Run`` (``?`` placeholders) on the connection ``db``."""
+    def run(sql: str, params: tuple[Any, ...]) -> list[Any]:
+        cursor = db.execute(analyses.pg(sql).encode(), params)
+        return [] if cursor.description is None else cursor.fetchall()
+    return run
 
 
 Op: TypeAlias = LobbyOp | Archived
@@ -139,7 +153,9 @@ class PgArchive(RecordReads):
         self.analyses = analyses.StatementStore(
             lambda sql, params: self._read(analyses.pg(sql), params, rows=False))
         #: accounts, passkeys and sessions (``store.accounts``: migration 0004)
-        self.accounts = accounts.AccountStore(self._transact)
+        self.accounts = accounts.AccountStore(self._transact, ratings.forget_account)
+        #: players' ratings and games, written with the records (``store.ratings``)
+        self.ratings = ratings.RatingStore(self._transact)
 
     # ------------------------------------------------------------ writing
 
@@ -167,14 +183,16 @@ class PgArchive(RecordReads):
                       "of it is written", extra={"event": "store_fenced"})
         self.fenced = True
 
-    def submit(self, game_id: str, record: GameRecord) -> None:
-        """Archive ``record`` under ``game_id``; its live rows go with the same write.
+    def submit(self, game_id: str, record: GameRecord, who: GameAccounts | None = None
+               ) -> None:
+        """Archive ``record`` under ``game_id``; its live rows go with the same write, and
+        ``who`` sat at it (``store.ratings``: accounts' games and ratings) too.
         Fenced, nothing (not even served from memory: the reaper's record stands)."""
         if self.fenced:
             self.fenced_writes += 1
             return
         self._pending[game_id] = record
-        self.put(Archived(game_id, record))
+        self.put(Archived(game_id, record, who))
 
     async def flush(self) -> None:
         """Wait until everything queued so far has been written."""
@@ -274,12 +292,8 @@ class PgArchive(RecordReads):
         """``work`` in one transaction on the read connection (an account's rows: small,
         rare)."""
         def in_transaction(db: Db) -> T:
-            def run(sql: str, params: tuple[Any, ...]) -> list[Any]:
-                cursor = db.execute(analyses.pg(sql).encode(), params)
-                return [] if cursor.description is None else cursor.fetchall()
-
             with db.transaction():
-                return work(run)
+                return work(statements(db))
         return self._on_connection(in_transaction, "written")
 
     async def read(self, query: str, *params: Any) -> list[tuple[Any, ...]]:

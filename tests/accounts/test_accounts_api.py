@@ -17,7 +17,6 @@ from quaymoor.actors.supervisor import Supervisor
 from quaymoor.config import TableConfig
 from quaymoor.http.api import HttpApi
 from quaymoor.http.frontdoor import HttpRequest
-from quaymoor.store.accounts import memory_accounts
 from tests.accounts.soft_authenticator import SoftAuthenticator
 from tests.actors.running import running
 
@@ -102,7 +101,7 @@ def clock() -> Clock:
 async def api(clock: Clock) -> AsyncIterator[HttpApi]:
     sup = Supervisor(TableConfig(bot_delay=0.0), max_tables=4)
     async with running(sup):
-        yield HttpApi(sup, accounts=Accounts(memory_accounts(), SITE, clock=clock))
+        yield HttpApi(sup, accounts=Accounts(sup.players.accounts, SITE, clock=clock))
 
 
 async def test_register_sign_out_and_in_with_a_passkey(api: HttpApi) -> None:

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from quaymoor.store.accounts import AccountError, AccountStore, Ceremony, memory_accounts
+from quaymoor.store.accounts import AccountError, AccountStore, Ceremony
 from quaymoor.store.archive import Archive
+from quaymoor.store.memory_store import MemoryStore
 from quaymoor.store.pg_archive import PgArchive
 
 NOW = 1_800_000_000.0
@@ -38,7 +39,7 @@ def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Acco
     if request.param == "sqlite":
         yield [Archive(tmp_path / "a.sqlite3").accounts, Archive(tmp_path / "a.sqlite3").accounts]
     elif request.param == "memory":
-        one = memory_accounts()
+        one = MemoryStore().accounts
         yield [one, one]
     else:
         database: str = request.getfixturevalue("database")

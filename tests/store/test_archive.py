@@ -8,6 +8,7 @@ import json
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
 import attrs
 import pytest
@@ -81,7 +82,7 @@ async def test_writes_run_in_a_worker_thread_one_batch_at_a_time(
     most = 0
     original = Archive._write
 
-    def watched(self: Archive, todo: list[tuple[int, str, GameRecord]]) -> None:
+    def watched(self: Archive, todo: list[Any]) -> None:
         nonlocal running, most
         threads.add(threading.current_thread().name)
         running += 1

@@ -1,0 +1,122 @@
+"""The players' pages and the JSON behind them (docs/protocol.md "Ratings and players").
+
+- ``GET /api/players?limit=N`` (1-100, default 50): the leaderboard, every account with a
+  rated game, best first, and the bots' fixed ratings (``quaymoor.ratings.BOT_RATINGS``).
+- ``GET /api/players/<name>``: one player: rating, rated games, every rated game's rating
+  after it (the chart), the last ``store.ratings.RECENT`` games (rated or not). The name is
+  looked up as an account name is kept unique (``accounts.names``: case, width and
+  look-alikes folded), so ``/players/ADA`` is Ada's page; 404 ``no_player`` when no account
+  has it (a name no account may have is a 404 too, not a 400: it names nobody).
+- ``/players`` and ``/players/<name>``: the pages (``web/players.html``, ``web/player.html``)
+  that draw them.
+
+A rating is shown as ``quaymoor.ratings`` shows it: 60 x mu, with its 95% interval.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+import trio
+
+from quaymoor.accounts.names import NameRefused, account_name
+from quaymoor.http.frontdoor import HttpRequest, HttpResponse
+from quaymoor.http.query import QueryError, query_int
+from quaymoor.http.responses import error_response, json_response
+from quaymoor.protocol.codes import Code
+from quaymoor.ratings import BOT_RATINGS, Rating
+from quaymoor.store.archive import ArchiveError
+from quaymoor.store.ratings import PlayedGame, RatingStore
+
+LIST = "/api/players"
+PLAYER = re.compile(r"^/api/players/([^/]+)$")
+PAGE = re.compile(r"^/players(?:/([^/]+))?$")
+DEFAULT_LIMIT: Final = 50
+MAX_LIMIT: Final = 100
+
+
+def shown(rating: Rating) -> dict[str, Any]:
+    """A rating as people see it: ``rating`` and its 95% ``interval``."""
+    return {"rating": rating.shown, "interval": list(rating.interval)}
+
+
+def _change(game: PlayedGame) -> int | None:
+    if game.before is None or game.after is None:
+        return None
+    return game.after.shown - game.before.shown
+
+
+def _recent(game: PlayedGame) -> dict[str, Any]:
+    return {"game": game.game_id, "ended_at": game.ended_at, "players": game.players,
+            "seat": game.seat, "place": game.place, "rated": game.rated,
+            "reason": game.reason, "change": _change(game)}
+
+
+def _history(game: PlayedGame) -> dict[str, Any]:
+    assert game.after is not None
+    return {"game": game.game_id, "at": game.ended_at, **shown(game.after),
+            "change": _change(game), "place": game.place, "players": game.players}
+
+
+class PlayersApi:
+    """The two endpoints over the store's ratings (``store.ratings.RatingStore``), which
+    ``store`` gives when asked (the supervisor's: the archive's, or in memory)."""
+
+    def __init__(self, store: Callable[[], RatingStore]) -> None:
+        self._store = store
+
+    async def handle(self, request: HttpRequest) -> HttpResponse:
+        """A ``GET`` or ``HEAD`` of ``/api/players`` or ``/api/players/<name>``."""
+        try:
+            if request.path == LIST:
+                return await self._list(request.query)
+            match = PLAYER.match(request.path)
+            assert match is not None
+            return await self._player(match.group(1))
+        except QueryError as exc:
+            return error_response(Code.BAD_REQUEST, str(exc))
+        except ArchiveError as exc:
+            return error_response(Code.ARCHIVE_UNAVAILABLE, str(exc))
+
+    async def _list(self, query: Mapping[str, str]) -> HttpResponse:
+        limit = query_int(query, "limit", 1, MAX_LIMIT)
+        store = self._store()
+        rows = await trio.to_thread.run_sync(store.leaderboard,
+                                             DEFAULT_LIMIT if limit is None else limit)
+        players = []
+        for row in rows:
+            place = 1 + sum(1 for other in rows if other.rating.shown > row.rating.shown)
+            players.append({"place": place, "name": row.name, **shown(row.rating),
+                            "games": row.games, "last_played": row.last_played})
+        bots = [{"level": level, **shown(rating)} for level, rating in
+                sorted(BOT_RATINGS.items(), key=lambda item: -item[1].mu)]
+        return json_response({"players": players, "bots": bots})
+
+    async def _player(self, name: str) -> HttpResponse:
+        try:
+            key = account_name(name).key
+        except NameRefused:
+            key = None
+        store = self._store()
+        found = None if key is None else await trio.to_thread.run_sync(store.profile, key)
+        if found is None:
+            return error_response(Code.NO_PLAYER, "no player has that name @ path")
+        return json_response({
+            "name": found.name, "since": found.since, **shown(found.rating),
+            "games": found.games, "last_played": found.last_played,
+            "history": [_history(g) for g in found.history],
+            "recent": [_recent(g) for g in found.recent],
+        })
+
+
+def page_of(path: str) -> str | None:
+    """The page file that draws ``path`` (``/players`` or ``/players/<name>``), else None."""
+    match = PAGE.match(path)
+    if match is None:
+        return None
+    return "/players.html" if match.group(1) is None else "/player.html"
+
+
+__all__ = ["LIST", "PLAYER", "PlayersApi", "page_of", "shown"]

@@ -1,0 +1,271 @@
+"""Players' ratings kept with the archive, alike in SQLite, a real PostgreSQL and memory:
+a sequence of rated games moves each account exactly as ``openskill``'s own Plackett-Luce
+model does, game after game; a game written again changes nothing; a game that did not
+finish, or was not rated, changes no rating; a player who left is placed last; bots keep
+their ladder ratings; two rated games of one player committing at once on two connections
+are applied one after the other; deleting an account forgets its rating and renames its
+seat in the records."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openskill.models import PlackettLuce
+
+from quaymoor.bots.prng import SplitMix64
+from quaymoor.ratings import BOT_RATINGS
+from quaymoor.rules.game import Game
+from quaymoor.rules.record import GameRecord, SeatInfo
+from quaymoor.store import ratings
+from quaymoor.store.accounts import AccountStore, Run
+from quaymoor.store.archive import Archive
+from quaymoor.store.memory_store import MemoryStore
+from quaymoor.store.pg_archive import Archived, PgArchive, statements
+from quaymoor.store.pg_db import connect
+from quaymoor.store.ratings import GameAccounts, RatingStore, SeatAccount
+from quaymoor.tools.selfplay import game_seed, play_random
+
+NOW = 1_800_000_000.0
+PEOPLE = {"u-ada": "Ada", "u-bede": "Bede", "u-cuthbert": "Cuthbert"}
+
+
+def record(i: int, names: list[str], *, reason: str = "finished") -> GameRecord:
+    """A game of ``len(names)`` seats played to its end by random moves (or 5 moves in,
+    for another ``reason``), ended at NOW + i."""
+    game = Game(len(names), game_seed(77, i), [f"c{i}"], events=False)
+    if reason == "finished":
+        play_random(game, SplitMix64(i))
+    else:
+        for _ in range(5):
+            seat = game.deciding()[0]
+            game.apply(seat, game.legal_actions(seat)[0])
+    seats = [SeatInfo(n, n.endswith("(bot)")) for n in names]
+    return game.record(seats, game=f"{i:010x}", end_reason=reason, ended_at=NOW + i)
+
+
+class Stores:
+    """One store under test: its accounts, its ratings, and how a game is written (the
+    archive's own write path, in one transaction with the record)."""
+
+    def __init__(self, accounts: AccountStore, rated: RatingStore,
+                 write: Callable[[str, GameRecord, GameAccounts], None],
+                 transact: Callable[[Callable[[Run], Any]], Any]) -> None:
+        self.accounts, self.ratings, self.write, self.transact = accounts, rated, write, transact
+
+
+def _wipe(run: Run) -> None:
+    for table in ("account_games", "ratings", "sessions", "credentials", "ceremonies",
+                  "accounts", "games"):
+        run(f"DELETE FROM {table}", ())
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "memory"])
+def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stores]:
+    if request.param == "sqlite":
+        archive = Archive(tmp_path / "r.sqlite3")
+
+        def write(game_id: str, rec: GameRecord, who: GameAccounts) -> None:
+            archive._write([(1, game_id, rec, who)])  # the writer's batch, synchronously
+        yield Stores(archive.accounts, archive.ratings, write, archive._transact)
+    elif request.param == "memory":
+        memory = MemoryStore()
+        yield Stores(memory.accounts, memory.ratings, memory.submit, memory._transact)
+    else:
+        database: str = request.getfixturevalue("database")
+        pg = PgArchive(database, "p1")
+        pg._transact(_wipe)
+        db = connect(database)
+
+        def write_pg(game_id: str, rec: GameRecord, who: GameAccounts) -> None:
+            with db.transaction():  # as the writer applies a batch
+                Archived(game_id, rec, who).apply(db)
+        yield Stores(pg.accounts, pg.ratings, write_pg, pg._transact)
+        db.close()
+
+
+def _people(store: Stores) -> None:
+    for n, (aid, name) in enumerate(PEOPLE.items()):
+        store.accounts.create_account(aid, name, name.lower(), credential_id=f"cred{n}",
+                                      public_key="k", sign_count=0, now=NOW)
+
+
+def _places(rec: GameRecord, left: list[bool]) -> list[int]:
+    """Places computed here, from the record, independently of the module under test."""
+    assert rec.result is not None
+    key = {s.seat: (s.total, s.tiebreak) for s in rec.result.scores}
+    stayed = [i for i in range(rec.players) if not left[i]]
+    out = []
+    for i in range(rec.players):
+        if left[i]:
+            out.append(len(stayed) + 1)
+        else:
+            out.append(1 + sum(1 for j in stayed if key[j] > key[i]))
+    return out
+
+
+def test_a_sequence_of_rated_games_matches_openskill(stores: Stores) -> None:
+    _people(stores)
+    model = PlackettLuce()
+    expected = {aid: model.rating() for aid in PEOPLE}
+    lineups = [
+        ["u-ada", "u-bede"], ["u-ada", "u-bede", "u-cuthbert"], ["u-bede", "hard"],
+        ["u-cuthbert", "u-ada", "normal", "easy"], ["u-ada", "u-bede"],
+        ["expert", "u-bede", "u-cuthbert", "u-ada", "random"],
+    ]
+    for i, lineup in enumerate(lineups):
+        names = [PEOPLE.get(s, f"{s} (bot)") for s in lineup]
+        rec = record(i, names)
+        who = GameAccounts(True, tuple(
+            SeatAccount(s, None) if s in PEOPLE else SeatAccount(None, s) for s in lineup))
+        stores.write(f"{i:010x}", rec, who)
+        teams = []
+        for s in lineup:
+            if s in PEOPLE:
+                teams.append([expected[s]])
+            else:
+                bot = BOT_RATINGS[s]
+                teams.append([model.rating(mu=bot.mu, sigma=bot.sigma)])
+        rated = model.rate(teams, ranks=[float(p) for p in _places(rec, [False] * len(lineup))])
+        for s, team in zip(lineup, rated, strict=True):
+            if s in PEOPLE:
+                expected[s] = team[0]
+    board = {row.name: row for row in stores.ratings.leaderboard(10)}
+    games = {"u-ada": 5, "u-bede": 5, "u-cuthbert": 3}
+    for aid, name in PEOPLE.items():
+        mine, count = stores.ratings.rating(aid)
+        assert mine.mu == pytest.approx(expected[aid].mu, abs=1e-9)
+        assert mine.sigma == pytest.approx(expected[aid].sigma, abs=1e-9)
+        assert count == games[aid] and board[name].games == games[aid]
+    assert [r.name for r in stores.ratings.leaderboard(10)] == sorted(
+        PEOPLE.values(), key=lambda n: -board[n].rating.mu)
+    profile = stores.ratings.profile("ada")
+    assert profile is not None and profile.name == "Ada" and len(profile.history) == 5
+    assert [g.game_id for g in profile.history] == [f"{i:010x}" for i in (0, 1, 3, 4, 5)]
+    last = profile.history[-1]
+    assert last.after is not None and last.after.mu == pytest.approx(expected["u-ada"].mu)
+    # each game's "before" is the one before's "after": no update lost or doubled
+    for before, after in zip(profile.history, profile.history[1:], strict=False):
+        assert after.before == before.after
+    assert profile.recent[0].game_id == f"{5:010x}" and profile.recent[0].rated
+
+
+def test_a_game_written_again_changes_nothing(stores: Stores) -> None:
+    _people(stores)
+    rec = record(1, ["Ada", "Bede"])
+    who = GameAccounts(True, (SeatAccount("u-ada"), SeatAccount("u-bede")))
+    stores.write("0000000001", rec, who)
+    once = stores.ratings.rating("u-ada")
+    stores.write("0000000001", rec, who)  # a retried batch, a reaper's claim
+    assert stores.ratings.rating("u-ada") == once and once[1] == 1
+
+
+def test_unfinished_or_unrated_games_change_no_rating(stores: Stores) -> None:
+    _people(stores)
+    fresh = stores.ratings.rating("u-ada")
+    stores.write("0000000002", record(2, ["Ada", "Bede"], reason="shutdown"),
+                 GameAccounts(True, (SeatAccount("u-ada"), SeatAccount("u-bede"))))
+    stores.write("0000000003", record(3, ["Ada", "Bede"]),
+                 GameAccounts(False, (SeatAccount("u-ada"), SeatAccount("u-bede"))))
+    assert stores.ratings.rating("u-ada") == fresh == (fresh[0], 0)
+    profile = stores.ratings.profile("ada")
+    assert profile is not None and profile.history == []
+    recent = {g.game_id: g for g in profile.recent}
+    assert recent["0000000002"].place is None and not recent["0000000002"].rated
+    assert recent["0000000003"].place in (1, 2) and not recent["0000000003"].rated
+    assert stores.ratings.leaderboard(10) == []  # nobody has a rated game
+
+
+def test_a_player_who_left_is_placed_last(stores: Stores) -> None:
+    _people(stores)
+    for i in range(20):  # a game whose seat 0 scored the most
+        rec = record(100 + i, ["Ada", "Bede"])
+        assert rec.result is not None
+        if rec.result.winners == [0]:
+            break
+    else:
+        raise AssertionError("no game won by seat 0 in 20")
+    stores.write("00000000aa", rec, GameAccounts(True, (SeatAccount("u-ada", left=True),
+                                                        SeatAccount("u-bede"))))
+    ada, bede = stores.ratings.rating("u-ada")[0], stores.ratings.rating("u-bede")[0]
+    assert ada.mu < 25 < bede.mu  # Ada won on points and left: she lost
+    profile = stores.ratings.profile("ada")
+    assert profile is not None and profile.history[0].place == 2
+
+
+def test_deleting_an_account_forgets_its_rating_and_renames_its_seat(stores: Stores) -> None:
+    _people(stores)
+    rec = record(4, ["Ada", "Bede"])
+    stores.transact(lambda run: run(
+        "INSERT INTO games (id, ended_at, players, reason, seats, winners, totals, actions,"
+        " algorithm, record) VALUES (?, ?, 2, 'finished', ?, '[]', '[]', 0, 'x', ?)",
+        ("0000000004", NOW, json.dumps([{"seat": 0, "name": "Ada", "bot": False},
+                                        {"seat": 1, "name": "Bede", "bot": False}]),
+         rec.to_json())))
+    stores.write("0000000004", rec, GameAccounts(True, (SeatAccount("u-ada"),
+                                                        SeatAccount("u-bede"))))
+    assert stores.accounts.delete_account("u-ada")
+    assert stores.ratings.profile("ada") is None
+    assert [r.name for r in stores.ratings.leaderboard(10)] == ["Bede"]
+    kept = stores.transact(lambda run: run("SELECT record, seats FROM games WHERE id = ?",
+                                           ("0000000004",)))
+    text, seats = kept[0]
+    renamed = GameRecord.from_json(text)
+    assert [s.name for s in renamed.seats] == [ratings.DELETED_NAME, "Bede"]
+    assert renamed.actions == rec.actions and renamed.seed == rec.seed
+    listed = seats if isinstance(seats, list) else json.loads(seats)
+    assert [s["name"] for s in listed] == [ratings.DELETED_NAME, "Bede"]
+
+
+def test_two_games_of_one_player_at_once_are_applied_in_turn(database: str) -> None:
+    """Two processes' writers commit rated games of Ada at the same moment: the second
+    waits on the first's row lock and rates from the rating the first wrote."""
+    pg = PgArchive(database, "p1")
+    pg._transact(_wipe)
+    stores = Stores(pg.accounts, pg.ratings, lambda *a: None, pg._transact)
+    _people(stores)
+    db = connect(database)
+    with db.transaction():  # Ada has a rating row already: only the row lock can order them
+        Archived(f"{9:010x}", record(9, ["Ada", "Bede"]), GameAccounts(True, (
+            SeatAccount("u-ada"), SeatAccount("u-bede")))).apply(db)
+    db.close()
+    first_in, errors = threading.Event(), []
+    done: dict[str, float] = {}
+
+    def writer(game: int, opponent: str, hold: float) -> None:
+        db = connect(database)
+        try:
+            rec = record(game, ["Ada", PEOPLE[opponent]])
+            with db.transaction():
+                Archived(f"{game:010x}", rec, GameAccounts(True, (
+                    SeatAccount("u-ada"), SeatAccount(opponent)))).apply(db)
+                first_in.set()
+                time.sleep(hold)  # still holding Ada's row
+            done[opponent] = time.monotonic()
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            db.close()
+
+    one = threading.Thread(target=writer, args=(10, "u-bede", 0.6))
+    one.start()
+    assert first_in.wait(10)
+    two = threading.Thread(target=writer, args=(11, "u-cuthbert", 0.0))
+    two.start()
+    one.join(20)
+    two.join(20)
+    assert not errors, errors
+    assert done["u-bede"] <= done["u-cuthbert"]  # the second waited for the first
+    profile = pg.ratings.profile("ada")
+    assert profile is not None and [g.game_id for g in profile.history] == [
+        f"{9:010x}", f"{10:010x}", f"{11:010x}"]
+    _, first, second = profile.history
+    assert second.before == first.after  # applied in turn: neither update lost
+    assert pg.ratings.rating("u-ada")[1] == 3
+    rows = statements(connect(database))("SELECT COUNT(*) FROM account_games", ())
+    assert rows[0][0] == 6
