@@ -35,3 +35,16 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def browser(server_url: str) -> Iterator[Any]:
     with chromium() as browser:
         yield browser
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+    """A server of the test module's own, for accounts: (http://localhost:<port>, port)
+    (passkeys are made for localhost: WebAuthn takes no IP address)."""
+    reason = skip_reason()
+    if reason:
+        pytest.skip(reason)
+    archive = tmp_path_factory.mktemp("account-archive") / "games.sqlite3"
+    with serving(archive, "--bot-delay", "0") as url:
+        port = int(url.rstrip("/").rsplit(":", 1)[1])
+        yield f"http://localhost:{port}", port

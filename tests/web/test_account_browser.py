@@ -22,13 +22,9 @@ Screenshots (phone 360x740, laptop 1366x768): /tmp/account-<state>-<size>.png.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.server_process import browser_skip_reason, serving
 from tests.web import axe
 
 SIZES = {"phone": (360, 740), "laptop": (1366, 768)}
@@ -44,18 +40,6 @@ NO_JSON_HELPERS = """
 """
 NO_SIDEWAYS_SCROLL = ("() => document.scrollingElement.scrollWidth"
                       " <= document.scrollingElement.clientWidth")
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
-    """A server of this module's own: (http://localhost:<port>, port)."""
-    reason = browser_skip_reason()
-    if reason:
-        pytest.skip(reason)
-    archive = tmp_path_factory.mktemp("account-archive") / "games.sqlite3"
-    with serving(archive, "--bot-delay", "0") as url:
-        port = int(url.rstrip("/").rsplit(":", 1)[1])
-        yield f"http://localhost:{port}", port
 
 
 # The browser is the run's one Chromium (tests/web/conftest.py): Playwright's sync API
