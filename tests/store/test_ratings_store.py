@@ -22,6 +22,7 @@ from quaymoor.bots.prng import SplitMix64
 from quaymoor.ratings import BOT_RATINGS
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import GameRecord, SeatInfo
+from quaymoor.rules.verify import verify_record
 from quaymoor.store import ratings
 from quaymoor.store.accounts import AccountStore, Run
 from quaymoor.store.archive import Archive
@@ -218,6 +219,7 @@ def test_deleting_an_account_forgets_its_rating_and_renames_its_seat(stores: Sto
     renamed = GameRecord.from_json(text)
     assert [s.name for s in renamed.seats] == [ratings.DELETED_NAME, "Bede"]
     assert renamed.actions == rec.actions and renamed.seed == rec.seed
+    assert verify_record(renamed).ok  # names are not part of what the record proves
     listed = seats if isinstance(seats, list) else json.loads(seats)
     assert [s["name"] for s in listed] == [ratings.DELETED_NAME, "Bede"]
 
