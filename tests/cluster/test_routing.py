@@ -187,3 +187,60 @@ async def test_an_account_made_on_one_process_signs_in_on_the_other(
             for jar in (cookie, second):
                 gone = await http(port, "GET", "/api/accounts/me", headers={"Cookie": jar})
                 assert gone.body == {"signed_in": False}, (port, gone)
+
+
+async def test_two_rated_games_of_one_player_on_two_processes(running: RunningCluster) -> None:
+    """One account plays a rated game on each process, both at once, to the end: its
+    rating moves exactly once per game (two rated games on the leaderboard, and the second
+    update starts from the rating the first wrote, whichever process committed first)."""
+    from tests.accounts.soft_authenticator import SoftAuthenticator
+
+    origin = f"http://localhost:{running.port}"
+    with trio.fail_after(LIMIT * 2):
+        processes = await live_processes(running)
+        ports = [worker_port(p) for p in processes.values()]
+        keys = SoftAuthenticator()
+        made = await http(running.port, "POST", "/api/accounts/register/options",
+                          {"name": "Twice"})
+        done = await http(running.port, "POST", "/api/accounts/register", {
+            "ceremony": made.body["ceremony"],
+            "credential": keys.register(made.body["options"], origin)})
+        assert done.status == 201, done
+        signed = {"Cookie": done.headers["set-cookie"].split(";", 1)[0],
+                  "X-CSRF-Token": done.body["csrf"]}
+        games = []
+        for port in ports:  # one table on each process
+            table = await http(port, "POST", "/api/play-now",
+                               {"players": 2, "bots": "easy", "rated": True}, headers=signed)
+            assert table.status == 201, table
+            info = table.body
+            started = await http(port, "POST", f"/api/tables/{info['table']}/start",
+                                 {"token": info["token"]}, headers=signed)
+            assert started.status == 200, started
+            games.append((port, info["table"], info["token"]))
+        assert games[0][1][:2] != games[1][1][:2]  # two processes' tables
+
+        async def play(port: int, table: str, token: str) -> None:
+            async with connect_to(port, table) as player:
+                await player.hello(table, token)
+                ended = await player.play()
+                assert ended is not None and ended["reason"] == "finished", ended
+
+        async with trio.open_nursery() as nursery:
+            for game in games:
+                nursery.start_soon(play, *game)
+        for _ in range(100):  # each record (and its rating) is written a moment after
+            page = await http(running.port, "GET", "/api/players/Twice")
+            if page.body["games"] == 2:
+                break
+            await trio.sleep(0.1)
+        assert page.body["games"] == 2, page.body
+        history = page.body["history"]
+        assert sorted(h["game"] for h in history) == sorted(g[1] for g in games)
+        befores = sorted(h["rating"] - h["change"] for h in history)
+        afters = {h["rating"] for h in history}
+        assert 1500 in befores  # one update started from a newcomer's rating...
+        assert len([b for b in befores if b in afters]) == 1  # ...the other from its result
+        assert page.body["rating"] in afters
+        board = await http(running.port, "GET", "/api/players")
+        assert [(p["name"], p["games"]) for p in board.body["players"]] == [("Twice", 2)]
