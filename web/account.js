@@ -8,6 +8,7 @@
 import { api } from "./net.js";
 import { clearSession, loadSession, setSession } from "./session.js";
 import { createPasskey, getPasskey, passkeysAvailable } from "./passkey.js";
+import { say } from "./page_status.js";
 import {
   DONE, accountFacts, checkName, deleteProblem, failure, hostProblem, partsShown,
 } from "./account_model.js";
@@ -28,7 +29,6 @@ function $(id) {
   return /** @type {T} */ (document.getElementById(id));
 }
 
-const status = $("status");
 const createName = /** @type {HTMLInputElement} */ ($("create-name"));
 const deleteName = /** @type {HTMLInputElement} */ ($("delete-name"));
 const deleteForm = $("delete-form");
@@ -38,11 +38,6 @@ let account = null;
 /** A request under way: the buttons say so and further clicks wait. */
 let busy = false;
 
-/** @param {string} text @param {"ok" | "error" | ""} [tone] */
-function say(text, tone = "") {
-  status.textContent = text;
-  status.className = `status${tone ? ` ${tone}` : ""}`;
-}
 
 /**
  * Show the part of `mode` (only it); `focus`: move the focus to its heading, after the

@@ -10,29 +10,18 @@ import { h, clear } from "./dom.js";
 import { ApiError, api } from "./net.js";
 import { loadSession } from "./session.js";
 import { showAccountLink } from "./account_link.js";
+import { say, timeEl } from "./page_status.js";
 import { dayText, failureText, intervalText, isolate, ratingOf, whenText } from "./players_model.js";
 import { historyRows, nameFromPath, ratingChart, readProfile, recentLine } from "./player_model.js";
 import { ratingChartSvg } from "./player_chart.js";
 
 /** @typedef {import("./player_model.js").Profile} Profile */
-/** @typedef {import("./players_model.js").When} When */
 
 /** The element with this id: player.html has every one asked for. @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const WIDE = 520; // the chart's width in SVG units; a phone's is narrower, so its text stays legible
 const NARROW = 360;
 
-/** @param {string} text @param {"ok" | "error" | ""} [tone] */
-function say(text, tone = "") {
-  const status = $("status");
-  status.textContent = text;
-  status.className = `status${tone ? ` ${tone}` : ""}`;
-}
-
-/** A <time> with how long ago, its date in full as a title. @param {When} when */
-function timeEl(when) {
-  return h("time", { datetime: when.iso, title: when.full }, when.text);
-}
 
 /** The heading: `before` and the name, isolated (any script, right to left too). @param {string} before @param {string} name */
 function title(before, name) {

@@ -8,30 +8,19 @@ import { h, clear } from "./dom.js";
 import { api } from "./net.js";
 import { loadSession } from "./session.js";
 import { showAccountLink } from "./account_link.js";
+import { say, timeEl } from "./page_status.js";
 import {
   BOARD_LIMIT, EMPTY_BOARD, boardSummary, botName, failureText, intervalText, ordinal,
   playerHref, ratingOf, readBoard, tied, whenText,
 } from "./players_model.js";
 
 /** @typedef {import("./players_model.js").Board} Board */
-/** @typedef {import("./players_model.js").When} When */
 
 /** The element with this id: players.html has every one asked for. @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @type {string | null} the signed-in account's name: its row is marked */
 let me = null;
 
-/** @param {string} text @param {"ok" | "error" | ""} [tone] */
-function say(text, tone = "") {
-  const status = $("status");
-  status.textContent = text;
-  status.className = `status${tone ? ` ${tone}` : ""}`;
-}
-
-/** A <time> with how long ago, its date in full as a title. @param {When} when */
-function timeEl(when) {
-  return h("time", { datetime: when.iso, title: when.full }, when.text);
-}
 
 /** A rating and its range, in a cell. @param {number} rating @param {[number, number] | null} interval */
 function ratingCell(rating, interval) {

@@ -133,7 +133,7 @@ NAME: Final = {"type": "string", "pattern": name_pattern(),
 PLAYERS: Final = {"type": "integer", "minimum": MIN_PLAYERS, "maximum": MAX_PLAYERS,
                   "default": 4, "description": "a whole number (4 and 4.0 alike)"}
 BOTS: Final = {"enum": list(BOT_LEVELS), "default": "normal",
-               "description": "easy, normal or hard (the lobby's); random plays any legal "
+               "description": "easy, normal, hard or expert (the lobby's); random plays any legal "
                               "move, for tests and benchmarks"}
 PACE: Final = {"enum": [p.value for p in Pace], "default": DEFAULT_PACE.value,
                "description": "how long the bots wait before each move (docs/protocol.md)"}
@@ -251,7 +251,7 @@ ACCOUNT_PATHS: Final[dict[str, dict[str, Any]]] = {
         "summary": "who this browser is: the signed-in account and the session's CSRF token",
         "responses": _ok({"oneOf": [
             _obj(["signed_in"], {"signed_in": {"const": False}}),
-            _obj(["signed_in", "name", "since", "passkeys", "sessions", "csrf"], {
+            _obj(["signed_in", "name", "since", "passkeys", "sessions", "rating", "csrf"], {
                 "signed_in": {"const": True}, "name": STRING, "since": {"type": "number"},
                 "passkeys": {"type": "integer"}, "sessions": {"type": "integer"},
                 "rating": _obj(["rating", "interval", "games"], {

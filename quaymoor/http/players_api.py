@@ -102,7 +102,9 @@ class PlayersApi:
         store = self._store()
         found = None if key is None else await trio.to_thread.run_sync(store.profile, key)
         if found is None:
-            return error_response(Code.NO_PLAYER, "no player has that name @ path")
+            return error_response(Code.NO_PLAYER, "no player has that name (names are matched "
+                                                  "as they are unique: case and look-alikes "
+                                                  "folded)")
         return json_response({
             "name": found.name, "since": found.since, **shown(found.rating),
             "games": found.games, "last_played": found.last_played,

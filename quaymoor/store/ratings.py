@@ -6,8 +6,9 @@ cluster: ``PgArchive``'s, migration ``0006_ratings.sql``); ``?`` placeholders he
 
 - ``ratings``: an account's OpenSkill rating (``quaymoor.ratings``), its rated games and
   when it last played one. No row: a new player's rating.
-- ``account_games``: every archived game an account sat at (rated or not), its seat and,
-  for a finished game, its place; for a rated one the rating before and after. Its key
+- ``account_games``: every archived game an account sat at (rated or not: ``rated`` says
+  the table was), its seat and, for a finished game, its place; for a rated one that
+  finished, the rating before and after (null otherwise: the rating did not move). Its key
   (account, game) and the check that a game has no rows yet make the update happen
   **once per game**, however often its record is written (a record is rewritten when a
   batch is retried or a process's games are claimed).
@@ -20,13 +21,14 @@ account order, so two games never wait on each other crosswise): the second wait
 first to commit and rates from the rating the first wrote. SQLite has one writer, so its
 transactions are in order anyway.
 
-Deleting an account (``forget_account``) removes its rating and its list of games and
-replaces its name in the records of the games it played with ``DELETED_NAME``.
+Deleting an account (``forget_account``) removes its rating and its list of games. The
+archived records of its games keep the name they were played under: a record's seats, names
+included, are bound into its game key (docs/fairness.md, "Game key"), so renaming a seat
+would make the record of every player at that game fail verification and stop replaying.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -64,8 +66,6 @@ CREATE INDEX IF NOT EXISTS account_games_by_game ON account_games (game_id);
 CREATE INDEX IF NOT EXISTS account_games_by_account ON account_games (account_id, ended_at);
 """
 
-#: What replaces a deleted account's name in the records of its games.
-DELETED_NAME: Final = "Deleted player"
 #: Games listed on a player's page, newest first.
 RECENT: Final = 50
 
@@ -131,7 +131,7 @@ def record_game(run: Run, game_id: str, record: GameRecord, who: GameAccounts, *
             " place, rated, mu_before, sigma_before, mu, sigma)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             (aid, game_id, index, ended_at, record.players, record.reason,
-             None if placed is None else placed[index], 1 if new is not None else 0,
+             None if placed is None else placed[index], 1 if who.rated else 0,
              None if old is None else old.mu, None if old is None else old.sigma,
              None if new is None else new.mu, None if new is None else new.sigma))
     return True
@@ -242,7 +242,7 @@ class RatingStore:
                 mu, sigma, games, last = rated[0]
                 rating = Rating(float(mu), float(sigma))
             history = run(f"SELECT {_GAME_COLUMNS} FROM account_games WHERE account_id = ?"
-                          " AND rated = 1 ORDER BY ended_at, game_id", (aid,))
+                          " AND mu IS NOT NULL ORDER BY ended_at, game_id", (aid,))
             recent = run(f"SELECT {_GAME_COLUMNS} FROM account_games WHERE account_id = ?"
                          " ORDER BY ended_at DESC, game_id LIMIT ?", (aid, RECENT))
             return Profile(str(aid), str(name), float(created), rating, int(games),
@@ -262,30 +262,13 @@ class RatingStore:
 
 
 def forget_account(run: Run, account_id: str) -> int:
-    """Inside an account's deletion: its rating and games gone, its name replaced by
-    ``DELETED_NAME`` in the records (and their summaries) of the games it played; how
-    many records were changed."""
-    games = run("SELECT game_id, seat FROM account_games WHERE account_id = ?", (account_id,))
-    changed = 0
-    for game_id, seat in games:
-        rows = run("SELECT record, seats FROM games WHERE id = ?", (game_id,))
-        if not rows:
-            continue
-        record, seats = rows[0]
-        data = json.loads(record)
-        names = seats if isinstance(seats, list) else json.loads(seats)
-        if 0 <= seat < len(data.get("seats", [])):
-            data["seats"][seat]["name"] = DELETED_NAME
-        for entry in names:
-            if isinstance(entry, dict) and entry.get("seat") == seat:
-                entry["name"] = DELETED_NAME
-        run("UPDATE games SET record = ?, seats = ? WHERE id = ?",
-            (json.dumps(data, indent=1), json.dumps(names), game_id))
-        changed += 1
-    run("DELETE FROM account_games WHERE account_id = ?", (account_id,))
+    """Inside an account's deletion: its rating and its list of games gone (the records
+    themselves are left as played: see the module's docstring); how many games it had."""
+    games = run("DELETE FROM account_games WHERE account_id = ? RETURNING game_id",
+                (account_id,))
     run("DELETE FROM ratings WHERE account_id = ?", (account_id,))
-    return changed
+    return len(games)
 
 
-__all__ = ["DELETED_NAME", "SCHEMA", "GameAccounts", "PlayedGame", "Profile", "RatingStore",
+__all__ = ["SCHEMA", "GameAccounts", "PlayedGame", "Profile", "RatingStore",
            "SeatAccount", "Standing", "forget_account", "record_game"]

@@ -3,8 +3,8 @@ a sequence of rated games moves each account exactly as ``openskill``'s own Plac
 model does, game after game; a game written again changes nothing; a game that did not
 finish, or was not rated, changes no rating; a player who left is placed last; bots keep
 their ladder ratings; two rated games of one player committing at once on two connections
-are applied one after the other; deleting an account forgets its rating and renames its
-seat in the records."""
+are applied one after the other; deleting an account forgets its rating and its games and
+leaves the records as played (names are bound into a record's game key)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,10 @@ import pytest
 from openskill.models import PlackettLuce
 
 from quaymoor.bots.prng import SplitMix64
-from quaymoor.ratings import BOT_RATINGS
+from quaymoor.ratings import BOT_RATINGS, Rating
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import GameRecord, SeatInfo
 from quaymoor.rules.verify import verify_record
-from quaymoor.store import ratings
 from quaymoor.store.accounts import AccountStore, Run
 from quaymoor.store.archive import Archive
 from quaymoor.store.memory_store import MemoryStore
@@ -177,8 +176,9 @@ def test_unfinished_or_unrated_games_change_no_rating(stores: Stores) -> None:
     profile = stores.ratings.profile("ada")
     assert profile is not None and profile.history == []
     recent = {g.game_id: g for g in profile.recent}
-    assert recent["0000000002"].place is None and not recent["0000000002"].rated
-    assert recent["0000000003"].place in (1, 2) and not recent["0000000003"].rated
+    stopped, unrated = recent["0000000002"], recent["0000000003"]
+    assert stopped.place is None and stopped.rated and stopped.after is None  # did not move
+    assert unrated.place in (1, 2) and not unrated.rated and unrated.after is None
     assert stores.ratings.leaderboard(10) == []  # nobody has a rated game
 
 
@@ -199,7 +199,7 @@ def test_a_player_who_left_is_placed_last(stores: Stores) -> None:
     assert profile is not None and profile.history[0].place == 2
 
 
-def test_deleting_an_account_forgets_its_rating_and_renames_its_seat(stores: Stores) -> None:
+def test_deleting_an_account_forgets_its_rating_and_leaves_the_records(stores: Stores) -> None:
     _people(stores)
     rec = record(4, ["Ada", "Bede"])
     stores.transact(lambda run: run(
@@ -213,15 +213,13 @@ def test_deleting_an_account_forgets_its_rating_and_renames_its_seat(stores: Sto
     assert stores.accounts.delete_account("u-ada")
     assert stores.ratings.profile("ada") is None
     assert [r.name for r in stores.ratings.leaderboard(10)] == ["Bede"]
-    kept = stores.transact(lambda run: run("SELECT record, seats FROM games WHERE id = ?",
+    gone = stores.transact(lambda run: run(
+        "SELECT COUNT(*) FROM account_games WHERE account_id = ?", ("u-ada",)))
+    assert gone[0][0] == 0 and stores.ratings.rating("u-ada") == (Rating.new(), 0)
+    kept = stores.transact(lambda run: run("SELECT record FROM games WHERE id = ?",
                                            ("0000000004",)))
-    text, seats = kept[0]
-    renamed = GameRecord.from_json(text)
-    assert [s.name for s in renamed.seats] == [ratings.DELETED_NAME, "Bede"]
-    assert renamed.actions == rec.actions and renamed.seed == rec.seed
-    assert verify_record(renamed).ok  # names are not part of what the record proves
-    listed = seats if isinstance(seats, list) else json.loads(seats)
-    assert [s["name"] for s in listed] == [ratings.DELETED_NAME, "Bede"]
+    assert kept[0][0] == rec.to_json()  # as played: it still proves its deal to Bede
+    assert verify_record(GameRecord.from_json(kept[0][0])).ok
 
 
 def test_two_games_of_one_player_at_once_are_applied_in_turn(database: str) -> None:
