@@ -41,10 +41,16 @@ function go(table) {
   show();
 }
 
-/** @param {number} [players] the finished table's size; 4 without one */
-async function playAgain(players) {
+/**
+ * A new game against bots like the finished one: its size, and rated if it was (the
+ * server refuses a rated one to a player signed out since: said in a toast).
+ * @param {number} [players] the finished table's size; 4 without one
+ * @param {boolean} [rated] the finished table was rated
+ */
+async function playAgain(players, rated = false) {
   try {
-    go(await playNow({ name: getName() || "Player", players: players || 4, bots: savedBots() }));
+    go(await playNow({ name: getName() || "Player", players: players || 4, bots: savedBots(),
+      rated }));
   } catch (e) {
     toast(`Could not start a new game: ${errorText(e)}`);
   }

@@ -35,7 +35,7 @@ import { CLIENT_MESSAGES, EVENTS, PHASES } from "./wire.js";
 /** @typedef {import("./table_model.js").Action} Action */
 /** @typedef {import("./text.js").GameEvent} GameEvent */
 /** @typedef {import("./layout.js").Section} Section */
-/** @typedef {{onLeave: () => void, onPlayAgain: (players: number) => void, onGoTo?: (table: string) => void}} Exits */
+/** @typedef {{onLeave: () => void, onPlayAgain: (players: number, rated: boolean) => void, onGoTo?: (table: string) => void}} Exits */
 
 export class TableScreen {
   /**

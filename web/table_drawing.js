@@ -92,7 +92,7 @@ export class TableDrawing {
     t.layout.dataset.endView = this.showingBoard ? "board" : "summary";
     drawEnd(this.context(), t.el.end, {
       on: {
-        rematch: () => t.chrome.askRematch(), playAgain: () => t.exits.onPlayAgain(t.model.players),
+        rematch: () => t.chrome.askRematch(), playAgain: () => t.exits.onPlayAgain(t.model.players, t.model.rated),
         lobby: () => t.exits.onLeave(), toggleBoard: () => { this.showingBoard = !this.showingBoard; t.draw(); },
         checkSeed: () => this.runSeedCheck(),
       },

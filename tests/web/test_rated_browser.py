@@ -1,7 +1,8 @@
 """A rated game in Chromium, from an account made with Chromium's virtual authenticator to
 the rating on both players' pages: Ada registers (/account), opens a rated game against a
 bot from the lobby (the Rated box is hers to tick once signed in, and it holds off Hints),
-the table says it is rated and offers no hint, she plays it to the end by clicking, and the
+the table says it is rated and offers no hint, she plays it to the end by clicking (and its
+end screen's New game opens another rated game), and the
 leaderboard (/players) and her page (/players/Ada: the rating, the chart, the game with its
 change and links) show the rating the server computed, no longer a newcomer's 1500.
 
@@ -48,6 +49,11 @@ def test_a_rated_game_moves_the_rating_on_both_pages(browser: Any,
         assert steps > 10
         assert page.locator("#winners").is_visible()
         table_id = page.url.split("table=")[1]
+
+        # "New game" from the end screen: another rated game (the lobby's choice kept)
+        page.get_by_role("button", name="New game").click()
+        page.wait_for_url(lambda url: "table=" in url and table_id not in url)
+        page.locator("#rated-badge").wait_for()
 
         served = ada.context.request.get(base + "/api/players/Ada").json()
         assert served["games"] == 1 and served["rating"] != 1500
