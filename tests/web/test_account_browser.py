@@ -238,10 +238,10 @@ def test_a_second_account_registered_by_keyboard_and_deleted_by_its_name(
     try:
         # his lobby, never signed in here, is told he is signed out
         page.goto(base + "/")
-        page.get_by_role("link", name="Sign in").wait_for()
+        page.locator(".topbar").get_by_role("link", name="Sign in").wait_for()
         assert [r.url for r in bede.requests if "/api/accounts/" in r.url] == [
             base + "/api/accounts/me"]
-        page.get_by_role("link", name="Sign in").click()
+        page.locator(".topbar").get_by_role("link", name="Sign in").click()
         signed_out_forms_show(page)
         assert page.evaluate("typeof PublicKeyCredential.parseCreationOptionsFromJSON"
                              " + typeof PublicKeyCredential.prototype.toJSON") == \
@@ -250,11 +250,11 @@ def test_a_second_account_registered_by_keyboard_and_deleted_by_its_name(
 
         # the focus order: the top bar's links, sign in, the name, create
         order = []
-        for _ in range(7):
+        for _ in range(8):
             page.keyboard.press("Tab")
             order.append(page.evaluate("document.activeElement.id || "
                                        "document.activeElement.textContent.trim()"))
-        assert order == ["Quaymoor", "Lobby", "How to play", "Account", "signin",
+        assert order == ["Quaymoor", "Lobby", "Players", "How to play", "Account", "signin",
                          "create-name", "create"], order
         page.keyboard.press("Shift+Tab")
         page.keyboard.type("Bede")
