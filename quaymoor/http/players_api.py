@@ -26,7 +26,7 @@ from quaymoor.http.frontdoor import HttpRequest, HttpResponse
 from quaymoor.http.query import QueryError, query_int
 from quaymoor.http.responses import error_response, json_response
 from quaymoor.protocol.codes import Code
-from quaymoor.ratings import BOT_RATINGS, Rating
+from quaymoor.ratings import BOT_RATINGS, Rating, ranks_of
 from quaymoor.store.archive import ArchiveError
 from quaymoor.store.ratings import PlayedGame, RatingStore
 
@@ -85,11 +85,11 @@ class PlayersApi:
         store = self._store()
         rows = await trio.to_thread.run_sync(store.leaderboard,
                                              DEFAULT_LIMIT if limit is None else limit)
-        players = []
-        for row in rows:
-            place = 1 + sum(1 for other in rows if other.rating.shown > row.rating.shown)
-            players.append({"place": place, "name": row.name, **shown(row.rating),
-                            "games": row.games, "last_played": row.last_played})
+        # equal shown ratings share a place, as equal results share a rank
+        places = ranks_of([(row.rating.shown, 0) for row in rows])
+        players = [{"place": place, "name": row.name, **shown(row.rating), "games": row.games,
+                    "last_played": row.last_played} for row, place in zip(rows, places,
+                                                                          strict=True)]
         bots = [{"level": level, **shown(rating)} for level, rating in
                 sorted(BOT_RATINGS.items(), key=lambda item: -item[1].mu)]
         return json_response({"players": players, "bots": bots})

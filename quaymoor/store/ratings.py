@@ -36,7 +36,7 @@ import attrs
 
 from quaymoor.ratings import BOT_RATINGS, Rating, places, rate
 from quaymoor.rules.record import EndReason, GameRecord
-from quaymoor.store.accounts import Run
+from quaymoor.store.accounts import Run, Transact
 
 SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS ratings (
@@ -213,7 +213,7 @@ class RatingStore:
     """The reads of the two tables, and an account's ratings forgotten, over a store's
     transaction runner (``accounts.Transact``)."""
 
-    def __init__(self, transact: Any) -> None:
+    def __init__(self, transact: Transact) -> None:
         self._transact = transact
 
     def leaderboard(self, limit: int) -> list[Standing]:

@@ -224,7 +224,9 @@ def test_deleting_an_account_forgets_its_rating_and_leaves_the_records(stores: S
 
 def test_two_games_of_one_player_at_once_are_applied_in_turn(database: str) -> None:
     """Two processes' writers commit rated games of Ada at the same moment: the second
-    waits on the first's row lock and rates from the rating the first wrote."""
+    waits for the first to commit and rates from the rating the first wrote. (What makes
+    it wait is Ada's row, written by the first: its upsert or its ``FOR UPDATE`` read;
+    the test holds the outcome, not which of the two.)"""
     pg = PgArchive(database, "p1")
     pg._transact(_wipe)
     stores = Stores(pg.accounts, pg.ratings, lambda *a: None, pg._transact)
