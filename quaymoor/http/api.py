@@ -257,9 +257,10 @@ class HttpApi:
             return json_response(status)
         if path == "/healthz" and method in _READ:  # HAProxy's check (no hidden information)
             return json_response({"ok": True, "draining": self.supervisor.draining})
-        page_file = _PAGES.get(path) or players_api.page_of(path)
-        if page_file is not None and method in _READ:
-            page = static_response(self.web_root, page_file, method)
+        if method in _READ:
+            page_file = _PAGES.get(path)
+            page = (static_response(self.web_root, page_file, method) if page_file is not None
+                    else await self.players.page(self.web_root, path, method))
             if page is not None:
                 return page
         if method not in _READ:  # the web client's files: every other path only reads
@@ -351,7 +352,7 @@ class HttpApi:
         on."""
         path, method = request.path, request.method
         allowed = _METHODS.get(path) or (("POST",) if _TABLE_ROUTE.match(path) else None) or (
-            _READ if players_api.PLAYER.match(path) or players_api.page_of(path) else None)
+            _READ if players_api.PLAYER.match(path) or players_api.is_page(path) else None)
         if allowed is not None and method not in allowed:
             return method_not_allowed(method, path, allowed)
         if method != "POST" or not path.startswith("/api/"):

@@ -327,9 +327,12 @@ PLAYER_PATHS: Final[dict[str, dict[str, Any]]] = {
         "operationId": "players_page", "summary": "the leaderboard's page",
         "responses": _ok(STRING, media="text/html; charset=utf-8")}},
     "/players/{name}": {"get": {
-        "operationId": "player_page", "summary": "a player's page (it asks the API)",
+        "operationId": "player_page",
+        "summary": "a player's page (it asks the API; 404: the same page)",
         "parameters": [PLAYER_NAME_PARAM],
-        "responses": _ok(STRING, media="text/html; charset=utf-8")}},
+        "responses": {**_ok(STRING, media="text/html; charset=utf-8"),
+                      "404": {"description": "no player has that name: the page says so",
+                              "content": {"text/html; charset=utf-8": {"schema": STRING}}}}}},
 }
 
 PATHS: Final[dict[str, dict[str, Any]]] = {

@@ -8,7 +8,8 @@
   look-alikes folded), so ``/players/ADA`` is Ada's page; 404 ``no_player`` when no account
   has it (a name no account may have is a 404 too, not a 400: it names nobody).
 - ``/players`` and ``/players/<name>``: the pages (``web/players.html``, ``web/player.html``)
-  that draw them.
+  that draw them; ``/players/<name>`` of no player answers the same page with status 404
+  (the page itself says so), as a game's page does for an unknown game.
 
 A rating is shown as ``quaymoor.ratings`` shows it: 60 x mu, with its 95% interval.
 """
@@ -17,18 +18,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, Final
 
+import attrs
 import trio
 
 from quaymoor.accounts.names import NameRefused, account_name
-from quaymoor.http.frontdoor import HttpRequest, HttpResponse
+from quaymoor.http.frontdoor import HttpRequest, HttpResponse, static_response
 from quaymoor.http.query import QueryError, query_int
 from quaymoor.http.responses import error_response, json_response
 from quaymoor.protocol.codes import Code
 from quaymoor.ratings import BOT_RATINGS, Rating, ranks_of
 from quaymoor.store.archive import ArchiveError
-from quaymoor.store.ratings import PlayedGame, RatingStore
+from quaymoor.store.ratings import PlayedGame, Profile, RatingStore
 
 LIST = "/api/players"
 PLAYER = re.compile(r"^/api/players/([^/]+)$")
@@ -94,13 +97,33 @@ class PlayersApi:
                 sorted(BOT_RATINGS.items(), key=lambda item: -item[1].mu)]
         return json_response({"players": players, "bots": bots})
 
-    async def _player(self, name: str) -> HttpResponse:
+    async def page(self, web_root: Path, path: str, method: str) -> HttpResponse | None:
+        """The page that draws ``path`` (None: not a players' page, or the file is missing);
+        a player's page for a name no account has is answered with status 404."""
+        match = PAGE.match(path)
+        if match is None:
+            return None
+        if match.group(1) is None:
+            return static_response(web_root, "/players.html", method)
+        page = static_response(web_root, "/player.html", method)
+        if page is None:
+            return None
+        try:
+            missing = await self._profile(match.group(1)) is None
+        except ArchiveError:
+            missing = False  # the page asks the API, which says the archive is unavailable
+        return attrs.evolve(page, status=404) if missing else page
+
+    async def _profile(self, name: str) -> Profile | None:
         try:
             key = account_name(name).key
         except NameRefused:
-            key = None
+            return None
         store = self._store()
-        found = None if key is None else await trio.to_thread.run_sync(store.profile, key)
+        return await trio.to_thread.run_sync(store.profile, key)
+
+    async def _player(self, name: str) -> HttpResponse:
+        found = await self._profile(name)
         if found is None:
             return error_response(Code.NO_PLAYER, "no player has that name (names are matched "
                                                   "as they are unique: case and look-alikes "
@@ -113,12 +136,9 @@ class PlayersApi:
         })
 
 
-def page_of(path: str) -> str | None:
-    """The page file that draws ``path`` (``/players`` or ``/players/<name>``), else None."""
-    match = PAGE.match(path)
-    if match is None:
-        return None
-    return "/players.html" if match.group(1) is None else "/player.html"
+def is_page(path: str) -> bool:
+    """Whether ``path`` is ``/players`` or ``/players/<name>``."""
+    return PAGE.match(path) is not None
 
 
-__all__ = ["LIST", "PLAYER", "PlayersApi", "page_of", "shown"]
+__all__ = ["LIST", "PLAYER", "PlayersApi", "is_page", "shown"]

@@ -120,6 +120,13 @@ async def test_players_endpoints_answer_strangers(served: tuple[HttpApi, Supervi
     await ada.register("Ada")
     page = (await guest.call("GET", "/api/players/ada"))[1]
     assert (page["rating"], page["games"], page["history"], page["recent"]) == (1500, 0, [], [])
+    # the pages: a player's page is there for Ada (found as her name folds), and for a
+    # name nobody has it is the same page, answered 404 (it says so itself)
+    for path, status in (("/players", 200), ("/players/ADA", 200), ("/players/nobody", 404),
+                         ("/players/a\u200fb", 404)):
+        answer = await api(_get(path, {}))
+        assert answer.status == status, path
+        assert answer.content_type.startswith("text/html") and b"<html" in answer.body, path
 
 
 def _get(path: str, query: dict[str, str]) -> HttpRequest:
