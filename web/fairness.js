@@ -1,25 +1,35 @@
 // @ts-check
 // Quaymoor's fair draws (docs/fairness.md) in the browser, with WebCrypto: SHA-256,
 // HMAC-SHA256, big-endian reads, rejection sampling, Fisher-Yates, the first Warden.
-// Algorithm "quaymoor-fair-2" (record format 4, every table's game): the table's
+// Algorithm "quaymoor-fair-3" (record format 5, every table's game): the table's
 // fingerprint (`tableFingerprint`), a seat's commitment to its client seed
 // (`seedCommitment`), the seats checked (`checkDeal`) and the game key made from the seed
-// and the seats (`dealKey`). "quaymoor-fair-1" (formats 1-3) is kept for old records:
+// and the seats' bot flags, commitments and revealed seeds, no name (`dealKey`).
+// "quaymoor-fair-2" (format 4: pass ALGORITHM_2) has its own name in the fingerprint and
+// each seat's name in the key. "quaymoor-fair-1" (formats 1-3) is kept for old records:
 // `fingerprint` (SHA-256 of the seed) and `deriveKey` (the seed and the client seeds).
 // The plot stack, its reshuffles and every turn-up are fairness_plots.js. Nothing here
 // asks the server anything: the verify page feeds it the record, and compares.
 
-/** The algorithm of every table's game (record format 4). */
-export const ALGORITHM = "quaymoor-fair-2";
+/** The algorithm of every table's game (record format 5): the seats' names not in the key. */
+export const ALGORITHM = "quaymoor-fair-3";
+/** The algorithm of format-4 records: the seats' names in the key. */
+export const ALGORITHM_2 = "quaymoor-fair-2";
 /** The algorithm of records of formats 1-3, before commit-and-reveal. */
 export const ALGORITHM_1 = "quaymoor-fair-1";
 export const SEED_BYTES = 32;
 export const MAX_CLIENT_SEED_BYTES = 256;
 export const LABEL_FIRST_WARDEN = "first-warden";
 const KEY_PREFIX = "quaymoor-key-1";
-const TABLE_PREFIX = "quaymoor-fair-2";
 const COMMIT_PREFIX = "quaymoor-commit-2";
-const DEAL_PREFIX = "quaymoor-key-2";
+/**
+ * The algorithms a table is dealt with: each one's key message prefix, and whether the key
+ * binds the seats' names. @type {Readonly<Record<string, {keyPrefix: string, named: boolean}>>}
+ */
+export const DEALT_ALGORITHMS = Object.freeze({
+  [ALGORITHM]: Object.freeze({ keyPrefix: "quaymoor-key-3", named: false }),
+  [ALGORITHM_2]: Object.freeze({ keyPrefix: "quaymoor-key-2", named: true }),
+});
 const MAX_FIELD = 0xffff;
 const BLOCK_BYTES = 32;
 const RANGE = 2 ** 32;
@@ -206,15 +216,15 @@ export async function firstWarden(key, players) {
   return drawBelow(key, LABEL_FIRST_WARDEN, players);
 }
 
-// ---------------------------------------------------------------- quaymoor-fair-2
+// ------------------------------------------------------- quaymoor-fair-3 (and fair-2)
 
-/** A seat's entries that cannot make a quaymoor-fair-2 key (`checkDeal` names the seat). */
+/** Seats that cannot make a table's key (`checkDeal` names the seat), or an unknown algorithm. */
 export class DealError extends Error {}
 
 /**
- * One seat as the key binds it: its name, a bot's own chair or not, the commitment its
- * player sent (64 lowercase hex digits; null: none) and the client seed it revealed (null:
- * none, or a commitment never revealed).
+ * One seat as the key binds it: its name (quaymoor-fair-2's key only), a bot's own chair or
+ * not, the commitment its player sent (64 lowercase hex digits; null: none) and the client
+ * seed it revealed (null: none, or a commitment never revealed).
  * @typedef {{name: string, bot: boolean, commitment: string | null, client_seed: string | null}} DealtSeat
  */
 /** The table's id and its seats, as the start fixed them. @typedef {{table: string, seats: readonly DealtSeat[]}} Deal */
@@ -248,28 +258,39 @@ function byte(n, most, what) {
   return new Uint8Array([/** @type {number} */ (n)]);
 }
 
+/** How a table is dealt with `algorithm` (DEALT_ALGORITHMS), or DealError. @param {unknown} algorithm */
+function dealt(algorithm) {
+  if (typeof algorithm !== "string" || !Object.hasOwn(DEALT_ALGORITHMS, algorithm)) {
+    throw new DealError(`no table is dealt with algorithm ${JSON.stringify(algorithm)}`);
+  }
+  return DEALT_ALGORITHMS[algorithm];
+}
+
 /**
- * The bytes hashed into a table's fingerprint: "quaymoor-fair-2" || 0x00 || field(table)
- * || byte(players) || the 32 seed bytes.
+ * The bytes hashed into a table's fingerprint: the algorithm's name ("quaymoor-fair-3";
+ * "quaymoor-fair-2" for a format-4 record) || 0x00 || field(table) || byte(players) || seed.
  * @param {unknown} seedHex @param {unknown} tableId @param {unknown} players
+ * @param {string} [algorithm] ALGORITHM or ALGORITHM_2 (anything else throws DealError)
  */
-export function tableFingerprintMessage(seedHex, tableId, players) {
+export function tableFingerprintMessage(seedHex, tableId, players, algorithm = ALGORITHM) {
   const seed = seedFromHex(seedHex);
+  dealt(algorithm);
   if (!Number.isInteger(players) || /** @type {number} */ (players) < 1) {
     throw new DealError(`a table has 1 to 255 seats, not ${JSON.stringify(players)}`);
   }
-  return join([encoder.encode(TABLE_PREFIX), new Uint8Array([0]), field(tableId, "the table id"),
+  return join([encoder.encode(algorithm), new Uint8Array([0]), field(tableId, "the table id"),
     byte(players, 255, "a table's number of seats"), seed]);
 }
 
 /**
- * The fingerprint a table publishes when it is created (quaymoor-fair-2): lowercase hex
- * SHA-256 of the algorithm, the table's id, its number of seats and the seed.
+ * The fingerprint a table publishes when it is created: lowercase hex SHA-256 of the
+ * algorithm, the table's id, its number of seats and the seed (tableFingerprintMessage).
  * @param {unknown} seedHex 64 hex digits (anything else throws, saying why)
  * @param {unknown} tableId @param {unknown} players
+ * @param {string} [algorithm] ALGORITHM (every table's), or ALGORITHM_2 for a format-4 record
  */
-export async function tableFingerprint(seedHex, tableId, players) {
-  return sha256Hex(tableFingerprintMessage(seedHex, tableId, players));
+export async function tableFingerprint(seedHex, tableId, players, algorithm = ALGORITHM) {
+  return sha256Hex(tableFingerprintMessage(seedHex, tableId, players, algorithm));
 }
 
 /**
@@ -343,18 +364,21 @@ export async function checkDeal(deal) {
 }
 
 /**
- * The key message of quaymoor-fair-2: "quaymoor-key-2" || 0x00 || field(table) ||
- * byte(players) || per seat byte(bot) || field(name) || (0x00 | 0x01 || the commitment's
- * 32 bytes) || (0x00 | 0x01 || field(client seed)). Checks nothing but the encoding:
+ * The key message of quaymoor-fair-3: "quaymoor-key-3" || 0x00 || field(table) ||
+ * byte(players) || per seat byte(bot) || (0x00 | 0x01 || the commitment's 32 bytes) ||
+ * (0x00 | 0x01 || field(client seed)). quaymoor-fair-2's (format 4): "quaymoor-key-2",
+ * and each seat's field(name) right after its byte(bot). Checks nothing but the encoding:
  * `dealKey` checks the deal first.
- * @param {Deal} deal
+ * @param {Deal} deal @param {string} [algorithm] ALGORITHM or ALGORITHM_2 (else DealError)
  */
-export function dealKeyMessage(deal) {
+export function dealKeyMessage(deal, algorithm = ALGORITHM) {
+  const { keyPrefix, named } = dealt(algorithm);
   /** @type {Uint8Array[]} */
-  const parts = [encoder.encode(DEAL_PREFIX), new Uint8Array([0]), field(deal.table, "the table id"),
+  const parts = [encoder.encode(keyPrefix), new Uint8Array([0]), field(deal.table, "the table id"),
     byte(deal.seats.length, 255, "a table's number of seats")];
   deal.seats.forEach((seat, i) => {
-    parts.push(new Uint8Array([seat.bot ? 1 : 0]), field(seat.name, `seat ${i}'s name`));
+    parts.push(new Uint8Array([seat.bot ? 1 : 0]));
+    if (named) parts.push(field(seat.name, `seat ${i}'s name`));
     parts.push(seat.commitment === null ? new Uint8Array([0]) : join([new Uint8Array([1]), hexToBytes(seat.commitment)]));
     parts.push(seat.client_seed === null ? new Uint8Array([0])
       : join([new Uint8Array([1]), field(seat.client_seed, `seat ${i}'s client seed`)]));
@@ -363,33 +387,14 @@ export function dealKeyMessage(deal) {
 }
 
 /**
- * The quaymoor-fair-2 game key: HMAC-SHA256(key = seed, message = dealKeyMessage(deal)),
+ * A table's game key: HMAC-SHA256(key = seed, message = dealKeyMessage(deal, algorithm)),
  * after `checkDeal` (a deal that does not hold throws `DealError`).
- * @param {unknown} seedHex 64 hex digits
- * @param {Deal} deal
+ * @param {unknown} seedHex 64 hex digits @param {Deal} deal
+ * @param {string} [algorithm] ALGORITHM (every table's), or ALGORITHM_2 for a format-4 record
  */
-export async function dealKey(seedHex, deal) {
+export async function dealKey(seedHex, deal, algorithm = ALGORITHM) {
   const seed = seedFromHex(seedHex);
+  dealt(algorithm);
   await checkDeal(deal);
-  return hmac(await hmacKey(seed), dealKeyMessage(deal));
-}
-
-/** The bots' names, in the order they are given (`botNames`). */
-export const BOT_NAMES = Object.freeze(["Ada", "Bede", "Cuthbert", "Dunstan", "Edith", "Frideswide", "Godric", "Hilda"]);
-const BOT_SUFFIX = " (bot)";
-
-/**
- * The names the bots at a table get, fixed by the people's (docs/fairness.md, "Commit,
- * then reveal", 3): `people` has per seat a person's name, or null for a bot's chair; the
- * bots' chairs, in seat order, take the first names of BOT_NAMES that no person at the
- * table has (with or without " (bot)"), each with " (bot)". Null at the people's seats.
- * @param {readonly (string | null)[]} people
- * @returns {(string | null)[]}
- */
-export function botNames(people) {
-  const taken = new Set(people.filter((n) => n !== null).map((n) => (/** @type {string} */ (n)).endsWith(BOT_SUFFIX)
-    ? /** @type {string} */ (n).slice(0, -BOT_SUFFIX.length) : n));
-  const free = BOT_NAMES.filter((n) => !taken.has(n)).map((n) => n + BOT_SUFFIX);
-  let next = 0;
-  return people.map((n) => (n === null ? free[next++] ?? null : null));
+  return hmac(await hmacKey(seed), dealKeyMessage(deal, algorithm));
 }

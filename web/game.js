@@ -17,7 +17,8 @@ import { ApiError, errorOf, errorText } from "./net.js";
  * @property {string} id
  * @property {number} players
  * @property {{seat: number, name: string, bot: boolean, commitment?: string | null}[]} seats
- * @property {number} [format] the record's format (4: quaymoor-fair-2, commitments per seat)
+ * @property {number} [format] the record's format (5: quaymoor-fair-3, commitments per seat,
+ *   no name in the key; 4: quaymoor-fair-2, the names in the key too; 1-3: quaymoor-fair-1)
  * @property {number | null} ended_at seconds since the epoch
  * @property {string} reason
  * @property {string} algorithm

@@ -3,14 +3,17 @@
 // of the game (optional) and what this browser saw of it (optional). The plot table (how
 // many plots of each good, which start taken out, how many lie face up) is the fixed one of
 // docs/fairness.md, in fairness_plots.js: nothing the server answers changes it.
-// Everything random is recomputed here (fairness.js, WebCrypto). A format-4 record
-// (quaymoor-fair-2): the fingerprint from the algorithm, the table's id, its seats and the
-// seed; every seat's commitment against the seed it revealed, no seed without a
-// commitment, bots with neither (checkDeal); the key from the seed and the seats
-// (dealKey). Formats 1-3 (quaymoor-fair-1): SHA-256 of the seed, the key from the client
-// seeds. Then the first Warden, and every plot turned up, worked out from the key and the
-// record's actions alone (fairness_plots.js expectedTurnUps), so that a list of turn-ups
-// with one missing, added or changed fails and is named. The server's replay is used only
+// Everything random is recomputed here (fairness.js, WebCrypto). A format-5 record
+// (quaymoor-fair-3, every table's game) or format-4 one (quaymoor-fair-2): the fingerprint
+// from the algorithm, the table's id, its seats and the seed; every seat's commitment
+// against the seed it revealed, no seed without a commitment, bots with neither
+// (checkDeal); the key from the seed and the seats (dealKey: their bot flags, commitments
+// and seeds; format 4's their names too, so there the bots' names must be the ones the
+// rule gives, misnamedBot); a name removed at its player's request only in format 5, only a
+// person's (removedChecks). Formats 1-3 (quaymoor-fair-1): SHA-256 of the seed, the key
+// from the client seeds. Then the first Warden, and every plot turned up, worked out from
+// the key and the record's actions alone (fairness_plots.js expectedTurnUps), so that a
+// list of turn-ups with one missing, added or changed fails and is named. The server's replay is used only
 // for the rules (the actions and the result), never for a draw.
 //
 // A check is {id, label, status: "pass"|"fail"|"skip", computed, game, seen, note}:
@@ -18,12 +21,23 @@
 // server) shows, `seen` what this browser saw during the game. A seat is named as the
 // record names its player ("seat 2", counted from 1, only where the record has no name).
 
-import { ALGORITHM, ALGORITHM_1, botNames, dealKey, deriveKey, fingerprint, firstWarden, tableFingerprint } from "./fairness.js";
+import { ALGORITHM, ALGORITHM_1, ALGORITHM_2, dealKey, deriveKey, fingerprint, firstWarden, tableFingerprint } from "./fairness.js";
 import { SETUPS, compareTurnUps, expectedTurnUps } from "./fairness_plots.js";
 import { check, commitText, isInt, seatNamer, seedText } from "./verify_record.js";
-import { FORMAT_2, dealOf, seatSeedChecks, seenChecks } from "./verify_seats.js";
+import { FORMAT_2, FORMAT_3, dealOf, isDealtFormat, misnamedBot, removedChecks, seatSeedChecks, seenChecks } from "./verify_seats.js";
 
-export { FORMAT_2, dealOf };
+export { FORMAT_2, FORMAT_3, dealOf };
+
+/**
+ * The algorithm a record of `format` is played with (the pairing is fixed: docs/fairness.md),
+ * or null for a format no record has.
+ * @param {number} format @returns {string | null}
+ */
+export function algorithmOf(format) {
+  if (format === FORMAT_3) return ALGORITHM;
+  if (format === FORMAT_2) return ALGORITHM_2;
+  return format >= 1 && format <= 3 ? ALGORITHM_1 : null;
+}
 /** @param {unknown} x */
 const errText = (x) => (x instanceof Error ? x.message : String(x));
 
@@ -110,8 +124,9 @@ function describeRow(r) {
 }
 
 /**
- * All the checks, in order: algorithm and format, fingerprint, the seats (format 4: every
- * commitment against its seed, bots with neither), what this browser saw, the draws (does
+ * All the checks, in order: algorithm and format, fingerprint, the seats (formats 4 and 5:
+ * every commitment against its seed, bots with neither; format 4: the bots' names; the
+ * names removed at their players' request), what this browser saw, the draws (does
  * the key give this game's draws?), first Warden, every turn-up of plots, every action (by
  * the rules, on the server) and the final scores.
  * @param {GameRecord} record
@@ -123,43 +138,43 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
   /** @type {Check[]} */
   const checks = [];
   const format = isInt(record.format) ? record.format : 1;
-  const fair2 = format === FORMAT_2;
-  const known = format >= 1 && format <= FORMAT_2;
-  const algorithm = fair2 ? ALGORITHM : ALGORITHM_1;
+  // a table's deal (format 4, quaymoor-fair-2, or 5, quaymoor-fair-3), not quaymoor-fair-1
+  const dealtFormat = isDealtFormat(format);
+  const algorithm = algorithmOf(format);
+  const known = algorithm !== null;
   const algoOk = known && record.algorithm === algorithm;
   checks.push(check("algorithm", "Algorithm and record format", algoOk, {
-    computed: known ? `format ${format}: ${algorithm}` : "formats 1-3: quaymoor-fair-1, format 4: quaymoor-fair-2",
+    computed: known ? `format ${format}: ${algorithm}` : `formats 1-3: ${ALGORITHM_1}, format 4: ${ALGORITHM_2}, format 5: ${ALGORITHM}`,
     game: `format ${JSON.stringify(record.format)}: ${String(record.algorithm)}`,
     note: algoOk ? "" : known ? `a format-${format} record is played with ${algorithm}, this one says ${JSON.stringify(record.algorithm)}`
       : `unknown record format ${JSON.stringify(record.format)}`,
   }));
 
-  const fpLabel = fair2 ? "Fingerprint: SHA-256 of the algorithm, the table, its seats and the seed"
+  const fpLabel = dealtFormat ? "Fingerprint: SHA-256 of the algorithm, the table, its seats and the seed"
     : "SHA-256 of the seed is the fingerprint";
   let fpOk = false;
   /** @type {Uint8Array<ArrayBuffer> | null} */
   let key = null;
-  const dealt = fair2 ? dealOf(record) : null;
+  const dealt = dealtFormat ? dealOf(record) : null;
   try {
-    const fp = fair2 ? await tableFingerprint(record.seed, record.game, record.players) : await fingerprint(record.seed);
+    const fp = dealtFormat ? await tableFingerprint(record.seed, record.game, record.players, /** @type {string} */ (algorithm))
+      : await fingerprint(record.seed);
     fpOk = fp === record.fingerprint;
     checks.push(check("fingerprint", fpLabel, fpOk,
-      { computed: fp, game: String(record.fingerprint), note: fpOk ? "" : fair2
+      { computed: fp, game: String(record.fingerprint), note: fpOk ? "" : dealtFormat
         ? "the revealed seed, this table and its seats are not what the table committed to when it was created"
         : "the revealed seed is not the one committed to at the start" }));
   } catch (err) {
     checks.push(check("fingerprint", fpLabel, false,
       { computed: `cannot use this seed: ${errText(err)}`, game: String(record.fingerprint) }));
   }
-  if (fair2 && dealt) {
+  if (dealtFormat && dealt) {
     if (dealt.deal) {
       try {
-        const named = botNames(dealt.deal.seats.map((x) => (x.bot ? null : x.name)));
-        const misnamed = dealt.deal.seats.findIndex((x, i) => x.bot && x.name !== named[i]);
-        if (misnamed >= 0) {
-          throw new Error(`seat ${misnamed} is a bot named ${JSON.stringify(dealt.deal.seats[misnamed].name)}, but a bot there is named ${JSON.stringify(named[misnamed])} (bots take the first free names of the list, in seat order: docs/fairness.md)`);
-        }
-        key = await dealKey(record.seed, dealt.deal);
+        // quaymoor-fair-2's key binds the names: nobody may have chosen a bot's
+        const misnamed = format === FORMAT_2 ? misnamedBot(dealt.deal) : null;
+        if (misnamed) throw new Error(misnamed);
+        key = await dealKey(record.seed, dealt.deal, /** @type {string} */ (algorithm));
         const committed = dealt.deal.seats.filter((x) => x.commitment !== null).length;
         const revealed = dealt.deal.seats.filter((x) => x.client_seed !== null).length;
         checks.push(check("seats", "Every seat's commitment against its seed; bots hold neither", true, {
@@ -174,7 +189,7 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
     } else {
       checks.push(check("seats", "Every seat's commitment against its seed; bots hold neither", false, { note: dealt.problem }));
     }
-  } else if (!fair2) {
+  } else if (!dealtFormat) {
     const committed = (Array.isArray(record.seats) ? record.seats : []).findIndex((x) => x && x.commitment !== undefined && x.commitment !== null);
     if (committed >= 0) {
       checks.push(check("seats", "No commitments in a record before commit-and-reveal", false,
@@ -186,6 +201,8 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
       key = null; // the fingerprint's row says why the seed cannot be used
     }
   }
+
+  checks.push(...removedChecks(record));
 
   const bound = Array.isArray(record.seat_seeds) ? record.seat_seeds : null;
   checks.push(...seenChecks(record, seen));
@@ -251,18 +268,19 @@ export async function verifyRecord(record, { replay = null, seen = null } = {}) 
       }
     }
   }
-  const drawLabel = fair2 ? "The seed and the seats give this game's draws" : "The seed and client seeds give this game's draws";
+  const drawLabel = dealtFormat ? "The seed and the seats give this game's draws" : "The seed and client seeds give this game's draws";
   if (key && fpOk) {
     // the key against the game (what this browser saw is checked apart)
     const bad = draws.filter((d) => d.drawOk === false);
-    const from = fair2 ? "the seats (names, bots, commitments, seeds)" : `the client seeds ${JSON.stringify(record.client_seeds || [])}`;
+    const from = format === FORMAT_2 ? "the seats (names, bots, commitments, seeds)"
+      : dealtFormat ? "the seats (bots, commitments, seeds)" : `the client seeds ${JSON.stringify(record.client_seeds || [])}`;
     checks.push(check("client-seeds", drawLabel, bad.length === 0, {
       computed: `${draws.length} draws recomputed`, game: JSON.stringify(record.client_seeds || []),
       note: bad.length ? `the seed and ${from} do not give what the game showed (first: ${bad[0].label})` : "",
     }));
   } else {
     checks.push(check("client-seeds", drawLabel, null,
-      { note: fair2 ? "needs a seed that matches the fingerprint and seats that hold" : "needs a seed that matches the fingerprint" }));
+      { note: dealtFormat ? "needs a seed that matches the fingerprint and seats that hold" : "needs a seed that matches the fingerprint" }));
   }
   checks.push(...seatSeedChecks(record, bound));
   if (turnUps) checks.push(turnUps);

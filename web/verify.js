@@ -71,6 +71,10 @@ function render(record, checks, { id, source }) {
   }
   fact(dl, "From", source);
   fact(dl, "Players", (record.seats || []).map((s, i) => `${nameOrSeat(s.name, i)}${s.bot && !/\(bot\)/.test(s.name || "") ? " (bot)" : ""}`).join(", "));
+  const removed = (record.seats || []).flatMap((s, i) => (s && s.removed === true ? [`seat ${i + 1}`] : []));
+  if (removed.length) {
+    fact(dl, "Names removed", `${removed.join(", ")}: taken out of the record at ${removed.length === 1 ? "its player's" : "their players'"} request (an account deleted)`, "v-removed");
+  }
   fact(dl, "Seed", String(record.seed), "v-seed");
   fact(dl, "Fingerprint", String(record.fingerprint), "v-fingerprint");
   fact(dl, "Format", `${String(record.format ?? 1)} (${String(record.algorithm)})`, "v-format");

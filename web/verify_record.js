@@ -7,12 +7,15 @@
 /** @typedef {import("./fairness_plots.js").ShownTurnUp} ShownTurnUp */
 /** @typedef {import("./fairness_plots.js").RecordedAction} RecordedAction */
 /**
- * A seat of a record: its player's name, whether it is a bot's own chair, and (format 4)
- * the commitment its player sent before the start (null: none; always null for a bot).
+ * A seat of a record: its player's name, whether it is a bot's own chair, (formats 4 and
+ * 5) the commitment its player sent before the start (null: none; always null for a bot)
+ * and (format 5) whether its name was taken out at its player's request (the account
+ * deleted: the name is then "Seat N (name removed)"; written only when true).
  * @typedef {object} RecordSeat
  * @property {string} name
  * @property {boolean} bot
  * @property {string | null} [commitment]
+ * @property {unknown} [removed] true, or absent (anything else fails a check)
  */
 /**
  * A final score (a record's and the server's replay's `result.scores`).
@@ -26,7 +29,7 @@
  */
 /** @typedef {{reasons: string[], scores: FinalScore[], winners: number[]}} Result */
 /**
- * A game record (quaymoor/rules/record.py, formats 1 to 4; docs/fairness.md), fetched or
+ * A game record (quaymoor/rules/record.py, formats 1 to 5; docs/fairness.md), fetched or
  * pasted: nothing has checked it yet, so the checks read it with care.
  * @typedef {object} GameRecord
  * @property {number} [format]
@@ -44,7 +47,7 @@
  * @property {number | null} [first_warden]
  * @property {ShownTurnUp[] | null} [turned_up]
  * @property {(string | null)[] | null} [seat_seeds] per seat, the client seed it gave
- *   (format 4: revealed; null with a commitment: committed, never revealed)
+ *   (formats 4 and 5: revealed; null with a commitment: committed, never revealed)
  */
 /**
  * The server's replay of a game through the rules (GET /api/games/<id>/replay).
@@ -61,7 +64,7 @@
  * @typedef {object} Seen
  * @property {string} [fingerprint]
  * @property {string} [client_seed]
- * @property {string} [commitment]  ours (format 4), sent before the start
+ * @property {string} [commitment]  ours (formats 4 and 5), sent before the start
  * @property {boolean} [committed]
  * @property {boolean} [reveal_sent]  our client seed went out
  * @property {boolean} [revealed]  the server took it

@@ -1,10 +1,14 @@
 // @ts-check
 // The verify page's checks of the seats and of what this browser saw (verifier.js runs
-// them): a format-4 record's deal (`dealOf`: the table's id, every seat's name, bot flag
-// and commitment, and the seeds revealed, none of them stripped), the seat binding of the
-// client seeds (`seatSeedChecks`), and the record against what this browser kept while
-// playing (`seenChecks`: the fingerprint it showed, its own commitment and seed at its
-// seat, the commitments listed at the start, the seeds listed at the deal).
+// them): a format-4 or -5 record's deal (`dealOf`: the table's id, every seat's name, bot
+// flag and commitment, and the seeds revealed, none of them stripped), format 4's bots named
+// by the rule (`botNames`, `misnamedBot`: its key binds the names), the names taken out
+// at their players' request (`removedChecks`: format 5 only, a person's seat only, named
+// `Seat N (name removed)`), the seat binding of the client seeds (`seatSeedChecks`), and
+// the record against what this browser kept while playing (`seenChecks`: the fingerprint
+// it showed, its own commitment and seed at its seat, the seats and the commitments listed
+// at the start, the seeds listed at the deal; a seat whose name was removed is compared
+// by its bot flag alone, and said to be removed).
 
 import { check, commitText, isInt, seatNamer, seatSeedsText, seedText } from "./verify_record.js";
 
@@ -12,29 +16,86 @@ import { check, commitText, isInt, seatNamer, seatSeedsText, seedText } from "./
 /** @typedef {import("./verify_record.js").Seen} Seen */
 /** @typedef {import("./verify_record.js").Check} Check */
 
-/** The record format of quaymoor-fair-2 (every table's game since commit-and-reveal). */
+/** The record format of quaymoor-fair-2 (commit-and-reveal, the seats' names in the key). */
 export const FORMAT_2 = 4;
+/** The record format of quaymoor-fair-3 (every table's game: no name in the key). */
+export const FORMAT_3 = 5;
+
+/** A record format that has a deal (the table's id, commitments, seeds by seat). @param {unknown} format */
+export const isDealtFormat = (format) => format === FORMAT_2 || format === FORMAT_3;
 
 /**
- * A format-4 record's deal ({table, seats: [{name, bot, commitment, client_seed}]}), or why
- * it has none: `game`, a seat's `commitment` or `seat_seeds` missing (a binding stripped),
- * or lists for another number of seats.
+ * The name a format-5 record's seat `index` (from 0) reads once its player's account is
+ * deleted: "Seat 2 (name removed)" for the second (docs/fairness.md, "Names and deleted
+ * accounts").
+ * @param {number} index
+ */
+export const removedName = (index) => `Seat ${index + 1} (name removed)`;
+
+/**
+ * The record's seat `i` says its name was taken out at its player's request, and may: a
+ * format-5 record, a person's seat, named removedName(i).
+ * @param {GameRecord} record @param {number} i
+ */
+function removedRightly(record, i) {
+  const seat = Array.isArray(record.seats) ? record.seats[i] : undefined;
+  return !!seat && seat.removed === true && record.format === FORMAT_3 && seat.bot === false && seat.name === removedName(i);
+}
+
+/** The bots' names, in the order they are given (`botNames`). */
+export const BOT_NAMES = Object.freeze(["Ada", "Bede", "Cuthbert", "Dunstan", "Edith", "Frideswide", "Godric", "Hilda"]);
+const BOT_SUFFIX = " (bot)";
+
+/**
+ * The names the bots at a table get, fixed by the people's (docs/fairness.md, "Commit,
+ * then reveal", 3): `people` has per seat a person's name, or null for a bot's chair; the
+ * bots' chairs, in seat order, take the first names of BOT_NAMES that no person at the
+ * table has (with or without " (bot)"), each with " (bot)". Null at the people's seats.
+ * Verifiers check it in format-4 records, whose key (quaymoor-fair-2) binds the names: so
+ * nobody could have tried bots' names to move the key.
+ * @param {readonly (string | null)[]} people
+ * @returns {(string | null)[]}
+ */
+export function botNames(people) {
+  const taken = new Set(people.filter((n) => n !== null).map((n) => (/** @type {string} */ (n)).endsWith(BOT_SUFFIX)
+    ? /** @type {string} */ (n).slice(0, -BOT_SUFFIX.length) : n));
+  const free = BOT_NAMES.filter((n) => !taken.has(n)).map((n) => n + BOT_SUFFIX);
+  let next = 0;
+  return people.map((n) => (n === null ? free[next++] ?? null : null));
+}
+
+/**
+ * Format 4 (quaymoor-fair-2, whose key binds the names): why a bot of `deal` has another
+ * name than botNames gives it, naming the first such seat, or null.
+ * @param {import("./fairness.js").Deal} deal @returns {string | null}
+ */
+export function misnamedBot(deal) {
+  const named = botNames(deal.seats.map((x) => (x.bot ? null : x.name)));
+  const i = deal.seats.findIndex((x, k) => x.bot && x.name !== named[k]);
+  return i < 0 ? null : `seat ${i} is a bot named ${JSON.stringify(deal.seats[i].name)}, but a bot there is named ${JSON.stringify(named[i])} (bots take the first free names of the list, in seat order: docs/fairness.md)`;
+}
+
+/**
+ * A format-4 or -5 record's deal ({table, seats: [{name, bot, commitment, client_seed}]}),
+ * or why it has none: `game`, a seat's `commitment` or `seat_seeds` missing (a binding
+ * stripped), or lists for another number of seats.
  * @param {GameRecord} record
  * @returns {{deal: import("./fairness.js").Deal, problem: null} | {deal: null, problem: string}}
  */
 export function dealOf(record) {
+  const a = `a format-${JSON.stringify(record.format)} record`;
   if (typeof record.game !== "string" || !record.game) {
-    return { deal: null, problem: "a format-4 record names the table it was dealt at (game), and this one names none: stripped" };
+    return { deal: null, problem: `${a} names the table it was dealt at (game), and this one names none: stripped` };
   }
   const seats = Array.isArray(record.seats) ? record.seats : null;
-  if (!seats) return { deal: null, problem: "a format-4 record lists its seats, and this one has none" };
+  if (!seats) return { deal: null, problem: `${a} lists its seats, and this one has none` };
   const bare = seats.findIndex((x) => !x || typeof x !== "object" || !("commitment" in x) || x.commitment === undefined);
   if (bare >= 0) {
-    return { deal: null, problem: `seat ${bare} has no "commitment" entry: a format-4 record lists every seat's commitment (null: none), so it was stripped` };
+    return { deal: null, problem: `seat ${bare} has no "commitment" entry: ${a} lists every seat's commitment (null: none), so it was stripped` };
   }
   const bound = record.seat_seeds;
   if (!Array.isArray(bound)) {
-    return { deal: null, problem: `a format-4 record binds every client seed to its seat, and this one has no seat_seeds (${bound === null ? "null" : "missing"}): the binding was stripped` };
+    return { deal: null, problem: `${a} binds every client seed to its seat, and this one has no seat_seeds (${bound === null ? "null" : "missing"}): the binding was stripped` };
   }
   if (bound.length !== record.players || seats.length !== record.players) {
     return { deal: null, problem: `${seats.length} seats and ${bound.length} seat_seeds listed for ${JSON.stringify(record.players)} players` };
@@ -42,6 +103,43 @@ export function dealOf(record) {
   return { deal: { table: record.game, seats: seats.map((x, i) => ({
     name: x.name, bot: x.bot, commitment: /** @type {string | null} */ (x.commitment), client_seed: bound[i],
   })) }, problem: null };
+}
+
+/**
+ * The names taken out at their players' request (docs/fairness.md, "Names and deleted
+ * accounts"): a seat may say `"removed": true` only in a format-5 record, only on a
+ * person's seat (bot false), and its name is then exactly removedName(seat). A `removed`
+ * other than true or false, or any of these broken, fails naming the seat. No row when no
+ * seat says `"removed": true` (false reads as absent, as the reference reads it) and none
+ * breaks the rule.
+ * @param {GameRecord} record
+ * @returns {Check[]}
+ */
+export function removedChecks(record) {
+  const seats = Array.isArray(record.seats) ? record.seats : [];
+  const marked = seats.map((x, i) => ({ x, i })).filter(({ x }) => x && typeof x === "object" && "removed" in x);
+  if (!marked.length) return [];
+  const label = "A name removed at its player's request: only a person's, in format 5, as \"Seat N (name removed)\"";
+  /** @type {string | null} */
+  let problem = null;
+  for (const { x, i } of marked) {
+    const where = `seat ${i}`;
+    if (x.removed === false) continue;
+    if (x.removed !== true) problem = `${where} says "removed": ${JSON.stringify(x.removed)}; it is true or absent`;
+    else if (record.format !== FORMAT_3) {
+      problem = `${where} says its name was removed, which only a format-${FORMAT_3} record can (this one is format ${JSON.stringify(record.format)}${record.format === FORMAT_2 ? ", whose key binds the names" : ""})`;
+    } else if (x.bot !== false) problem = `${where} is a bot, and a bot's name is never removed`;
+    else if (x.name !== removedName(i)) {
+      problem = `${where}'s name was removed, so it reads ${JSON.stringify(removedName(i))}, not ${JSON.stringify(x.name)}`;
+    }
+    if (problem) break;
+  }
+  const removed = marked.filter(({ x }) => x.removed === true).map(({ i }) => removedName(i));
+  if (problem === null && !removed.length) return []; // every one "removed": false, as absent
+  return [check("names-removed", label, problem === null, {
+    game: removed.length ? removed.join(", ") : "no name removed",
+    note: problem ?? "taken out of the record at their players' request (the key binds no name)",
+  })];
 }
 
 /**
@@ -80,20 +178,26 @@ export function seenChecks(record, seen) {
     { game: bound ? seatSeedsText(bound, seatNo) : JSON.stringify(record.client_seeds || []), seen: seen.client_seed,
       note: ok ? "" : "the record leaves out this browser's client seed, or puts it at another seat" }));
   }
-  if (seen && Array.isArray(seen.start_seats) && isInt(record.format) && record.format >= FORMAT_2) {
-    // the key binds the seats as the start listed them: names and bot flags
+  if (seen && Array.isArray(seen.start_seats) && isDealtFormat(record.format)) {
+    // the seats as the start listed them (the key binds their bot flags, and in format 4
+    // their names); a seat whose name its player had removed (format 5) is compared by its
+    // bot flag alone, and this browser's copy of the name is not shown
+    const removed = recordSeats.map((_, i) => removedRightly(record, i));
     const differ = [];
     for (let i = 0; i < Math.max(recordSeats.length, seen.start_seats.length); i++) {
       const a = recordSeats[i];
       const b = seen.start_seats[i];
       const say = (/** @type {{name?: string | null, bot?: boolean} | undefined} */ x) => (x ? `${JSON.stringify(x.name ?? null)}${x.bot ? " (a bot)" : ""}` : "no seat");
-      if (!a || !b || a.name !== b.name || !!a.bot !== !!b.bot) differ.push(`seat ${i + 1}: the record has ${say(a)}, the start showed ${say(b)}`);
+      if (!a || !b || !!a.bot !== !!b.bot) differ.push(`seat ${i + 1}: the record has ${say(a)}, the start showed ${say(b)}`);
+      else if (a.name !== b.name && !removed[i]) differ.push(`seat ${i + 1}: the record has ${say(a)}, the start showed ${say(b)}`);
     }
     const ok = differ.length === 0;
+    const gone = removed.flatMap((r, i) => (r ? [`seat ${i + 1}`] : []));
+    const removedNote = gone.length ? `the name at ${gone.join(" and ")} was removed at its player's request (an account deleted): that seat is compared by its bot flag only` : "";
     checks.push(check("seen-seats", "The seats this browser saw at the start (names, bots)", ok, {
       game: recordSeats.map((x) => `${x.name}${x.bot ? " (a bot)" : ""}`).join(", "),
-      seen: seen.start_seats.map((x) => `${x.name}${x.bot ? " (a bot)" : ""}`).join(", "),
-      note: ok ? "" : `the record lists other seats than the start did: ${differ.join("; ")}`,
+      seen: seen.start_seats.map((x, i) => (removed[i] && !x.bot ? "(name removed at its player's request)" : `${x.name}${x.bot ? " (a bot)" : ""}`)).join(", "),
+      note: ok ? removedNote : `the record lists other seats than the start did: ${differ.join("; ")}${removedNote ? ` (${removedNote})` : ""}`,
     }));
   }
   if (seen && (Array.isArray(seen.start_commitments) || Array.isArray(seen.deal_commitments))) {
@@ -146,7 +250,7 @@ export function seatSeedChecks(record, bound) {
   const label = "Each client seed is bound to the seat that gave it";
   const format = isInt(record.format) ? record.format : 1;
   const keys = JSON.stringify(record.client_seeds || []);
-  if (format === FORMAT_2) {
+  if (isDealtFormat(format)) {
     // the seats' row checked the binding itself (dealOf, checkDeal); here: client_seeds is
     // exactly the seats' revealed seeds in seat order, as the record's readers take it
     if (!bound) return [];

@@ -1,4 +1,4 @@
-// Reads format-4 records (JSON lines, made by the Python engine: test_verifier_records.py)
+// Reads format-4 and -5 records (JSON lines, made by the Python engine: test_verifier_records.py)
 // and prints, per record, what the verify page's checks (web/verifier.js) say: the failed
 // checks of the record as written, and of the record with its last turn-up left out.
 import { readFileSync } from "node:fs";

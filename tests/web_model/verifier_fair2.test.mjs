@@ -1,15 +1,18 @@
-// The verify page's checks (web/verifier.js) on format-4 records (quaymoor-fair-2) under
-// node: the faithful record passes; each tamper fails and is named: the binding stripped
-// (game, a seat's commitment, seat_seeds), a format/algorithm pairing other than (4, fair-2)
-// or (1-3, fair-1), the record downgraded, seats swapped, a seed moved to a bot's seat, a
-// seed that does not match its commitment; what this browser saw (its commitment, the
-// commitments listed at the start) against the record; and a finished game's last
-// Surveyor turn-up left out. Run by tests/web_model/test_model_node.py.
+// The verify page's checks (web/verifier.js) on format-4 records (quaymoor-fair-2: the
+// seats' names in the key) under node: the faithful record passes; each tamper fails and
+// is named: the binding stripped (game, a seat's commitment, seat_seeds), a
+// format/algorithm pairing other than (5, fair-3), (4, fair-2) or (1-3, fair-1), the
+// record downgraded, seats swapped, a bot renamed, a name removed (only format 5 may), a
+// seed moved to a bot's seat, a seed that does not match its commitment; what this
+// browser saw (its commitment, the commitments listed at the start) against the record;
+// and a finished game's last Surveyor turn-up left out. Format 5 is verifier_fair3.test.mjs.
+// Run by tests/web_model/test_model_node.py.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { verifyRecord } from "../../web/verifier.js";
-import { botNames, dealKey, firstWarden, seedCommitment, tableFingerprint } from "../../web/fairness.js";
+import { ALGORITHM_2, dealKey, firstWarden, seedCommitment, tableFingerprint } from "../../web/fairness.js";
+import { botNames } from "../../web/verify_seats.js";
 import { expectedTurnUps } from "../../web/fairness_plots.js";
 
 const SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
@@ -26,11 +29,11 @@ async function record({ actions = [], end = "shutdown", bobRevealed = false } = 
     { name: "Bob", bot: false, commitment: await seedCommitment(TABLE, 2, "bob") },
   ];
   const seatSeeds = ["alice", null, bobRevealed ? "bob" : null];
-  const key = await dealKey(SEED, { table: TABLE, seats: seats.map((s, i) => ({ ...s, client_seed: seatSeeds[i] })) });
+  const key = await dealKey(SEED, { table: TABLE, seats: seats.map((s, i) => ({ ...s, client_seed: seatSeeds[i] })) }, ALGORITHM_2);
   const turned = await expectedTurnUps(key, 3, actions, { finished: end === "finished" });
   return {
     format: 4, algorithm: "quaymoor-fair-2", players: 3, seed: SEED, game: TABLE,
-    fingerprint: await tableFingerprint(SEED, TABLE, 3), client_seeds: seatSeeds.filter((x) => x !== null),
+    fingerprint: await tableFingerprint(SEED, TABLE, 3, ALGORITHM_2), client_seeds: seatSeeds.filter((x) => x !== null),
     seats, actions, result: null, end_reason: end, first_warden: await firstWarden(key, 3),
     turned_up: turned.map(({ step, source, goods }) => ({ step, source, goods })),
     seat_seeds: seatSeeds,
@@ -67,7 +70,10 @@ for (const [name, edit, failing, words] of [
     r.seat_seeds = [null, null, "alice"];
   }, ["seats"], "seat 2 (Alice): its client seed \"alice\" does not match"],
   ["format 4 with quaymoor-fair-1", (r) => { r.algorithm = "quaymoor-fair-1"; }, ["algorithm"], "a format-4 record is played with quaymoor-fair-2"],
-  ["format 5", (r) => { r.format = 5; }, ["algorithm"], "unknown record format 5"],
+  ["format 5 with quaymoor-fair-2", (r) => { r.format = 5; }, ["algorithm"], "a format-5 record is played with quaymoor-fair-3"],
+  ["format 6", (r) => { r.format = 6; }, ["algorithm"], "unknown record format 6"],
+  ["a name removed (only format 5 may)", (r) => { r.seats[2].name = "Seat 3 (name removed)"; r.seats[2].removed = true; }, ["names-removed", "client-seeds"],
+    "seat 2 says its name was removed, which only a format-5 record can (this one is format 4, whose key binds the names)"],
 ]) {
   test(`${name} is refused and named`, async () => {
     const r = await record();
