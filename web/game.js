@@ -16,7 +16,8 @@ import { ApiError, errorOf, errorText } from "./net.js";
  * @typedef {object} GameSummary
  * @property {string} id
  * @property {number} players
- * @property {{seat: number, name: string, bot: boolean, commitment?: string | null}[]} seats
+ * @property {{seat: number, name: string, bot: boolean, commitment?: string | null, removed?: boolean}[]} seats
+ *   (`removed`: the name was taken out at its player's request and reads "Seat N (name removed)")
  * @property {number} [format] the record's format (5: quaymoor-fair-3, commitments per seat,
  *   no name in the key; 4: quaymoor-fair-2, the names in the key too; 1-3: quaymoor-fair-1)
  * @property {number | null} ended_at seconds since the epoch
