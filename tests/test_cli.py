@@ -122,12 +122,12 @@ def test_verify_accepts_a_written_record(
 def test_verify_checks_the_fingerprint_you_were_shown(
     run: tuple[subprocess.CompletedProcess[str], Path],
 ) -> None:
-    """A self-play record is a table's (format 4, its id selfplay-S-G, every seat a bot's);
+    """A self-play record is a table's (format 5, its id selfplay-S-G, every seat a bot's);
     ``--fingerprint`` holds it to the one the table showed."""
     _, folder = run
     path = folder / "game-41-1.json"
     record = GameRecord.from_json(path.read_text())
-    assert (record.format, record.game) == (4, "selfplay-41-1")
+    assert (record.format, record.game) == (5, "selfplay-41-1")
     assert all(s.bot and s.commitment is None for s in record.seats)
     assert quaymoor("verify", path, "--fingerprint", record.fingerprint.upper()).returncode == 0
     shown = "f" * 64

@@ -41,7 +41,7 @@ import { CODES } from "./wire.js";
  * @property {number} [seat]  the seat our client seed is for
  * @property {boolean} [committed]  the server took our commitment
  * @property {(string | null)[]} [start_commitments]  per seat, as the start listed them (before any reveal)
- * @property {{name: string | null, bot: boolean}[]} [start_seats]  the seats the start listed (names, bots: the key binds them)
+ * @property {{name: string | null, bot: boolean}[]} [start_seats]  the seats the start listed (names, bots: the key binds the bots; the verify page compares both)
  * @property {boolean} [reveal_sent]  our seed is on its way (the deal may come before the answer)
  * @property {boolean} [revealed]  the server took our seed (once: never again)
  * @property {(string | null)[]} [start_seeds]  per seat, the client seeds the deal listed (game_started)

@@ -176,6 +176,7 @@ class Seats:
 
     def deal(self, table_id: str) -> Deal:
         """What the game's key binds besides the seed: the table's id, and per seat its
-        name, bot flag, commitment and revealed seed (``fairness.deal_key``)."""
+        bot flag, commitment and revealed seed (``fairness.deal_key``), with the name the
+        record shows."""
         return Deal(table_id, tuple(DealtSeat(s.display_name, s.bot, s.commitment,
                                               s.client_seed) for s in self.all))

@@ -172,8 +172,8 @@ class GamesApi:
         return json_response({
             "id": game_id,
             "players": record.players,
-            "seats": [{"seat": i, "name": s.name, "bot": s.bot, "commitment": s.commitment}
-                      for i, s in enumerate(record.seats)],
+            "seats": [{"seat": i, "name": s.name, "bot": s.bot, "commitment": s.commitment,
+                       "removed": s.removed} for i, s in enumerate(record.seats)],
             "format": record.format,
             "ended_at": record.ended_at,
             "reason": record.reason,

@@ -8,14 +8,17 @@ players' browsers added) with HMAC-SHA256; each kind of draw (first Warden, plot
 each reshuffle) reads its own HMAC-SHA256 byte stream named by a label, turns bytes into
 integers by rejection sampling and shuffles with Fisher-Yates.
 
-Algorithm ``quaymoor-fair-2`` (every table's game from record format 4 on) binds the whole
-table: the fingerprint published at creation commits to the algorithm, the table's id and
-its number of seats besides the seed (``table_fingerprint``); each seat that adds a client
-seed first sends a commitment to it (``seed_commitment``) and reveals it only once every
-commitment is fixed; and the key is made from the seat list (names, bot flags), each
-seat's commitment and each revealed seed (``deal_key``), so a record whose seats, seeds or
-commitments were changed, moved or stripped gives other draws. ``quaymoor-fair-1``
-(``derive_key``, formats 1-3) is kept to check old records.
+Algorithm ``quaymoor-fair-3`` (every table's game, record format 5) binds the whole table:
+the fingerprint published at creation commits to the algorithm, the table's id and its
+number of seats besides the seed (``table_fingerprint``); each seat that adds a client seed
+first sends a commitment to it (``seed_commitment``) and reveals it only once every
+commitment is fixed; and the key is made from the seat list (bot flags), each seat's
+commitment and each revealed seed (``deal_key``), so a record whose seats, seeds or
+commitments were changed, moved or stripped gives other draws. A seat's *name* is not in
+the key: it is its player's personal data, which an account's deletion takes out of the
+records, and no draw depends on it. ``quaymoor-fair-2`` (format 4) is the same with each
+seat's name in the key; it and ``quaymoor-fair-1`` (``derive_key``, formats 1-3) are kept
+to check older records.
 
 The exact algorithm, how the game uses it and test vectors are in ``docs/fairness.md``;
 change nothing here without changing that document and :data:`ALGORITHM`.
@@ -32,6 +35,8 @@ from typing import Final, NamedTuple, TypeVar
 __all__ = [
     "ALGORITHM",
     "ALGORITHM_1",
+    "ALGORITHM_2",
+    "DEALT_ALGORITHMS",
     "BOT_NAMES",
     "bot_names",
     "Deal",
@@ -62,8 +67,14 @@ __all__ = [
 
 T = TypeVar("T")
 
-#: The algorithm version string of every table's game, recorded in its record (format 4).
-ALGORITHM: Final = "quaymoor-fair-2"
+#: The algorithm version string of every table's game, recorded in its record (format 5).
+ALGORITHM: Final = "quaymoor-fair-3"
+#: The algorithm of format-4 records (the seats' names in the key), kept to check them.
+ALGORITHM_2: Final = "quaymoor-fair-2"
+#: The algorithms of a table's deal (``table_fingerprint``, ``deal_key``): each one's key
+#: message prefix, and whether the key binds the seats' names.
+DEALT_ALGORITHMS: Final = {ALGORITHM: (b"quaymoor-key-3", False),
+                           ALGORITHM_2: (b"quaymoor-key-2", True)}
 #: The algorithm of record formats 1-3 (and of a bare ``Game`` with no deal), kept to
 #: check old records: the fingerprint is SHA-256(seed), the key ``derive_key``.
 ALGORITHM_1: Final = "quaymoor-fair-1"
@@ -78,9 +89,7 @@ LABEL_FIRST_WARDEN: Final = "first-warden"
 LABEL_PLOTS: Final = "plots"
 
 _KEY_PREFIX: Final = b"quaymoor-key-1"
-_TABLE_PREFIX: Final = b"quaymoor-fair-2"
 _COMMIT_PREFIX: Final = b"quaymoor-commit-2"
-_DEAL_PREFIX: Final = b"quaymoor-key-2"
 _MAX_FIELD: Final = 0xFFFF  # a field's length is written in 2 bytes
 _HEX = frozenset("0123456789abcdef")
 _BLOCK_BYTES: Final = 32  # one HMAC-SHA256 output
@@ -250,11 +259,11 @@ def reshuffle_label(k: int) -> str:
     return f"plots-reshuffle-{k}"
 
 
-# ---------------------------------------------------------------- quaymoor-fair-2
+# ------------------------------------------------------- quaymoor-fair-3 (and fair-2)
 
 
 class DealError(ValueError):
-    """A table's seats that cannot make a ``quaymoor-fair-2`` key: a seed with no
+    """A table's seats that cannot make a ``quaymoor-fair-3`` (or ``-2``) key: a seed with no
     commitment or not matching it, a bot with a seed or commitment, a malformed field."""
 
 
@@ -269,15 +278,17 @@ def bot_names(people: Sequence[str | None]) -> list[str | None]:
     person's name, or None for a bot's chair; the bots' chairs, in seat order, take the
     first names of :data:`BOT_NAMES` that no person at the table has (with or without
     " (bot)"), each with " (bot)".
-    (The result has None at the people's seats.) Nobody chooses a bot's name, so a server
-    cannot try names to move the key (``deal_key`` binds every seat's name)."""
+    (The result has None at the people's seats.) Nobody chooses a bot's name: under
+    ``quaymoor-fair-2``, whose key binds every seat's name, a server could otherwise have
+    tried names to move the key (verifiers check format 4's bot names for that reason)."""
     taken = {name.removesuffix(_BOT_SUFFIX) for name in people if name is not None}
     free = iter(name + _BOT_SUFFIX for name in BOT_NAMES if name not in taken)
     return [next(free) if name is None else None for name in people]
 
 
 class DealtSeat(NamedTuple):
-    """One seat as the key binds it: its name, whether it is a bot's own chair, the
+    """One seat as the key binds it: its name (``quaymoor-fair-2`` only), whether it is a
+    bot's own chair, the
     commitment its player sent (64 lowercase hex digits; None: none) and the client seed
     it revealed (None: none, or a commitment never revealed)."""
 
@@ -316,11 +327,21 @@ def _seat_count(players: int) -> bytes:
     return bytes([players])
 
 
-def table_fingerprint(seed: bytes, table_id: str, players: int) -> str:
+def _dealt(algorithm: str) -> tuple[bytes, bool]:
+    try:
+        return DEALT_ALGORITHMS[algorithm]
+    except KeyError:
+        raise DealError(f"no table is dealt with algorithm {algorithm!r}") from None
+
+
+def table_fingerprint(seed: bytes, table_id: str, players: int,
+                      algorithm: str = ALGORITHM) -> str:
     """The commitment a table publishes when it is created: lowercase hex SHA-256 of
-    ``"quaymoor-fair-2" || 0x00 || field(table_id) || players (1 byte) || seed``."""
+    ``algorithm || 0x00 || field(table_id) || players (1 byte) || seed`` (``algorithm``
+    "quaymoor-fair-3", or "quaymoor-fair-2" for a format-4 record)."""
     _check_seed(seed)
-    message = (_TABLE_PREFIX + b"\x00" + _field(table_id, "the table id")
+    _dealt(algorithm)
+    message = (algorithm.encode("ascii") + b"\x00" + _field(table_id, "the table id")
                + _seat_count(players) + seed)
     return hashlib.sha256(message).hexdigest()
 
@@ -371,19 +392,22 @@ def check_deal(deal: Deal) -> None:
                             f"its commitment {seat.commitment}")
 
 
-def deal_key(seed: bytes, deal: Deal) -> bytes:
-    """The ``quaymoor-fair-2`` game key: HMAC-SHA256(key=seed, msg="quaymoor-key-2" ||
-    0x00 || field(table_id) || seats (1 byte) || per seat: bot (1 byte) || field(name) ||
-    commitment (0x00, or 0x01 and its 32 bytes) || seed (0x00, or 0x01 and field(seed))).
-    The deal is checked first (``check_deal``)."""
+def deal_key(seed: bytes, deal: Deal, algorithm: str = ALGORITHM) -> bytes:
+    """The game key: HMAC-SHA256(key=seed, msg="quaymoor-key-3" || 0x00 || field(table_id)
+    || seats (1 byte) || per seat: bot (1 byte) || commitment (0x00, or 0x01 and its 32
+    bytes) || seed (0x00, or 0x01 and field(seed))). ``quaymoor-fair-2`` (format 4):
+    "quaymoor-key-2", and each seat's field(name) after its bot byte. The deal is checked
+    first (``check_deal``)."""
     _check_seed(seed)
+    prefix, named = _dealt(algorithm)
     check_deal(deal)
-    message = bytearray(_DEAL_PREFIX + b"\x00")
+    message = bytearray(prefix + b"\x00")
     message += _field(deal.table_id, "the table id")
     message += _seat_count(len(deal.seats))
     for index, seat in enumerate(deal.seats):
         message.append(1 if seat.bot else 0)
-        message += _field(seat.name, f"seat {index}'s name")
+        if named:
+            message += _field(seat.name, f"seat {index}'s name")
         if seat.commitment is None:
             message.append(0)
         else:

@@ -28,8 +28,9 @@ from quaymoor.rules.fairness import (
     table_fingerprint,
 )
 from quaymoor.rules.record import (
+    ALGORITHM_OF,
+    DEALT_FORMATS,
     LEGACY_FORMAT,
-    RECORD_FORMAT,
     GameRecord,
     RecordedAction,
     SeatInfo,
@@ -89,11 +90,13 @@ class Game:
         *,
         events: bool = True,
         deal: Deal | None = None,
+        algorithm: str = ALGORITHM,
     ) -> None:
-        """With ``deal`` (a table's game): algorithm ``quaymoor-fair-2``, the key and the
-        fingerprint bind the table's id and seats (``fairness.deal_key``); the client
-        seeds are the deal's. Without (old records, tests): ``quaymoor-fair-1`` from
-        ``client_seeds``. Raises ``fairness.DealError`` for a deal that does not hold."""
+        """With ``deal`` (a table's game): ``algorithm`` (``quaymoor-fair-3``; a format-4
+        record's ``quaymoor-fair-2``), the key and the fingerprint bind the table's id and
+        seats (``fairness.deal_key``); the client seeds are the deal's. Without (old
+        records, tests): ``quaymoor-fair-1`` from ``client_seeds``. Raises
+        ``fairness.DealError`` for a deal that does not hold."""
         self.seed = seed if seed is not None else new_seed()
         self.deal = deal
         if deal is None:
@@ -106,10 +109,10 @@ class Game:
                 raise ValueError("a dealt game takes its client seeds from its deal")
             if len(deal.seats) != players:
                 raise ValueError(f"a deal of {len(deal.seats)} seats for {players} players")
-            self.algorithm = ALGORITHM
+            self.algorithm = algorithm
             self.client_seeds = tuple(deal.client_seeds)
-            self.fingerprint = table_fingerprint(self.seed, deal.table_id, players)
-            key = deal_key(self.seed, deal)
+            self.fingerprint = table_fingerprint(self.seed, deal.table_id, players, algorithm)
+            key = deal_key(self.seed, deal, algorithm)
         self.state: GameState = engine.new_game(players, key)
         self.history: list[RecordedAction] = []
         self._events: list[Any] | None = [] if events else None
@@ -262,12 +265,13 @@ class Game:
         is for the end of the game (or for the server's own archive). ``game``, the reason
         it ended and when are for the server's records.
 
-        A dealt game (format 4) writes its deal: the seats with their commitments, the
-        seeds they revealed, the table's id (``seats`` and ``game`` must agree with it or
-        be left out). A game without a deal (format 3) binds its client seeds to the
-        first seats in order, the other seats gave none; without ``seats`` a seat that
-        gave a seed is a person's and every other one a bot's (bots hold no seed,
-        ``docs/fairness.md``). ``hints``: per seat, the hints its player was given."""
+        A dealt game (format 5; 4 with ``quaymoor-fair-2``) writes its deal: the seats
+        with their commitments, the seeds they revealed, the table's id (``seats`` and
+        ``game`` must agree with it or be left out). A game without a deal (format 3)
+        binds its client seeds to the first seats in order, the other seats gave none;
+        without ``seats`` a seat that gave a seed is a person's and every other one a
+        bot's (bots hold no seed, ``docs/fairness.md``). ``hints``: per seat, the hints
+        its player was given."""
         deal = self.deal
         if deal is not None:
             if game is not None and game != deal.table_id:
@@ -290,7 +294,8 @@ class Game:
         if hints is not None:
             info = [attrs.evolve(s, hints=int(n)) for s, n in zip(info, hints, strict=True)]
         return GameRecord(
-            format=RECORD_FORMAT if deal is not None else LEGACY_FORMAT,
+            format=(LEGACY_FORMAT if deal is None
+                    else next(f for f, a in ALGORITHM_OF.items() if a == self.algorithm)),
             algorithm=self.algorithm,
             players=self.players,
             seed=seed_to_hex(self.seed),
@@ -310,12 +315,14 @@ class Game:
     @classmethod
     def from_record(cls, record: GameRecord, *, events: bool = True) -> Game:
         """The game a record was dealt, before its first action: from its seed and, in
-        format 4, its deal (table id, seats, commitments, seeds); else its client seeds.
-        Raises ``ValueError`` (a bad seed, a deal that does not hold: ``DealError``)."""
+        formats 4 and 5, its deal (table id, seats, commitments, seeds) and the format's
+        algorithm; else its client seeds. Raises ``ValueError`` (a bad seed, an unknown
+        format, a deal that does not hold: ``DealError``)."""
         seed = seed_from_hex(record.seed)
-        if record.format < RECORD_FORMAT:
+        if record.format not in DEALT_FORMATS:
             return cls(record.players, seed, record.client_seeds, events=events)
-        return cls(record.players, seed, events=events, deal=deal_of(record))
+        return cls(record.players, seed, events=events, deal=deal_of(record),
+                   algorithm=ALGORITHM_OF[record.format])
 
     @classmethod
     def replay(cls, record: GameRecord) -> Game:
@@ -329,15 +336,16 @@ class Game:
 
 
 def deal_of(record: GameRecord) -> Deal:
-    """A format-4 record's deal: its table id and, per seat, name, bot flag, commitment
+    """A format-4 or -5 record's deal: its table id and, per seat, name, bot flag, commitment
     and the seed it revealed. Raises ``ValueError`` when the record lacks one of them
     (the binding stripped) or lists them for another number of seats."""
     if not record.game:
-        raise ValueError("game: a format-4 record names the table it was dealt at, and "
-                         "this one names none")
+        raise ValueError(f"game: a format-{record.format} record names the table it was "
+                         "dealt at, and this one names none")
     seeds = record.seat_seeds
     if seeds is None:
-        raise ValueError("seat_seeds: a format-4 record binds every client seed to its "
+        raise ValueError(f"seat_seeds: a format-{record.format} record binds every client "
+                         "seed to its "
                          "seat, and this one has none (null or missing): the binding was "
                          "stripped")
     if len(seeds) != record.players or len(record.seats) != record.players:

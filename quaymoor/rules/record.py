@@ -18,7 +18,13 @@ carries the ``commitment`` its player sent before any seed was revealed (None: n
 always None for a bot); ``seat_seeds`` has the seed each seat revealed (None with a
 commitment: committed but never revealed); and the key is made from all of it
 (``fairness.deal_key``), so a seat list, commitment or seed changed, moved, swapped or
-stripped gives other draws. ``Game.record`` writes it."""
+stripped gives other draws.
+
+Format 5 (algorithm ``quaymoor-fair-3``, every table's game from now on) is format 4 with
+the seats' names left out of the key: a name is its player's personal data, and when an
+account is deleted, its seats in format-5 records are renamed ``removed_name(seat)`` and
+marked ``removed`` (``SeatInfo.removed``), and the record still verifies. ``Game.record``
+writes it."""
 
 from __future__ import annotations
 
@@ -27,22 +33,28 @@ from enum import StrEnum
 from typing import Any
 
 import attrs
+from cattrs.gen import make_dict_unstructure_fn, override
 
 from quaymoor.rules.actions import Action
 from quaymoor.rules.converter import converter, describe_error, object_without_repeats
 from quaymoor.rules.data import Good
+from quaymoor.rules.fairness import ALGORITHM, ALGORITHM_1, ALGORITHM_2
 from quaymoor.rules.scoring import scores, winners
 from quaymoor.rules.state import GameState
 from quaymoor.rules.views import Result, final_score
 
-#: The format of a table's game record (a dealt game: ``quaymoor-fair-2``).
-RECORD_FORMAT = 4
+#: The format of a table's game record (a dealt game: ``quaymoor-fair-3``).
+RECORD_FORMAT = 5
 #: The format of a game with no deal (``quaymoor-fair-1``: tests, old records).
 LEGACY_FORMAT = 3
-#: Formats this code reads and verifies (format 1 lacks the optional fields of format 2,
-#: formats 1 and 2 lack ``seat_seeds``, formats 1-3 have no commitments and use
-#: ``quaymoor-fair-1``).
-READABLE_FORMATS = (1, 2, 3, 4)
+#: The formats of a table's deal (``Game.deal``: the table's id, commitments and seeds).
+DEALT_FORMATS = (4, 5)
+#: Each format this code reads and verifies, and its algorithm (format 1 lacks the
+#: optional fields of format 2, formats 1 and 2 lack ``seat_seeds``, formats 1-3 have no
+#: commitments, format 4 binds the seats' names in the key, format 5 does not).
+ALGORITHM_OF: dict[int, str] = {1: ALGORITHM_1, 2: ALGORITHM_1, 3: ALGORITHM_1,
+                                4: ALGORITHM_2, 5: ALGORITHM}
+READABLE_FORMATS = tuple(ALGORITHM_OF)
 
 
 class EndReason(StrEnum):
@@ -53,6 +65,12 @@ class EndReason(StrEnum):
     SHUTDOWN = "shutdown"  #: the server stopped
     CRASHED = "crashed"  #: the table's code failed
     ABANDONED = "abandoned"  #: nobody started the table in time (no game, no record)
+
+
+def removed_name(index: int) -> str:
+    """The name a format-5 record's seat ``index`` (from 0) shows once its player's account
+    is deleted: "Seat 2 (name removed)" for the second. The seat says ``removed`` too."""
+    return f"Seat {index + 1} (name removed)"
 
 
 def seat_label(index: int) -> str:
@@ -69,6 +87,15 @@ class SeatInfo:
     commitment: str | None = None
     #: hints the seat's player was given (0 when absent: older records, bots)
     hints: int = 0
+    #: format 5: the name was taken out at its player's request (the account deleted);
+    #: ``name`` is then ``removed_name(seat)``. Written only when true.
+    removed: bool = False
+
+
+# a seat's ``removed`` is written only when true: records of seats never removed read as
+# they always did
+converter.register_unstructure_hook(SeatInfo, make_dict_unstructure_fn(
+    SeatInfo, converter, removed=override(omit_if_default=True)))
 
 
 @attrs.frozen
@@ -138,7 +165,7 @@ def _bound_in_full(data: dict[str, Any]) -> None:
     """A format-4 record states its whole seat binding, none of it left to a default:
     ``game``, ``seat_seeds`` and each seat's ``commitment`` (null when it has none). Raises
     ``ValueError`` naming the first one left out (the binding stripped)."""
-    if data.get("format") != RECORD_FORMAT:
+    if data.get("format") not in DEALT_FORMATS:
         return
     missing = [key for key in ("game", "seat_seeds") if key not in data]
     seats = data.get("seats")
@@ -146,7 +173,8 @@ def _bound_in_full(data: dict[str, Any]) -> None:
         missing += [f"seats[{i}].commitment" for i, seat in enumerate(seats)
                     if isinstance(seat, dict) and "commitment" not in seat]
     if missing:
-        raise ValueError(f"not a game record: a format-4 record states its whole seat "
+        raise ValueError(f"not a game record: a format-{data['format']} record states its "
+                         f"whole seat "
                          f"binding (null where there is nothing), and this one leaves out "
                          f"{missing[0]}: the binding was stripped")
 

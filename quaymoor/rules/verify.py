@@ -13,8 +13,6 @@ import attrs
 
 from quaymoor.rules.errors import RulesError
 from quaymoor.rules.fairness import (
-    ALGORITHM,
-    ALGORITHM_1,
     DealError,
     bot_names,
     fingerprint,
@@ -23,11 +21,13 @@ from quaymoor.rules.fairness import (
 )
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import (
-    READABLE_FORMATS,
+    ALGORITHM_OF,
+    DEALT_FORMATS,
     RECORD_FORMAT,
     EndReason,
     GameRecord,
     TurnedUp,
+    removed_name,
     result_of,
 )
 from quaymoor.rules.views import FinalScore
@@ -43,9 +43,9 @@ def verify_record(record: GameRecord) -> Verdict:
     """Check a record: the algorithm, the fingerprint against the seed, the first Warden
     and the plots turned up (recomputed from the seed and client seeds), every action
     replayed through the rules, and the final result. Names the first discrepancy."""
-    if record.format not in READABLE_FORMATS:
+    if record.format not in ALGORITHM_OF:
         return Verdict(False, f"unknown record format {record.format} (expected {RECORD_FORMAT})")
-    algorithm = ALGORITHM if record.format >= 4 else ALGORITHM_1
+    algorithm = ALGORITHM_OF[record.format]
     if record.algorithm != algorithm:
         return Verdict(False, f"algorithm: a format-{record.format} record is played with "
                               f"{algorithm}, this one says {record.algorithm!r}")
@@ -63,6 +63,9 @@ def verify_record(record: GameRecord) -> Verdict:
         if committed:
             return Verdict(False, f"seats: a format-{record.format} record has no "
                                   f"commitments, this one gives seat {committed[0]} one")
+    removed = _check_removed(record)
+    if removed is not None:
+        return removed
     try:
         game = Game.from_record(record, events=record.turned_up is not None)
     except DealError as exc:
@@ -120,12 +123,13 @@ def _check_fingerprint(record: GameRecord, seed: bytes) -> Verdict | None:
     """The fingerprint against the seed: SHA-256(seed) in formats 1-3; in format 4 the
     table's (``fairness.table_fingerprint``: the table's id and seats too), so a record
     moved to another table, or turned into an older format, no longer matches."""
-    if record.format >= 4:
+    if record.format in DEALT_FORMATS:
         if not record.game:
-            return Verdict(False, "game: a format-4 record names the table it was dealt at, "
-                                  "and this one names none")
+            return Verdict(False, f"game: a format-{record.format} record names the table it "
+                                  "was dealt at, and this one names none")
         try:
-            mine = table_fingerprint(seed, record.game, record.players)
+            mine = table_fingerprint(seed, record.game, record.players,
+                                     ALGORITHM_OF[record.format])
         except DealError as exc:
             return Verdict(False, f"game: {exc}")
         what = (f"SHA-256 of the algorithm, table {record.game!r}, {record.players} seats "
@@ -174,8 +178,10 @@ def _check_seat_seeds(record: GameRecord) -> Verdict | None:
     seed, so a person's seed moved to a bot's seat is caught even where the key stays
     the same)."""
     bound = record.seat_seeds
-    if record.format >= 4:  # the deal was checked where the game was dealt
+    if record.format == 4:  # the deal was checked where the game was dealt
         return _bots_named_by_the_rule(record) or _keyed_seeds(record, bound or [])
+    if record.format in DEALT_FORMATS:  # format 5: the names are not in the key
+        return _keyed_seeds(record, bound or [])
     if record.format < 3:
         if bound is not None:
             return Verdict(False, f"seat_seeds: a format-{record.format} record has none")
@@ -193,6 +199,25 @@ def _check_seat_seeds(record: GameRecord) -> Verdict | None:
         if seat.bot and given is not None:
             return Verdict(False, f"seat_seeds: seat {i} ({seat.name}) is a bot, and bots "
                                   f"hold no seed, but the record gives it {given!r}")
+    return None
+
+
+def _check_removed(record: GameRecord) -> Verdict | None:
+    """A seat's name is taken out (``removed``) only in format 5, only a person's, and its
+    name is then exactly ``removed_name(seat)``."""
+    for i, seat in enumerate(record.seats):
+        if not seat.removed:
+            continue
+        if record.format != RECORD_FORMAT:
+            return Verdict(False, f"seats: seat {i} says its name was removed, which only a "
+                                  f"format-{RECORD_FORMAT} record can (this one is format "
+                                  f"{record.format}, whose key binds the names)")
+        if seat.bot:
+            return Verdict(False, f"seats: seat {i} is a bot, and a bot's name is never "
+                                  "removed")
+        if seat.name != removed_name(i):
+            return Verdict(False, f"seats: seat {i}'s name was removed, so it reads "
+                                  f"{removed_name(i)!r}, not {seat.name!r}")
     return None
 
 

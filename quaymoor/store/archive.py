@@ -58,6 +58,7 @@ import trio
 from quaymoor.rules.record import GameRecord
 from quaymoor.store import accounts, analyses, ratings
 from quaymoor.store.ratings import GameAccounts
+from quaymoor.store.removed_names import listed_seats
 from quaymoor.store.writer import WriteHealth, Writer
 
 log = logging.getLogger("quaymoor.store.archive")
@@ -150,7 +151,7 @@ def summary_of(game_id: str, record: GameRecord) -> ArchivedGame:
         ended_at=record.ended_at if record.ended_at is not None else 0.0,
         players=record.players,
         reason=record.reason,
-        seats=[{"seat": i, "name": s.name, "bot": s.bot} for i, s in enumerate(record.seats)],
+        seats=listed_seats(record),
         winners=list(result.winners) if result is not None else [],
         totals=[x.total for x in result.scores] if result is not None else [],
         actions=len(record.actions),

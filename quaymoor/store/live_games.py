@@ -41,7 +41,8 @@ class LiveGame:
     client_seeds: list[str]  #: what the key is made from, in seat order
     seat_seeds: list[str | None]  #: per seat, the client seed it gave (None: a bot)
     #: per seat, ``{"name": ..., "bot": ..., "commitment": ...}`` at the start (before
-    #: record format 4 without ``commitment``)
+    #: record format 4 without ``commitment``; a game that outlives its process is written
+    #: as format 5, whatever the process that dealt it wrote)
     seats: list[dict[str, Any]]
     actions: list[RecordedAction]  #: every action written, in order
     #: per seat, the hints its player was given (none kept: zeros)

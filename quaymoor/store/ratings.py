@@ -21,10 +21,10 @@ account order, so two games never wait on each other crosswise): the second wait
 first to commit and rates from the rating the first wrote. SQLite has one writer, so its
 transactions are in order anyway.
 
-Deleting an account (``forget_account``) removes its rating and its list of games. The
-archived records of its games keep the name they were played under: a record's seats, names
-included, are bound into its game key (docs/fairness.md, "Game key"), so renaming a seat
-would make the record of every player at that game fail verification and stop replaying.
+Deleting an account (``forget_account``) removes its rating and its list of games, and
+takes its name out of the archived records of those games (``store.removed_names``: format
+5, whose key binds no name; a format-4 record keeps it). A game still running when its
+player's account goes is written with that seat as a guest's, its name taken out too.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ import attrs
 from quaymoor.ratings import BOT_RATINGS, Rating, places, rate
 from quaymoor.rules.record import EndReason, GameRecord
 from quaymoor.store.accounts import Run, Transact
+from quaymoor.store.removed_names import remove_names
 
 SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS ratings (
@@ -98,7 +99,12 @@ def record_game(run: Run, game_id: str, record: GameRecord, who: GameAccounts, *
     """Inside the record's transaction: the game's rows in ``account_games`` and, for a
     rated game that finished, every account's new rating. ``lock`` is appended to the
     read of the ratings (PostgreSQL: ``" FOR UPDATE"``). False when the game was already
-    written (nothing done) or had no account at it."""
+    written (nothing done) or had no account at it. An account deleted while its game
+    was played is a guest's seat here, and its name is taken out of the record just
+    written (``removed_names``)."""
+    if not who.any_account():
+        return False
+    who = _without_deleted(run, game_id, who)
     if not who.any_account():
         return False
     if run("SELECT 1 FROM account_games WHERE game_id = ? LIMIT 1", (game_id,)):
@@ -135,6 +141,22 @@ def record_game(run: Run, game_id: str, record: GameRecord, who: GameAccounts, *
              None if old is None else old.mu, None if old is None else old.sigma,
              None if new is None else new.mu, None if new is None else new.sigma))
     return True
+
+
+def _without_deleted(run: Run, game_id: str, who: GameAccounts) -> GameAccounts:
+    """``who`` with the seats of accounts that no longer exist made guests' seats, their
+    names taken out of the game's record."""
+    ids = sorted({s.account_id for s in who.seats if s.account_id is not None})
+    marks = ", ".join("?" for _ in ids)
+    alive = {str(row[0]) for row in run(f"SELECT id FROM accounts WHERE id IN ({marks})",
+                                        tuple(ids))}
+    gone = [i for i, s in enumerate(who.seats)
+            if s.account_id is not None and s.account_id not in alive]
+    if not gone:
+        return who
+    remove_names(run, [(game_id, seat) for seat in gone])
+    return attrs.evolve(who, seats=tuple(
+        attrs.evolve(s, account_id=None) if i in gone else s for i, s in enumerate(who.seats)))
 
 
 def _locked_ratings(run: Run, who: GameAccounts, lock: str) -> dict[str, Rating]:
@@ -262,11 +284,12 @@ class RatingStore:
 
 
 def forget_account(run: Run, account_id: str) -> int:
-    """Inside an account's deletion: its rating and its list of games gone (the records
-    themselves are left as played: see the module's docstring); how many games it had."""
-    games = run("DELETE FROM account_games WHERE account_id = ? RETURNING game_id",
+    """Inside an account's deletion: its rating and its list of games gone, and its name
+    taken out of those games' records (``removed_names``); how many games it had."""
+    games = run("DELETE FROM account_games WHERE account_id = ? RETURNING game_id, seat",
                 (account_id,))
     run("DELETE FROM ratings WHERE account_id = ?", (account_id,))
+    remove_names(run, [(str(game_id), int(seat)) for game_id, seat in games])
     return len(games)
 
 

@@ -61,8 +61,8 @@ def play_random(game: Game, chooser: SplitMix64) -> int:
 def random_game(players: int, seed: bytes,
                 table_id: str | None = None) -> tuple[Game, SelfPlayResult]:
     """A game of random legal actions. With ``table_id`` it is dealt as a table's game
-    (``quaymoor-fair-2``: every seat a bot's, named as bots are, no commitments; its
-    record is format 4);
+    (``quaymoor-fair-3``: every seat a bot's, named as bots are, no commitments; its
+    record is format 5);
     without, with the ``quaymoor-fair-1`` key (the benchmarks, tests of old records)."""
     deal = None
     if table_id is not None:

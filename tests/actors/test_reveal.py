@@ -88,7 +88,7 @@ async def test_every_seat_sees_every_commitment_before_any_seed_and_a_silent_sea
     assert started["commitments"] == fixed  # Bede's commitment stays, with no seed
     assert await refused(supervisor.reveal(table.id, bede.token, dice[1])) == "not_revealing"
     record = table.play.record(None) if table.play is not None else None
-    assert record is not None and record.format == 4
+    assert record is not None and record.format == 5
     assert [s.commitment for s in record.seats] == fixed
     assert record.seat_seeds == ["ada's dice", None, None]
     assert verify_record(record).ok

@@ -2,10 +2,10 @@
 it after the start (in that order: ``test_seed_order_browser``) and keeps what the browser
 saw (the fingerprint, its client seed, commitment and seat, the commitments per seat at
 the start, the seeds per seat at the deal, the first Warden, every plot turned up); at the
-end, "Verify this game" checks the format-4 record (the table's fingerprint, every
+end, "Verify this game" checks the format-5 record (the table's fingerprint, every
 commitment, the key from the seats), the draws and those observations, all passed; what
 this browser saw, changed, fails and is named. Screenshot:
-test-artifacts/screenshots/fair-verify-format4.png (the verify page on the game's record).
+test-artifacts/screenshots/fair-verify-format5.png (the verify page on the game's record).
 
 On this test server a human seat's decision times out at once (a safe move is played), so
 a game against bots runs to its end by itself in a few seconds.
@@ -64,7 +64,7 @@ def test_play_now_commits_and_reveals_a_random_client_seed_and_keeps_it(
     assert "none" in page.locator('#end-seeds li[data-seat="1"]').inner_text()
     record = GameRecord.from_json(page.evaluate(
         f"fetch('/games/{table}.json').then((r) => r.text())"))
-    assert record.format == 4 and record.algorithm == "quaymoor-fair-2"
+    assert record.format == 5 and record.algorithm == "quaymoor-fair-3"
     assert record.client_seeds == [body["client_seed"]]
     assert record.seat_seeds == [body["client_seed"], None]
     assert [s.commitment for s in record.seats] == [committed["commitment"], None]
@@ -109,10 +109,10 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
                  "scores"):
         assert checks.get(name) == "pass", (name, checks)
     assert page.inner_text("#verdict").startswith("✔ All")
-    assert "quaymoor-fair-2" in page.inner_text("#v-format")
+    assert "quaymoor-fair-3" in page.inner_text("#v-format")
     assert committed["commitment"] in page.inner_text("#v-commitments")
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "fair-verify-format4.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / "fair-verify-format5.png"), full_page=True)
     # seats are named by their players, not "seat 1"
     warden = page.locator('#checks tr[data-check="first-warden"]').inner_text()
     assert "Wren" in warden or "(bot)" in warden, warden
@@ -120,7 +120,7 @@ def test_a_whole_game_then_verify_what_this_browser_saw(
     # the record says what the browser saw, and verifies in Python too
     record = GameRecord.from_json(page.evaluate(
         f"fetch('/games/{table}.json').then((r) => r.text())"))
-    assert body["client_seed"] in record.client_seeds and record.format == 4
+    assert body["client_seed"] in record.client_seeds and record.format == 5
     assert verify_record(record).ok
     assert record.turned_up is not None
     observed = [t["goods"] for t in seen["turned_up"]]

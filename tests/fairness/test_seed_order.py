@@ -180,8 +180,8 @@ async def test_seeds_are_bound_to_seats_at_the_start_the_deal_the_end_and_in_the
                 assert ended["client_seeds"] == [None, "Bede's dice", None]
                 assert seed_matches(ended["seed"], made)
             record: GameRecord = supervisor.records[table]
-            assert record.format == RECORD_FORMAT == 4
-            assert record.algorithm == "quaymoor-fair-2" and record.game == table
+            assert record.format == RECORD_FORMAT == 5
+            assert record.algorithm == "quaymoor-fair-3" and record.game == table
             assert record.seat_seeds == [None, "Bede's dice", None]
             assert [s.commitment for s in record.seats] == [None, bedes, None]
             assert record.client_seeds == ["Bede's dice"]

@@ -3,7 +3,11 @@
 pasted, the checks in JavaScript): the binding stripped (``game``, a seat's commitment,
 ``seat_seeds``), the record downgraded to format 3 or its format and algorithm mismatched,
 two seats swapped, the seats' names swapped, a seed moved to a bot's seat, a bot renamed.
-The faithful record passes both. Screenshot: test-artifacts/screenshots/fair-verify-tampered.png."""
+The faithful record passes both. Screenshot: test-artifacts/screenshots/fair-verify-tampered.png.
+
+Format 4 is no longer what the server writes (format 5, ``quaymoor-fair-3``, whose key
+binds no name: ``test_tampering_fair3``), but its records must go on verifying, and go on
+being refused when tampered with."""
 
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ from typing import Any
 import pytest
 
 from quaymoor.bots.prng import SplitMix64
-from quaymoor.rules.fairness import Deal, DealtSeat, seed_commitment
+from quaymoor.rules.fairness import ALGORITHM_2, Deal, DealtSeat, seed_commitment
 from quaymoor.rules.game import Game
 from quaymoor.tools.selfplay import game_seed, play_random
 from tests.fairness.test_tampering import check_pasted, failed, verify_cli
@@ -35,7 +39,7 @@ def record_text() -> str:
         DealtSeat("Ash", False, seed_commitment(TABLE, 1, "ash's dice"), None),
         DealtSeat("Ada (bot)", True),  # the bots' names are fixed by the people's
     ))
-    game = Game(3, game_seed(4040, 0), deal=deal, events=True)
+    game = Game(3, game_seed(4040, 0), deal=deal, events=True, algorithm=ALGORITHM_2)
     play_random(game, SplitMix64(4040))
     return game.record(end_reason="finished", ended_at=1_800_000_000.0).to_json()
 

@@ -1,7 +1,8 @@
-"""``quaymoor-fair-2``: the table's fingerprint, the seats' commitments, the key that binds
-the seats (``fairness.deal_key``), record format 4, and every tamper with the seat binding
-that ``verify_record`` must refuse (issue 24). The doc's test vectors are checked against
-the code here, byte for byte."""
+"""``quaymoor-fair-3`` and ``-2``: the table's fingerprint, the seats' commitments, the key
+that binds the seats (``fairness.deal_key``), record formats 5 and 4, and every tamper with
+the seat binding that ``verify_record`` must refuse (issue 24); in format 5 the names are
+not bound, so a deleted account's name can be replaced (issue 27). The doc's test vectors
+are checked against the code here, byte for byte."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import pytest
 from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules.fairness import (
     ALGORITHM,
+    ALGORITHM_2,
     Deal,
     DealError,
     DealtSeat,
@@ -31,7 +33,7 @@ from quaymoor.rules.fairness import (
     table_fingerprint,
 )
 from quaymoor.rules.game import Game
-from quaymoor.rules.record import GameRecord
+from quaymoor.rules.record import GameRecord, removed_name
 from quaymoor.rules.verify import verify_record
 from quaymoor.tools.selfplay import play_random
 
@@ -50,22 +52,30 @@ def _field(text: str) -> bytes:
     return len(raw).to_bytes(2, "big") + raw
 
 
-def _vectors() -> str:
-    return DOC[DOC.index("### `quaymoor-fair-2`\n\nFor the table"):
-               DOC.index("### `quaymoor-fair-1`\n\nWith no client seeds")]
+#: Each dealt algorithm's section of the doc's test vectors, up to the next one.
+_SECTIONS = {ALGORITHM: ("### `quaymoor-fair-3`\n\nFor the table",
+                         "### `quaymoor-fair-2`\n\nFor the table"),
+             ALGORITHM_2: ("### `quaymoor-fair-2`\n\nFor the table",
+                           "### `quaymoor-fair-1`\n\nWith no client seeds")}
+BOTH = pytest.mark.parametrize("algorithm", [ALGORITHM, ALGORITHM_2])
 
 
-def _doc_hex(label: str) -> str:
+def _vectors(algorithm: str) -> str:
+    start, end = _SECTIONS[algorithm]
+    return DOC[DOC.index(start):DOC.index(end)]
+
+
+def _doc_hex(label: str, algorithm: str = ALGORITHM_2) -> str:
     """The hex the doc gives under ``label`` (wrapped over several indented lines)."""
-    text = _vectors()
+    text = _vectors(algorithm)
     after = text[text.index(label) + len(label):]
     digits = re.match(r"\s*\n((?:\s+[0-9a-f]+\n)+)", after)
     assert digits is not None, f"no hex under {label!r}"
     return "".join(digits.group(1).split())
 
 
-def _doc_value(label: str) -> str:
-    found = re.search(rf"^\s*{re.escape(label)}\s+(\S+)$", _vectors(), re.MULTILINE)
+def _doc_value(label: str, algorithm: str = ALGORITHM_2) -> str:
+    found = re.search(rf"^\s*{re.escape(label)}\s+(\S+)$", _vectors(algorithm), re.MULTILINE)
     assert found is not None, f"no {label!r} line"
     return found.group(1).strip()
 
@@ -73,11 +83,15 @@ def _doc_value(label: str) -> str:
 # ------------------------------------------------------------------ the doc's vectors
 
 
-def test_the_fingerprint_is_the_docs_bytes_and_vector() -> None:
-    message = b"quaymoor-fair-2\x00" + _field(TABLE) + bytes([3]) + SEED
-    assert _doc_hex("fingerprint message (hex)") == message.hex()
-    assert table_fingerprint(SEED, TABLE, 3) == hashlib.sha256(message).hexdigest()
-    assert _doc_value("fingerprint") == table_fingerprint(SEED, TABLE, 3)
+@BOTH
+def test_the_fingerprint_is_the_docs_bytes_and_vector(algorithm: str) -> None:
+    message = algorithm.encode() + b"\x00" + _field(TABLE) + bytes([3]) + SEED
+    assert _doc_hex("fingerprint message (hex)", algorithm) == message.hex()
+    assert table_fingerprint(SEED, TABLE, 3, algorithm) == hashlib.sha256(message).hexdigest()
+    assert _doc_value("fingerprint", algorithm) == table_fingerprint(SEED, TABLE, 3, algorithm)
+    assert table_fingerprint(SEED, TABLE, 3) == table_fingerprint(SEED, TABLE, 3, ALGORITHM)
+    with pytest.raises(DealError, match="no table is dealt with algorithm 'quaymoor-fair-1'"):
+        table_fingerprint(SEED, TABLE, 3, "quaymoor-fair-1")
 
 
 def test_the_commitments_are_the_docs_bytes_and_vectors() -> None:
@@ -87,24 +101,32 @@ def test_the_commitments_are_the_docs_bytes_and_vectors() -> None:
     assert _doc_value("commitment, seat 2") == BOB
 
 
-def test_the_key_is_the_docs_message_and_vectors() -> None:
-    message = (b"quaymoor-key-2\x00" + _field(TABLE) + bytes([3])
-               + b"\x00" + _field("Alice") + b"\x01" + bytes.fromhex(ALICE)
+@BOTH
+def test_the_key_is_the_docs_message_and_vectors(algorithm: str) -> None:
+    named = algorithm == ALGORITHM_2  # fair-2's key binds the names; fair-3's does not
+
+    def name(text: str) -> bytes:
+        return _field(text) if named else b""
+
+    prefix = b"quaymoor-key-2\x00" if named else b"quaymoor-key-3\x00"
+    message = (prefix + _field(TABLE) + bytes([3])
+               + b"\x00" + name("Alice") + b"\x01" + bytes.fromhex(ALICE)
                + b"\x01" + _field("alice")
-               + b"\x01" + _field("Ada (bot)") + b"\x00" + b"\x00"
-               + b"\x00" + _field("Bob") + b"\x01" + bytes.fromhex(BOB) + b"\x00")
-    assert _doc_hex("key message (hex)") == message.hex()
-    key = deal_key(SEED, DEAL)
+               + b"\x01" + name("Ada (bot)") + b"\x00" + b"\x00"
+               + b"\x00" + name("Bob") + b"\x01" + bytes.fromhex(BOB) + b"\x00")
+    assert _doc_hex("key message (hex)", algorithm) == message.hex()
+    key = deal_key(SEED, DEAL, algorithm)
     assert key == hmac.digest(SEED, message, "sha256")
-    text = _vectors()
+    text = _vectors(algorithm)
     keys = re.findall(r"^\s+key\s+([0-9a-f]{64})$", text, re.MULTILINE)
     wardens = re.findall(r"^\s+first Warden\s+(\d)$", text, re.MULTILINE)
     revealed = DEAL._replace(seats=(*DEAL.seats[:2], DEAL.seats[2]._replace(client_seed="bob")))
     bots = Deal(TABLE, (DealtSeat("Seat 1", True), DealtSeat("Seat 2", True)))
-    assert keys == [key.hex(), deal_key(SEED, revealed).hex(), deal_key(SEED, bots).hex()]
+    assert keys == [key.hex(), deal_key(SEED, revealed, algorithm).hex(),
+                    deal_key(SEED, bots, algorithm).hex()]
     assert wardens == [str(draw_below(key, "first-warden", 3)),
-                       str(draw_below(deal_key(SEED, revealed), "first-warden", 3))]
-    assert _doc_value('stream "plots", first 8 bytes') == hmac.digest(
+                       str(draw_below(deal_key(SEED, revealed, algorithm), "first-warden", 3))]
+    assert _doc_value('stream "plots", first 8 bytes', algorithm) == hmac.digest(
         key, b"plots\x00" + bytes(8), "sha256")[:8].hex()
     shown = re.search(r'shuffled\(key, "plots", \[0, 1, 2, 3, 4, 5, 6, 7, 8, 9\]\)\n\s+(\[.*\])',
                       text)
@@ -112,24 +134,35 @@ def test_the_key_is_the_docs_message_and_vectors() -> None:
     assert json.loads(shown.group(1)) == shuffled(key, "plots", list(range(10)))
 
 
-def test_every_part_of_the_deal_changes_the_key() -> None:
-    """Swapping seats, a seat's name or bot flag, a commitment, a seed or the table gives
-    another key: a record cannot move them without changing its draws."""
-    base = deal_key(SEED, DEAL)
+@BOTH
+def test_every_part_of_the_deal_changes_the_key(algorithm: str) -> None:
+    """Swapping seats, a seat's bot flag, a commitment, a seed or the table gives another
+    key: a record cannot move them without changing its draws. A seat's name changes the
+    key of ``quaymoor-fair-2`` only."""
+    base = deal_key(SEED, DEAL, algorithm)
     alice, bot, bob = DEAL.seats
+    renamed = [
+        Deal(TABLE, (alice._replace(name="Alicia"), bot, bob)),
+        Deal(TABLE, (alice, bot._replace(name="Bede (bot)"), bob)),
+        Deal(TABLE, (alice._replace(name=removed_name(0)), bot, bob)),
+    ]
+    names_keys = {deal_key(SEED, d, algorithm) for d in renamed}
+    if algorithm == ALGORITHM:
+        assert names_keys == {base}
+    else:
+        assert base not in names_keys and len(names_keys) == len(renamed)
     variants = [
         Deal("a1b2c3d4e6", (alice._replace(commitment=seed_commitment("a1b2c3d4e6", 0, "alice")),
                             bot, bob._replace(commitment=seed_commitment("a1b2c3d4e6", 2, "bob")))),
-        Deal(TABLE, (alice._replace(name="Alicia"), bot, bob)),
-        Deal(TABLE, (alice, bot._replace(name="Bede (bot)"), bob)),
         Deal(TABLE, (alice, bot, bob._replace(commitment=None))),
         Deal(TABLE, (alice, bot, bob._replace(bot=True, commitment=None))),
         Deal(TABLE, (alice._replace(client_seed=None), bot, bob)),
         Deal(TABLE, (alice, bot, bob, DealtSeat("Cy", False))),
     ]
-    keys = {deal_key(SEED, d) for d in variants}
+    keys = {deal_key(SEED, d, algorithm) for d in variants}
     assert base not in keys and len(keys) == len(variants)
     assert base != derive_key(SEED, ["alice"])  # not fair-1's key for the same seeds
+    assert deal_key(SEED, DEAL, ALGORITHM) != deal_key(SEED, DEAL, ALGORITHM_2)
 
 
 @pytest.mark.parametrize(("seats", "says"), [
@@ -154,22 +187,27 @@ def test_a_commitment_binds_the_table_and_the_seat() -> None:
         seed_commitment(TABLE, 0, "\ud800")
 
 
-# ------------------------------------------------------------------ format-4 records
+# ------------------------------------------------------------ format-5 and -4 records
 
 
 @cache
-def _record() -> GameRecord:
+def _record(algorithm: str = ALGORITHM) -> GameRecord:
     """A finished 3-player game dealt to the doc's seats (Bob withheld his seed)."""
-    game = Game(3, SEED, deal=DEAL)
+    game = Game(3, SEED, deal=DEAL, algorithm=algorithm)
     play_random(game, SplitMix64(7))
     return game.record(end_reason="finished")
 
 
-def _refusal(edit: Any) -> str:
+def _edited(edit: Any, algorithm: str = ALGORITHM) -> dict[str, Any]:
+    data = json.loads(_record(algorithm).to_json())
+    edit(data)
+    return dict(data)
+
+
+def _refusal(edit: Any, algorithm: str = ALGORITHM) -> str:
     """Why the record with ``edit`` applied is refused: as it is read (a record that does
     not state its whole binding), or by ``verify_record``."""
-    data = json.loads(_record().to_json())
-    edit(data)
+    data = _edited(edit, algorithm)
     try:
         record = GameRecord.from_json(json.dumps(data))
     except ValueError as exc:
@@ -179,10 +217,12 @@ def _refusal(edit: Any) -> str:
     return verdict.message
 
 
-def test_a_dealt_record_is_format_4_and_verifies() -> None:
-    rec = _record()
-    assert (rec.format, rec.algorithm, rec.game) == (4, ALGORITHM, TABLE)
-    assert rec.fingerprint == table_fingerprint(SEED, TABLE, 3)
+@pytest.mark.parametrize(("algorithm", "format_"), [(ALGORITHM, 5), (ALGORITHM_2, 4)])
+def test_a_dealt_record_is_format_5_and_verifies(algorithm: str, format_: int) -> None:
+    """A table's game is format 5 (``quaymoor-fair-3``); format 4 (``-2``) still verifies."""
+    rec = _record(algorithm)
+    assert (rec.format, rec.algorithm, rec.game) == (format_, algorithm, TABLE)
+    assert rec.fingerprint == table_fingerprint(SEED, TABLE, 3, algorithm)
     assert [s.commitment for s in rec.seats] == [ALICE, None, BOB]
     assert rec.seat_seeds == ["alice", None, None] and rec.client_seeds == ["alice"]
     verdict = verify_record(rec)
@@ -237,7 +277,6 @@ def _downgrade_to_2(d: dict[str, Any]) -> None:
     (lambda d: d.pop("game"), "leaves out game: the binding was stripped"),
     (lambda d: d["seats"][1].pop("commitment"), "leaves out seats.1..commitment"),
     (lambda d: d.update(game=None), "names none"),
-    (lambda d: d["seats"][1].update(name="Zed (bot)"), "plots turned up|first Warden"),
     (lambda d: d.update(game="a1b2c3d4e6"), "fingerprint mismatch"),
     (lambda d: d["seats"][2].update(commitment=None), "first Warden|plots turned up"),
     (lambda d: d["seats"][0].update(commitment=None), "never committed to"),
@@ -248,13 +287,22 @@ def _downgrade_to_2(d: dict[str, Any]) -> None:
      "first Warden|plots turned up"),
     (lambda d: d.update(client_seeds=[]), "client seeds: the seats gave"),
     (_swap_seats, "first Warden|plots turned up|does not match"),
-    (_swap_names, "first Warden|plots turned up"),
     (_seed_to_bot, "is a bot, and bots hold no seed"),
     (_seed_to_withheld, "does not match its commitment"),
     (_bot_to_person, "first Warden|plots turned up"),
     (lambda d: d.update(format=3), "algorithm: a format-3 record is played with "
                                    "quaymoor-fair-1"),
-    (lambda d: d.update(algorithm="quaymoor-fair-1"), "algorithm: a format-4 record"),
+    (lambda d: d.update(algorithm="quaymoor-fair-1"), "algorithm: a format-5 record"),
+    (lambda d: d.update(algorithm=ALGORITHM_2), "algorithm: a format-5 record is played "
+                                                "with quaymoor-fair-3"),
+    (lambda d: d.update(format=4), "algorithm: a format-4 record is played with "
+                                   "quaymoor-fair-2"),
+    (lambda d: d.update(format=4, algorithm=ALGORITHM_2), "fingerprint mismatch"),
+    (lambda d: d["seats"][1].update(removed=True, name=removed_name(1)),
+     "seat 1 is a bot, and a bot's name is never removed"),
+    (lambda d: d["seats"][0].update(removed=True), "seat 0's name was removed, so it reads "
+                                                   "'Seat 1 \\(name removed\\)', not 'Alice'"),
+    (lambda d: d["seats"][0].update(removed="yes"), "removed"),
     (_downgrade, "first Warden|plots turned up"),
     (lambda d: d["seats"].pop(), "2 seats listed for 3 players"),
 ])
@@ -263,9 +311,40 @@ def test_every_tamper_with_the_binding_is_refused(edit: Any, says: str) -> None:
     assert re.search(says, message), message
 
 
+@pytest.mark.parametrize(("edit", "says"), [
+    (lambda d: d["seats"][1].update(name="Zed (bot)"), "plots turned up|first Warden"),
+    (_swap_names, "first Warden|plots turned up"),
+    (lambda d: d["seats"][0].update(name=removed_name(0)), "first Warden|plots turned up"),
+    (lambda d: d["seats"][0].update(name=removed_name(0), removed=True),
+     "seat 0 says its name was removed, which only a format-5 record can"),
+    (lambda d: d.update(format=5), "algorithm: a format-5 record is played with "
+                                   "quaymoor-fair-3"),
+])
+def test_a_format_4_record_binds_its_names(edit: Any, says: str) -> None:
+    message = _refusal(edit, ALGORITHM_2)
+    assert re.search(says, message), message
+
+
+def test_a_format_5_record_with_a_name_removed_still_verifies() -> None:
+    """What an account's deletion does to a format-5 record: the seat renamed
+    ``removed_name`` and marked ``removed``. The names are not in the key, so the record
+    verifies and replays as before; a name merely changed (a seat renamed or swapped,
+    which only the players' browsers can catch: docs/fairness.md) does too."""
+    for edit in (lambda d: d["seats"][0].update(name=removed_name(0), removed=True),
+                 lambda d: d["seats"][2].update(name=removed_name(2), removed=True),
+                 _swap_names):
+        record = GameRecord.from_json(json.dumps(_edited(edit)))
+        verdict = verify_record(record)
+        assert verdict.ok and verdict.message == verify_record(_record()).message, verdict
+    removed = _edited(lambda d: d["seats"][0].update(name=removed_name(0), removed=True))
+    assert removed["seats"][0] == {"name": "Seat 1 (name removed)", "bot": False,
+                                   "commitment": ALICE, "hints": 0, "removed": True}
+    assert "removed" not in json.loads(_record().to_json())["seats"][2]
+
+
 def test_a_record_that_names_a_key_twice_is_refused() -> None:
     """Parsers differ on which of two values counts: a record may not leave it to them."""
-    text = _record().to_json().replace('"format": 4,', '"format": 4, "format": 3,', 1)
+    text = _record().to_json().replace('"format": 5,', '"format": 5, "format": 3,', 1)
     with pytest.raises(ValueError, match="the key 'format' is given twice"):
         GameRecord.from_json(text)
 
@@ -290,10 +369,11 @@ def test_a_downgrade_fails_on_its_draws_even_with_a_matching_fingerprint() -> No
 
 
 def test_a_server_that_chose_its_bots_names_is_caught() -> None:
-    """Dealt with a bot's name the server chose (so its key, draws and replay all hold),
-    the record is still refused: a bot's name is fixed by the people's names."""
+    """Format 4, whose key binds the names: dealt with a bot's name the server chose (so
+    its key, draws and replay all hold), the record is still refused: a bot's name is
+    fixed by the people's names."""
     chosen = DEAL._replace(seats=(DEAL.seats[0], DealtSeat("Zed (bot)", True), DEAL.seats[2]))
-    game = Game(3, SEED, deal=chosen)
+    game = Game(3, SEED, deal=chosen, algorithm=ALGORITHM_2)
     play_random(game, SplitMix64(7))
     verdict = verify_record(game.record())
     assert not verdict.ok

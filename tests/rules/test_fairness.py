@@ -75,7 +75,7 @@ def _reference_shuffle(key: bytes, label: str, items: list[int]) -> list[int]:
 
 
 def test_constants() -> None:
-    assert ALGORITHM == "quaymoor-fair-2"
+    assert ALGORITHM == "quaymoor-fair-3"
     assert ALGORITHM_1 == "quaymoor-fair-1"
     assert SEED_BYTES == 32
     assert LABEL_FIRST_WARDEN == "first-warden"

@@ -4,7 +4,8 @@ model does, game after game; a game written again changes nothing; a game that d
 finish, or was not rated, changes no rating; a player who left is placed last; bots keep
 their ladder ratings; two rated games of one player committing at once on two connections
 are applied one after the other; deleting an account forgets its rating and its games and
-leaves the records as played (names are bound into a record's game key)."""
+takes its name out of its format-5 records, which still verify (a format-4 record, whose
+key binds the names, keeps it)."""
 
 from __future__ import annotations
 
@@ -15,11 +16,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from openskill.models import PlackettLuce
 
 from quaymoor.bots.prng import SplitMix64
 from quaymoor.ratings import BOT_RATINGS, Rating
+from quaymoor.rules.fairness import ALGORITHM, ALGORITHM_2, Deal, DealtSeat, seed_commitment
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import GameRecord, SeatInfo
 from quaymoor.rules.verify import verify_record
@@ -55,13 +58,15 @@ class Stores:
 
     def __init__(self, accounts: AccountStore, rated: RatingStore,
                  write: Callable[[str, GameRecord, GameAccounts], None],
-                 transact: Callable[[Callable[[Run], Any]], Any]) -> None:
+                 transact: Callable[[Callable[[Run], Any]], Any], *,
+                 memory: bool = False) -> None:
         self.accounts, self.ratings, self.write, self.transact = accounts, rated, write, transact
+        self.memory = memory  #: no archive: records are not kept
 
 
 def _wipe(run: Run) -> None:
     for table in ("account_games", "ratings", "sessions", "credentials", "ceremonies",
-                  "accounts", "games"):
+                  "accounts", "analyses", "games"):
         run(f"DELETE FROM {table}", ())
 
 
@@ -75,7 +80,8 @@ def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stores]:
         yield Stores(archive.accounts, archive.ratings, write, archive._transact)
     elif request.param == "memory":
         memory = MemoryStore()
-        yield Stores(memory.accounts, memory.ratings, memory.submit, memory._transact)
+        yield Stores(memory.accounts, memory.ratings, memory.submit, memory._transact,
+                     memory=True)
     else:
         database: str = request.getfixturevalue("database")
         pg = PgArchive(database, "p1")
@@ -199,27 +205,87 @@ def test_a_player_who_left_is_placed_last(stores: Stores) -> None:
     assert profile is not None and profile.history[0].place == 2
 
 
-def test_deleting_an_account_forgets_its_rating_and_leaves_the_records(stores: Stores) -> None:
+def dealt(i: int, algorithm: str = ALGORITHM) -> GameRecord:
+    """A table's game (format 5, or 4 with ``quaymoor-fair-2``) played to its end: Ada
+    (committed and revealed), Bede (no seed) and a bot."""
+    table = f"{i:010x}"
+    deal = Deal(table, (DealtSeat("Ada", False, seed_commitment(table, 0, "ada's"), "ada's"),
+                        DealtSeat("Bede", False), DealtSeat("Cuthbert (bot)", True)))
+    game = Game(3, game_seed(78, i), deal=deal, events=True, algorithm=algorithm)
+    play_random(game, SplitMix64(i))
+    return game.record(end_reason="finished", ended_at=NOW + i)
+
+
+TRIO = GameAccounts(True, (SeatAccount("u-ada"), SeatAccount("u-bede"),
+                           SeatAccount(bot_level="easy")))
+
+
+def _stored(stores: Stores, game_id: str) -> tuple[GameRecord, list[Any]]:
+    """The archived record of ``game_id`` and its games-list seats."""
+    rows = stores.transact(lambda run: run("SELECT record, seats FROM games WHERE id = ?",
+                                           (game_id,)))
+    seats = rows[0][1]
+    return GameRecord.from_json(rows[0][0]), json.loads(seats) if isinstance(seats, str) else seats
+
+
+def test_deleting_an_account_takes_its_name_out_of_its_records(stores: Stores) -> None:
+    """Ada deletes her account: her rating and games are gone, and in each format-5 record
+    she played her seat reads "Seat 1 (name removed)" (in the record, the games list and
+    the analysis), and the record still verifies for Bede; a format-4 record, whose key
+    binds the names, keeps hers."""
+    if stores.memory:
+        pytest.skip("a server without an archive keeps no records to rename")
     _people(stores)
-    rec = record(4, ["Ada", "Bede"])
+    five, four = dealt(4), dealt(5, ALGORITHM_2)
+    stores.write(f"{4:010x}", five, TRIO)
+    stores.write(f"{5:010x}", four, TRIO)
+    analysis = {"game": f"{4:010x}", "players": [{"seat": 0, "name": "Ada", "accuracy": 80.0},
+                                                 {"seat": 1, "name": "Bede", "accuracy": 70.0}]}
     stores.transact(lambda run: run(
-        "INSERT INTO games (id, ended_at, players, reason, seats, winners, totals, actions,"
-        " algorithm, record) VALUES (?, ?, 2, 'finished', ?, '[]', '[]', 0, 'x', ?)",
-        ("0000000004", NOW, json.dumps([{"seat": 0, "name": "Ada", "bot": False},
-                                        {"seat": 1, "name": "Bede", "bot": False}]),
-         rec.to_json())))
-    stores.write("0000000004", rec, GameAccounts(True, (SeatAccount("u-ada"),
-                                                        SeatAccount("u-bede"))))
+        "INSERT INTO analyses (id, status, done, total, owner, updated_at, body)"
+        " VALUES (?, 'done', 1, 1, 'p', ?, ?)", (f"{4:010x}", NOW, json.dumps(analysis))))
     assert stores.accounts.delete_account("u-ada")
     assert stores.ratings.profile("ada") is None
     assert [r.name for r in stores.ratings.leaderboard(10)] == ["Bede"]
     gone = stores.transact(lambda run: run(
         "SELECT COUNT(*) FROM account_games WHERE account_id = ?", ("u-ada",)))
     assert gone[0][0] == 0 and stores.ratings.rating("u-ada") == (Rating.new(), 0)
-    kept = stores.transact(lambda run: run("SELECT record FROM games WHERE id = ?",
-                                           ("0000000004",)))
-    assert kept[0][0] == rec.to_json()  # as played: it still proves its deal to Bede
-    assert verify_record(GameRecord.from_json(kept[0][0])).ok
+
+    renamed, listed = _stored(stores, f"{4:010x}")
+    assert [(s.name, s.removed) for s in renamed.seats] == [
+        ("Seat 1 (name removed)", True), ("Bede", False), ("Cuthbert (bot)", False)]
+    assert attrs.evolve(renamed, seats=five.seats) == five  # nothing else changed
+    assert "Ada" not in renamed.to_json().replace("Ada's", "")
+    assert [x["name"] for x in listed] == ["Seat 1 (name removed)", "Bede", "Cuthbert (bot)"]
+    verdict = verify_record(renamed)
+    assert verdict.ok and verdict.message == verify_record(five).message, verdict.message
+    body = stores.transact(lambda run: run("SELECT body FROM analyses WHERE id = ?",
+                                           (f"{4:010x}",)))[0][0]
+    assert [p["name"] for p in json.loads(body)["players"]] == ["Seat 1 (name removed)", "Bede"]
+
+    kept, _ = _stored(stores, f"{5:010x}")
+    assert kept == four and verify_record(kept).ok  # format 4: as played
+
+
+def test_an_account_deleted_while_its_game_runs_is_written_as_a_guest(stores: Stores) -> None:
+    """The record of a game Ada left by deleting her account mid-game: her seat is a
+    guest's (no row of games, no rating made again for her), her name is taken out, and
+    Bede is rated against a newcomer in her place."""
+    if stores.memory:
+        pytest.skip("a server without an archive keeps no records to rename")
+    _people(stores)
+    assert stores.accounts.delete_account("u-ada")
+    five = dealt(6)
+    stores.write(f"{6:010x}", five, TRIO)
+    renamed, _ = _stored(stores, f"{6:010x}")
+    assert renamed.seats[0].removed and renamed.seats[0].name == "Seat 1 (name removed)"
+    assert verify_record(renamed).ok
+    rows = stores.transact(lambda run: run(
+        "SELECT account_id FROM account_games WHERE game_id = ?", (f"{6:010x}",)))
+    assert [r[0] for r in rows] == ["u-bede"]
+    assert not stores.transact(lambda run: run(
+        "SELECT 1 FROM ratings WHERE account_id = ?", ("u-ada",)))
+    assert stores.ratings.rating("u-bede")[1] == 1
 
 
 def test_two_games_of_one_player_at_once_are_applied_in_turn(database: str) -> None:

@@ -109,7 +109,7 @@ async def _play_then_die(path: Path, steps: int, split: int, legacy: bool) -> No
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-@pytest.mark.parametrize("legacy", [False, True], ids=["format-4", "before-format-4"])
+@pytest.mark.parametrize("legacy", [False, True], ids=["format-5", "before-format-4"])
 async def test_a_game_left_running_is_ended_once_at_the_next_start(
     tmp_path: Path, legacy: bool
 ) -> None:
@@ -131,7 +131,7 @@ async def test_a_game_left_running_is_ended_once_at_the_next_start(
             assert record.actions == game.history  # every action, in order
             assert record.seed == seed_to_hex(game.seed)
             assert record.seat_seeds == ["Ada's dice", None]
-            assert record.format == (3 if legacy else 4)
+            assert record.format == (3 if legacy else 5)
             assert record.seats == [SeatInfo("Ada", False, None if legacy else COMMITMENT,
                                              hints=HINTS),
                                     SeatInfo("Bede (bot)", True)]

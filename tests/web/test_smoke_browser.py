@@ -47,7 +47,7 @@ def test_play_a_whole_game_by_clicking(browser: Any, server_url: str) -> None:
 
         seed_hex = page.locator("#seed").inner_text().strip()
         fingerprint = page.locator("#end-fingerprint").inner_text().strip()
-        table = page.url.split("table=")[1]  # the table's fingerprint (quaymoor-fair-2)
+        table = page.url.split("table=")[1]  # the table's fingerprint (quaymoor-fair-3)
         assert table_fingerprint(bytes.fromhex(seed_hex), table, 4) == fingerprint
         assert fingerprint in header_fp
         assert page.locator("#winners").is_visible()

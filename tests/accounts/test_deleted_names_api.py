@@ -1,0 +1,92 @@
+"""An account's deletion takes its name out of the games it played, through the HTTP API
+(``HttpApi``, no sockets) on a server with a SQLite archive: Ada plays a game signed in
+to its end; after she deletes her account, the game's record, its entry in the games
+list and its page's JSON say "Seat 1 (name removed)", the record still verifies (its key
+binds no name: docs/fairness.md, "Names and deleted accounts"), her player page is gone,
+and the other seat, a bot, is untouched."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from quaymoor.accounts.service import Accounts
+from quaymoor.actors.supervisor import Supervisor
+from quaymoor.config import TableConfig
+from quaymoor.http.api import HttpApi
+from quaymoor.rules.record import GameRecord
+from quaymoor.rules.verify import verify_record
+from quaymoor.store.archive import Archive
+from tests.accounts.test_accounts_api import SITE, Browser, Clock, code
+from tests.actors.running import running
+from tests.actors.test_table import Client
+
+
+@pytest.fixture
+async def served(tmp_path: Path) -> AsyncIterator[tuple[HttpApi, Supervisor, Archive]]:
+    archive = Archive(tmp_path / "games.sqlite3")
+    sup = Supervisor(TableConfig(bot_delay=0.0), max_tables=8, archive=archive)
+    async with running(sup):
+        yield HttpApi(sup, accounts=Accounts(sup.players.accounts, SITE, clock=Clock())), sup, \
+            archive
+    await archive.close()
+
+
+async def _get(browser: Browser, path: str) -> tuple[int, Any]:
+    return await browser.call("GET", path)
+
+
+async def test_a_deleted_accounts_name_leaves_its_games(
+        served: tuple[HttpApi, Supervisor, Archive]) -> None:
+    api, sup, archive = served
+    ada, guest = Browser(api), Browser(api)
+    assert (await ada.register("Ada"))[0] == 201
+    status, made = await ada.call("POST", "/api/tables", {"players": 2, "bots": "easy"})
+    assert status == 201, made
+    table_id = made["table"]
+    status, seated = await ada.call("POST", f"/api/tables/{table_id}/join", {"name": "x"})
+    assert status == 200, seated
+    status, _ = await ada.call("POST", f"/api/tables/{table_id}/start",
+                               {"token": seated["token"]})
+    assert status == 200
+    client = Client(sup.get(table_id), seated["token"])
+    await client.attach()
+    with trio.fail_after(120):
+        ended = await client.play_to_end()
+    assert ended["reason"] == "finished"
+    await archive.flush()
+
+    status, game = await _get(guest, f"/api/games/{table_id}")
+    assert status == 200
+    bot_name = game["seats"][1]["name"]
+    assert bot_name.endswith(" (bot)")
+    assert [(s["name"], s["bot"], s["removed"]) for s in game["seats"]] == [
+        ("Ada", False, False), (bot_name, True, False)]
+    before = (await _get(guest, f"/games/{table_id}.json"))[1]
+    assert before["format"] == 5 and before["seats"][0]["name"] == "Ada"
+    assert (await _get(guest, "/api/players/Ada"))[0] == 200
+
+    assert await ada.call("POST", "/api/accounts/delete", {"name": "Ada"}) == (
+        200, {"deleted": "Ada"})
+
+    status, game = await _get(guest, f"/api/games/{table_id}")
+    assert status == 200
+    assert [(s["name"], s["bot"], s["removed"]) for s in game["seats"]] == [
+        ("Seat 1 (name removed)", False, True), (bot_name, True, False)]
+    listed = (await _get(guest, "/api/games"))[1]["games"]
+    assert [s["name"] for s in listed[0]["seats"]] == ["Seat 1 (name removed)", bot_name]
+    after = (await _get(guest, f"/games/{table_id}.json"))[1]
+    assert after["seats"][0] == {**before["seats"][0], "name": "Seat 1 (name removed)",
+                                 "removed": True}
+    assert {k: v for k, v in after.items() if k != "seats"} == {
+        k: v for k, v in before.items() if k != "seats"}
+    record = GameRecord.from_json(json.dumps(after))
+    verdict = verify_record(record)
+    assert verdict.ok and verdict.message == verify_record(
+        GameRecord.from_json(json.dumps(before))).message, verdict.message
+    assert code(await _get(guest, "/api/players/Ada")) == (404, "no_player")
