@@ -26,6 +26,7 @@ import attrs
 from quaymoor.protocol.messages import EndOfGame
 from quaymoor.rules.fairness import seed_to_hex
 from quaymoor.rules.record import EndReason, GameRecord, RecordedAction
+from quaymoor.store.ratings import GameAccounts
 
 if TYPE_CHECKING:
     from quaymoor.actors.table import Table
@@ -52,6 +53,9 @@ class News:
     actions: list[RecordedAction]
     #: per seat, the hints given so far, when that changed since the last news (else None)
     hints: list[int] | None = None
+    #: who sits where (accounts, bot levels, who left), when that changed since the last
+    #: news and some seat is an account's (else None)
+    accounts: GameAccounts | None = None
 
 
 class GameProgress:
@@ -61,6 +65,7 @@ class GameProgress:
     def __init__(self) -> None:
         self._done: dict[str, int] = {}  #: table id -> actions passed on so far
         self._hints: dict[str, list[int]] = {}  #: table id -> hints passed on so far
+        self._accounts: dict[str, GameAccounts] = {}  #: table id -> who sat where, passed on
 
     def news(self, table: Table) -> News | None:
         """What is new since the last call for ``table``; None before its game starts."""
@@ -80,11 +85,17 @@ class GameProgress:
         hints = None
         if any(given) and self._hints.get(table.id) != given:
             hints = self._hints[table.id] = list(given)
-        return News(start, done, game.history[done:], hints)
+        who: GameAccounts | None = table.accounts()
+        if who is not None and (not who.any_account() or self._accounts.get(table.id) == who):
+            who = None
+        elif who is not None:
+            self._accounts[table.id] = who
+        return News(start, done, game.history[done:], hints, who)
 
     def forget(self, table_id: str) -> bool:
         """The table closed: True when its game had started (something was passed on)."""
         self._hints.pop(table_id, None)
+        self._accounts.pop(table_id, None)
         return self._done.pop(table_id, None) is not None
 
 

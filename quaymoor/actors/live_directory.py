@@ -55,6 +55,8 @@ class LiveDirectory(LocalDirectory):
             self.live.acted(table.id, news.done, news.actions)
         if news.hints is not None:
             self.live.hinted(table.id, news.hints)
+        if news.accounts is not None:
+            self.live.seated(table.id, news.accounts)
 
     def closed(self, table: Table) -> None:
         if self._progress.forget(table.id):

@@ -39,6 +39,7 @@ from quaymoor.store.archive import ArchiveError
 from quaymoor.store.live_games import LiveGame, actions_from_rows, ended_record
 from quaymoor.store.pg_archive import PgArchive
 from quaymoor.store.pg_lobby import Closed
+from quaymoor.store.ratings import GameAccounts
 
 log = logging.getLogger("quaymoor.cluster")
 
@@ -198,25 +199,28 @@ class Membership:
 
     async def _end_games_of(self, instance: str) -> int:
         tables = await self.store.read(
-            "SELECT t.id, t.players, s.seed, s.client_seeds, s.seat_seeds, s.seats, h.given"
-            " FROM live_tables t LEFT JOIN operators.table_seeds s ON s.table_id = t.id"
+            "SELECT t.id, t.players, s.seed, s.client_seeds, s.seat_seeds, s.seats, h.given,"
+            " a.accounts FROM live_tables t"
+            " LEFT JOIN operators.table_seeds s ON s.table_id = t.id"
             " LEFT JOIN table_hints h ON h.table_id = t.id"
+            " LEFT JOIN table_accounts a ON a.table_id = t.id"
             " WHERE t.instance = %s ORDER BY t.id", instance)
         archived: list[str] = []
-        for table_id, players, seed, client_seeds, seat_seeds, seats, hints in tables:
+        for table_id, players, seed, client_seeds, seat_seeds, seats, hints, who in tables:
             if seed is None:  # never started: no game, no record
                 self.store.put(Closed(table_id))
                 continue
             rows = await self.store.read(
                 "SELECT action FROM table_actions WHERE table_id = %s ORDER BY n", table_id)
             live = LiveGame(table_id, players, seed, client_seeds, seat_seeds, seats,
-                            actions_from_rows([r[0] for r in rows]), list(hints or []))
+                            actions_from_rows([r[0] for r in rows]), list(hints or []),
+                            GameAccounts.from_json(who))
             try:
                 record = await trio.to_thread.run_sync(ended_record, live)
             except Exception:
                 log.exception("table %s of a dead process could not be replayed", table_id)
                 continue
-            self.store.submit(table_id, record)
+            self.store.submit(table_id, record, live.accounts)
             archived.append(table_id)
         if tables:
             log.warning("reaped %d games of process %s: %s", len(archived), instance,

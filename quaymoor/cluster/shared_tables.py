@@ -37,6 +37,7 @@ from quaymoor.store.pg_lobby import (
     CreatedBy,
     Hinted,
     Opened,
+    Seated,
     Started,
     is_live,
     lobby,
@@ -78,7 +79,8 @@ class SharedTables(TableDirectory):
         self.store.put(Changed(table.id, lobby_row(table)))
 
     def progressed(self, table: Table) -> None:
-        """The seeds once, the new actions, the hints given, the lobby row."""
+        """The seeds once, the new actions, the hints given, who sits where, the lobby
+        row."""
         news = self._progress.news(table)
         if news is None:
             return
@@ -89,6 +91,8 @@ class SharedTables(TableDirectory):
             self.store.put(Acted(table.id, news.done, action_rows(news.actions)))
         if news.hints is not None:
             self.store.put(Hinted(table.id, news.hints))
+        if news.accounts is not None:
+            self.store.put(Seated(table.id, news.accounts))
         self.changed(table)
 
     def closed(self, table: Table) -> None:

@@ -28,6 +28,7 @@ from quaymoor.rules.record import (
     RecordedAction,
     SeatInfo,
 )
+from quaymoor.store.ratings import GameAccounts
 
 
 @attrs.frozen
@@ -47,6 +48,8 @@ class LiveGame:
     actions: list[RecordedAction]  #: every action written, in order
     #: per seat, the hints its player was given (none kept: zeros)
     hints: list[int] = attrs.field(factory=list)
+    #: who sat where, as last told (None: no account sat at it); archived with its record
+    accounts: GameAccounts | None = None
 
 
 def action_rows(actions: list[RecordedAction]) -> list[Any]:

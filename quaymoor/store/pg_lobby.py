@@ -24,6 +24,7 @@ import attrs
 from psycopg.types.json import Jsonb
 
 from quaymoor.store.pg_db import Db, Statement
+from quaymoor.store.ratings import GameAccounts
 
 if TYPE_CHECKING:
     from quaymoor.store.pg_archive import PgArchive
@@ -121,6 +122,22 @@ class Hinted:
 
 
 @attrs.frozen
+class Seated:
+    """Who sits at the game (``ratings.GameAccounts``: accounts, bot levels, who left), so
+    that the record of a game whose process died is archived with its accounts
+    (migration 0007)."""
+
+    table_id: str
+    accounts: GameAccounts
+
+    def apply(self, db: Db) -> None:
+        db.execute("INSERT INTO table_accounts (table_id, accounts) SELECT %s, %s WHERE"
+                   " EXISTS (SELECT 1 FROM live_tables WHERE id = %s)"
+                   " ON CONFLICT (table_id) DO UPDATE SET accounts = excluded.accounts",
+                   (self.table_id, Jsonb(self.accounts.to_json()), self.table_id))
+
+
+@attrs.frozen
 class Closed:
     """The table is gone (never started, or its record is archived already)."""
 
@@ -130,7 +147,8 @@ class Closed:
         db.execute("DELETE FROM live_tables WHERE id = %s", (self.table_id,))
 
 
-LobbyOp: TypeAlias = Opened | Changed | Started | CreatedBy | Acted | Hinted | Closed
+LobbyOp: TypeAlias = (Opened | Changed | Started | CreatedBy | Acted | Hinted | Seated
+                      | Closed)
 
 
 class ActedMany:

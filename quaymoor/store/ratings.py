@@ -93,6 +93,31 @@ class GameAccounts:
     def any_account(self) -> bool:
         return any(s.account_id is not None for s in self.seats)
 
+    def to_json(self) -> dict[str, Any]:
+        """As a running game's store keeps it (a killed game's record is archived with it)."""
+        return {"rated": self.rated, "seats": [
+            {"account": s.account_id, "bot": s.bot_level, "left": s.left} for s in self.seats]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameAccounts | None:
+        """What ``to_json`` wrote (None for anything else: a row no process of ours wrote
+        is not trusted to rate anyone)."""
+        if not isinstance(data, dict) or not isinstance(data.get("rated"), bool):
+            return None
+        seats = data.get("seats")
+        if not isinstance(seats, list):
+            return None
+        out = []
+        for seat in seats:
+            if not isinstance(seat, dict):
+                return None
+            account, bot, left = seat.get("account"), seat.get("bot"), seat.get("left")
+            if not (isinstance(account, str | None) and isinstance(bot, str | None)
+                    and isinstance(left, bool)):
+                return None
+            out.append(SeatAccount(account, bot, left))
+        return cls(data["rated"], tuple(out))
+
 
 def record_game(run: Run, game_id: str, record: GameRecord, who: GameAccounts, *,
                 lock: str = "") -> bool:

@@ -54,6 +54,7 @@ from quaymoor.store.archive import (
     ArchiveError,
 )
 from quaymoor.store.live_games import LiveGame, action_rows, actions_from_rows, ended_record
+from quaymoor.store.ratings import GameAccounts
 from quaymoor.store.writer import Writer
 
 log = logging.getLogger("quaymoor.store.live")
@@ -84,6 +85,10 @@ CREATE TABLE IF NOT EXISTS live_hints (
     given    INTEGER NOT NULL,
     PRIMARY KEY (table_id, seat)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS live_accounts (
+    table_id TEXT PRIMARY KEY,
+    accounts TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS live_actions (
     table_id TEXT NOT NULL,
     n        INTEGER NOT NULL,
@@ -146,6 +151,20 @@ class Hinted:
 
 
 @attrs.frozen
+class Seated:
+    """Who sits where (``ratings.GameAccounts``: accounts, bot levels, who left), so that a
+    killed game's record is archived with its accounts: in their games, and rated if its
+    last action ended it."""
+
+    table_id: str
+    accounts: GameAccounts
+
+    def apply(self, db: sqlite3.Connection) -> None:
+        db.execute("INSERT OR REPLACE INTO live_accounts (table_id, accounts) VALUES (?, ?)",
+                   (self.table_id, json.dumps(self.accounts.to_json())))
+
+
+@attrs.frozen
 class Ended:
     """The games' records are archived: their rows go."""
 
@@ -155,10 +174,11 @@ class Ended:
         ids = [(t,) for t in self.table_ids]
         db.executemany("DELETE FROM live_actions WHERE table_id = ?", ids)
         db.executemany("DELETE FROM live_hints WHERE table_id = ?", ids)
+        db.executemany("DELETE FROM live_accounts WHERE table_id = ?", ids)
         db.executemany("DELETE FROM live_games WHERE table_id = ?", ids)
 
 
-LiveOp: TypeAlias = Began | Acted | Hinted | Ended
+LiveOp: TypeAlias = Began | Acted | Hinted | Seated | Ended
 
 
 def _urgent(op: LiveOp) -> bool:
@@ -226,6 +246,9 @@ class LiveStore:
 
     def hinted(self, table_id: str, given: list[int]) -> None:
         self._put(Hinted(table_id, list(given)))
+
+    def seated(self, table_id: str, accounts: GameAccounts) -> None:
+        self._put(Seated(table_id, accounts))
 
     def ended(self, table_id: str) -> None:
         """The game's record has been submitted to the archive: its rows go once the
@@ -312,7 +335,7 @@ class LiveStore:
                     log.exception("table %s left by a killed process could not be replayed",
                                   game.table_id)
                     continue
-                self.archive.submit(game.table_id, record)
+                self.archive.submit(game.table_id, record, game.accounts)
                 log.warning("table %s: its process was killed; ended as a shutdown after %d "
                             "actions", game.table_id, len(game.actions),
                             extra={"event": "killed_game_ended", "table": game.table_id})
@@ -343,9 +366,12 @@ class LiveStore:
                     "SELECT seat, given FROM live_hints WHERE table_id = ?", (table_id,)):
                 if 0 <= seat < len(hints):
                     hints[seat] = int(given)
+            seated = self._db.execute("SELECT accounts FROM live_accounts WHERE table_id = ?",
+                                      (table_id,)).fetchone()
+            who = None if seated is None else GameAccounts.from_json(json.loads(seated[0]))
             out.append(LiveGame(str(table_id), int(players), str(seed), json.loads(client_seeds),
                                 json.loads(seat_seeds), json.loads(seats),
-                                actions_from_rows(actions), hints))
+                                actions_from_rows(actions), hints, who))
         return out
 
 

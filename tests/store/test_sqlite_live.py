@@ -1,7 +1,8 @@
 """The single process's running games in SQLite (``store.sqlite_live``): what is written
 as a game is played survives the process's being killed, the next start ends it as a
 shutdown with every action and every hint given, seed revealed and verifiable, exactly
-once; a game whose
+once, with who sat there (Ada's account: the game is among hers, and rated when its last
+action ended it); a game whose
 record the archive already holds is left as archived; rows go only once the record is
 written. (The real SIGKILL of a real server: ``tests/fairness/test_sigkill.py``.)"""
 
@@ -24,6 +25,7 @@ from quaymoor.rules.record import SeatInfo
 from quaymoor.rules.verify import verify_record
 from quaymoor.store.archive import Archive, ArchiveError
 from quaymoor.store.live_games import LiveGame
+from quaymoor.store.ratings import GameAccounts, SeatAccount
 from quaymoor.store.sqlite_live import LiveStore, live_path
 from quaymoor.tools.selfplay import game_seed, play_random
 from tests.server_process import ROOT
@@ -35,6 +37,8 @@ SEATS = [{"name": "Ada", "bot": False, "commitment": COMMITMENT},
          {"name": "Bede (bot)", "bot": True, "commitment": None}]
 DEAL = Deal(TABLE, (DealtSeat("Ada", False, COMMITMENT, "Ada's dice"),
                     DealtSeat("Bede (bot)", True)))
+#: Ada signed in, at a rated table, against an easy bot
+WHO = GameAccounts(True, (SeatAccount("u-ada"), SeatAccount(bot_level="easy")))
 
 
 def played(steps: int, *, legacy: bool = False) -> Game:
@@ -70,10 +74,10 @@ def rows(archive: Path) -> tuple[int, int]:
         db.close()
 
 
-def hints_kept(archive: Path) -> bool:
+def hints_kept(archive: Path, table: str = "live_hints") -> bool:
     db = sqlite3.connect(live_path(str(archive)))
     try:
-        return bool(db.execute("SELECT count(*) FROM live_hints").fetchone()[0])
+        return bool(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
     finally:
         db.close()
 
@@ -97,6 +101,8 @@ async def _play_then_die(path: Path, steps: int, split: int, legacy: bool) -> No
     async with trio.open_nursery() as nursery:
         archive = Archive(path)
         await nursery.start(archive.run)
+        archive.accounts.create_account("u-ada", "Ada", "ada", credential_id="c", public_key="k",
+                                        sign_count=0, now=1_800_000_000.0)
         live = LiveStore.beside(archive)
         assert live is not None
         await nursery.start(live.run)
@@ -104,7 +110,9 @@ async def _play_then_die(path: Path, steps: int, split: int, legacy: bool) -> No
         live.acted(TABLE, 0, game.history[:split])
         live.acted(TABLE, split, game.history[split:])
         live.hinted(TABLE, [HINTS, 0])  # Ada was given hints: hers to keep, as her actions
-        while rows(path)[1] < len(game.history) or not hints_kept(path):
+        live.seated(TABLE, WHO)
+        while (rows(path)[1] < len(game.history) or not hints_kept(path)
+               or not hints_kept(path, "live_accounts")):
             await trio.sleep(0.01)
         os.kill(os.getpid(), signal.SIGKILL)
 
@@ -137,11 +145,43 @@ async def test_a_game_left_running_is_ended_once_at_the_next_start(
                                     SeatInfo("Bede (bot)", True)]
             verdict = verify_record(record)
             assert verdict.ok, verdict.message
+            await archive.flush()
+            ada = archive.ratings.profile("ada")  # the game is among Ada's; unfinished: unrated
+            assert ada is not None and [g.game_id for g in ada.recent] == [TABLE]
+            assert (ada.games, ada.recent[0].place, ada.recent[0].after) == (0, None, None)
             await live.close()
             await archive.close()
             nursery.cancel_scope.cancel()
     assert rows(path) == (0, 0)  # its record written, its rows gone: nothing to end again
-    assert not hints_kept(path)
+    assert not hints_kept(path) and not hints_kept(path, "live_accounts")
+
+
+async def test_a_rated_game_whose_last_action_came_before_the_kill_is_rated(
+        tmp_path: Path) -> None:
+    """Killed after the game's last action, before its record: the next start writes it
+    as finished, and Ada's rating moves as it would have (once)."""
+    path = tmp_path / "games.sqlite3"
+    game = played(-1)
+    await trio.to_thread.run_sync(write_and_die, path, -1, 10)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            archive = Archive(path)
+            await nursery.start(archive.run)
+            live = LiveStore.beside(archive)
+            assert live is not None
+            await nursery.start(live.run)
+            assert await live.end_unfinished() == [TABLE]
+            await archive.flush()
+            record = await archive.record(TABLE)
+            assert record is not None and record.end_reason == "finished"
+            assert record.actions == game.history
+            ada = archive.ratings.profile("ada")
+            assert ada is not None and ada.games == 1 and ada.recent[0].rated
+            assert ada.recent[0].place is not None and ada.recent[0].after is not None
+            assert ada.recent[0].after != ada.recent[0].before
+            await live.close()
+            await archive.close()
+            nursery.cancel_scope.cancel()
 
 
 async def test_a_game_archived_before_the_kill_keeps_its_record(tmp_path: Path) -> None:
