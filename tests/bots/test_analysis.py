@@ -4,6 +4,9 @@ a player who moves at random loses more points than the heuristic."""
 
 from __future__ import annotations
 
+import io
+import re
+
 import attrs
 import pytest
 
@@ -16,6 +19,7 @@ from quaymoor.bots.analysis import (
 )
 from quaymoor.bots.ismcts import ROOT_WIDTH, TREE_PHASES
 from quaymoor.rules.record import GameRecord
+from quaymoor.tools.analyse import analyse
 from quaymoor.tools.tournament import play_game
 
 
@@ -73,3 +77,22 @@ def test_a_random_player_loses_more_points_than_the_heuristic() -> None:
     assert rand.accuracy < normal.accuracy
     assert rand.mistakes and all(m.loss >= 2.0 for m in rand.mistakes)
     assert rand.mistakes == sorted(rand.mistakes, key=lambda m: -m.loss)
+
+
+def test_the_check_against_a_bigger_search_counts_what_it_says() -> None:
+    """``quaymoor analyse --check K``: the bigger search keeps the analysis's best move, so
+    both counts are of that move: the same best, and within ``ACCURATE`` of the bigger
+    search's best by its own values (never fewer than the same best)."""
+    record = _record(["normal", "easy"])
+    out = io.StringIO()
+    scored = analyse(record, iterations=8, check=2, out=out)
+    bigger = [score(p.view, s.best, record.seed, p.step, iterations=16)
+              for p, s in zip(decision_points(record), scored, strict=True)]
+    same = sum(1 for a, b in zip(scored, bigger, strict=True) if a.best == b.best)
+    near = sum(1 for b in bigger if b.loss < 1.0)
+    n = len(scored)
+    found = re.search(r"best move: (\d+) of (\d+) .*by its own values: (\d+) of (\d+)",
+                      out.getvalue())
+    assert found is not None, out.getvalue()
+    assert [int(g) for g in found.groups()] == [same, n, near, n]
+    assert same <= near and n > 0
