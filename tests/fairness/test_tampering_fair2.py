@@ -30,18 +30,22 @@ from tests.web.table_page import SHOTS
 TABLE = "a0a0a0a0f4"  #: not in the archive: the page has no replay of its rules
 
 
-@cache
-def record_text() -> str:
-    """A finished three-seat game: Wren revealed "wren's dice", Ash committed and did not
-    reveal, a bot (named by the rule: Ada)."""
-    deal = Deal(TABLE, (
-        DealtSeat("Wren", False, seed_commitment(TABLE, 0, "wren's dice"), "wren's dice"),
-        DealtSeat("Ash", False, seed_commitment(TABLE, 1, "ash's dice"), None),
+def dealt_record_text(table: str, seed: int, algorithm: str) -> str:
+    """A finished three-seat game at ``table``, dealt with ``algorithm``: Wren revealed
+    "wren's dice", Ash committed and did not reveal, a bot (named by the rule: Ada)."""
+    deal = Deal(table, (
+        DealtSeat("Wren", False, seed_commitment(table, 0, "wren's dice"), "wren's dice"),
+        DealtSeat("Ash", False, seed_commitment(table, 1, "ash's dice"), None),
         DealtSeat("Ada (bot)", True),  # the bots' names are fixed by the people's
     ))
-    game = Game(3, game_seed(4040, 0), deal=deal, events=True, algorithm=ALGORITHM_2)
-    play_random(game, SplitMix64(4040))
+    game = Game(3, game_seed(seed, 0), deal=deal, events=True, algorithm=algorithm)
+    play_random(game, SplitMix64(seed))
     return game.record(end_reason="finished", ended_at=1_800_000_000.0).to_json()
+
+
+@cache
+def record_text() -> str:
+    return dealt_record_text(TABLE, 4040, ALGORITHM_2)
 
 
 def record_data() -> dict[str, Any]:

@@ -19,12 +19,10 @@ from typing import Any
 
 import pytest
 
-from quaymoor.bots.prng import SplitMix64
-from quaymoor.rules.fairness import ALGORITHM, Deal, DealtSeat, seed_commitment
-from quaymoor.rules.game import Game
-from quaymoor.tools.selfplay import game_seed, play_random
+from quaymoor.rules.fairness import ALGORITHM
 from tests.fairness.test_tampering import check_pasted, failed, verify_cli
 from tests.fairness.test_tampering_fair2 import (
+    dealt_record_text,
     downgrade,
     seed_to_a_bot,
     strip_commitment,
@@ -40,16 +38,7 @@ TABLE = "a0a0a0a0f5"  #: not in the archive: the page has no replay of its rules
 
 @cache
 def record_text() -> str:
-    """A finished three-seat game: Wren revealed "wren's dice", Ash committed and did not
-    reveal, a bot."""
-    deal = Deal(TABLE, (
-        DealtSeat("Wren", False, seed_commitment(TABLE, 0, "wren's dice"), "wren's dice"),
-        DealtSeat("Ash", False, seed_commitment(TABLE, 1, "ash's dice"), None),
-        DealtSeat("Ada (bot)", True),
-    ))
-    game = Game(3, game_seed(5050, 0), deal=deal, events=True)
-    play_random(game, SplitMix64(5050))
-    return game.record(end_reason="finished", ended_at=1_800_000_000.0).to_json()
+    return dealt_record_text(TABLE, 5050, ALGORITHM)
 
 
 def record_data() -> dict[str, Any]:

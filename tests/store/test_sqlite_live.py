@@ -156,34 +156,6 @@ async def test_a_game_left_running_is_ended_once_at_the_next_start(
     assert not hints_kept(path) and not hints_kept(path, "live_accounts")
 
 
-async def test_a_rated_game_whose_last_action_came_before_the_kill_is_rated(
-        tmp_path: Path) -> None:
-    """Killed after the game's last action, before its record: the next start writes it
-    as finished, and Ada's rating moves as it would have (once)."""
-    path = tmp_path / "games.sqlite3"
-    game = played(-1)
-    await trio.to_thread.run_sync(write_and_die, path, -1, 10)
-    with trio.fail_after(10):
-        async with trio.open_nursery() as nursery:
-            archive = Archive(path)
-            await nursery.start(archive.run)
-            live = LiveStore.beside(archive)
-            assert live is not None
-            await nursery.start(live.run)
-            assert await live.end_unfinished() == [TABLE]
-            await archive.flush()
-            record = await archive.record(TABLE)
-            assert record is not None and record.end_reason == "finished"
-            assert record.actions == game.history
-            ada = archive.ratings.profile("ada")
-            assert ada is not None and ada.games == 1 and ada.recent[0].rated
-            assert ada.recent[0].place is not None and ada.recent[0].after is not None
-            assert ada.recent[0].after != ada.recent[0].before
-            await live.close()
-            await archive.close()
-            nursery.cancel_scope.cancel()
-
-
 async def test_a_game_archived_before_the_kill_keeps_its_record(tmp_path: Path) -> None:
     """Killed between the record's write and its rows' removal: the archived record
     stands (not replaced by a "shutdown" one), the rows go."""
@@ -212,7 +184,8 @@ async def test_a_game_archived_before_the_kill_keeps_its_record(tmp_path: Path) 
 async def test_a_game_killed_before_its_record_was_written_ends_as_finished(
     tmp_path: Path,
 ) -> None:
-    """Its last action ended it, then the kill came before the record's write."""
+    """Its last action ended it, then the kill came before the record's write: written
+    as finished, and Ada's rated game rates as it would have (once)."""
     path = tmp_path / "games.sqlite3"
     game = played(-1)
     assert game.is_over()
@@ -229,6 +202,11 @@ async def test_a_game_killed_before_its_record_was_written_ends_as_finished(
             assert record is not None and record.end_reason == "finished"
             assert record.result is not None and record.actions == game.history
             assert verify_record(record).ok
+            await archive.flush()
+            ada = archive.ratings.profile("ada")
+            assert ada is not None and ada.games == 1 and ada.recent[0].rated
+            assert ada.recent[0].place is not None and ada.recent[0].after is not None
+            assert ada.recent[0].after != ada.recent[0].before
             await live.close()
             nursery.cancel_scope.cancel()
 
