@@ -20,6 +20,7 @@ import { ApiError, errorOf, errorText } from "./net.js";
  *   (`removed`: the name was taken out at its player's request and reads "Seat N (name removed)")
  * @property {number} [format] the record's format (5: quaymoor-fair-3, commitments per seat,
  *   no name in the key; 4: quaymoor-fair-2, the names in the key too; 1-3: quaymoor-fair-1)
+ * @property {boolean} [rated] a rated game (its players' ratings moved if it finished)
  * @property {number | null} ended_at seconds since the epoch
  * @property {string} reason
  * @property {string} algorithm
@@ -67,7 +68,7 @@ function renderResult() {
   $("title").textContent = `Game ${info.id}`;
   document.title = `Game ${info.id} — Quaymoor`;
   const when = info.ended_at ? new Date(info.ended_at * 1000).toLocaleString() : "";
-  $("status").textContent = `${info.players} players · ${REASONS[info.reason] || info.reason}${when ? ` · ${when}` : ""} · ${info.steps} actions`;
+  $("status").textContent = `${info.players} players${info.rated ? " · Rated" : ""} · ${REASONS[info.reason] || info.reason}${when ? ` · ${when}` : ""} · ${info.steps} actions`;
   $("result").hidden = false;
   if (r) {
     const names = r.winners.map((s) => seatName(seats, s, null)).join(" and ");

@@ -43,8 +43,10 @@ class Play:
     """The started game of table ``table_id``, its seats and whose turn runs."""
 
     def __init__(self, table_id: str, game: Game, seats: Seats, turns: Turns, *,
-                 takeover_after: int, metrics: Metrics, hints: list[int] | None = None) -> None:
+                 takeover_after: int, metrics: Metrics, hints: list[int] | None = None,
+                 rated: bool = False) -> None:
         self.table_id = table_id
+        self.rated = rated  #: the record says so
         #: per seat, the hints its player was given (``actors.hints``: the table's count)
         self.hints = hints if hints is not None else [0] * game.players
         self.game = game
@@ -148,4 +150,4 @@ class Play:
     def record(self, reason: EndReason | None) -> GameRecord:
         """The game's record (it holds the seed: for the end, or the server's archive)."""
         return self.game.record(game=self.table_id, end_reason=reason, ended_at=time.time(),
-                                hints=self.hints)
+                                hints=self.hints, rated=self.rated)

@@ -393,7 +393,8 @@ class Table:
         withheld = [s.index for s in self.seats if s.commitment and s.client_seed is None]
         game = Game(self.players, self.seed, deal=self.seats.deal(self.id))
         self.play = Play(self.id, game, self.seats, self.turns, hints=self.hints.given,
-                         takeover_after=self.config.takeover_after, metrics=self.metrics)
+                         takeover_after=self.config.takeover_after, metrics=self.metrics,
+                         rated=self.rated)
         self.room.start(game)
         self.state = TableState.PLAYING
         bots = sum(s.bot for s in self.seats)

@@ -175,6 +175,7 @@ class GamesApi:
             "seats": [{"seat": i, "name": s.name, "bot": s.bot, "commitment": s.commitment,
                        "removed": s.removed} for i, s in enumerate(record.seats)],
             "format": record.format,
+            "rated": record.rated,
             "ended_at": record.ended_at,
             "reason": record.reason,
             "algorithm": record.algorithm,

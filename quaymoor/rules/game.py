@@ -260,6 +260,7 @@ class Game:
         end_reason: str | None = None,
         ended_at: float | None = None,
         hints: Sequence[int] | None = None,
+        rated: bool = False,
     ) -> GameRecord:
         """The game record: enough to replay and verify the game. It holds the seed, so it
         is for the end of the game (or for the server's own archive). ``game``, the reason
@@ -271,7 +272,7 @@ class Game:
         binds its client seeds to the first seats in order, the other seats gave none;
         without ``seats`` a seat that gave a seed is a person's and every other one a
         bot's (bots hold no seed, ``docs/fairness.md``). ``hints``: per seat, the hints
-        its player was given."""
+        its player was given. ``rated``: a rated game."""
         deal = self.deal
         if deal is not None:
             if game is not None and game != deal.table_id:
@@ -310,6 +311,7 @@ class Game:
             first_warden=self.first_warden,
             turned_up=list(self.turned_up) if self.turned_up is not None else None,
             seat_seeds=bound,
+            rated=rated,
         )
 
     @classmethod

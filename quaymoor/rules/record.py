@@ -92,10 +92,6 @@ class SeatInfo:
     removed: bool = False
 
 
-# a seat's ``removed`` is written only when true: records of seats never removed read as
-# they always did
-converter.register_unstructure_hook(SeatInfo, make_dict_unstructure_fn(
-    SeatInfo, converter, removed=override(omit_if_default=True)))
 
 
 @attrs.frozen
@@ -132,6 +128,9 @@ class GameRecord:
     turned_up: list[TurnedUp] | None = None  #: every turn-up of plots, in order
     #: per seat, the client seed it gave (None: none); None: not bound to seats
     seat_seeds: list[str | None] | None = None
+    #: a rated game (docs/protocol.md "Ratings and players"; not part of the key). Written
+    #: only when true.
+    rated: bool = False
 
     @property
     def reason(self) -> str:
@@ -159,6 +158,14 @@ class GameRecord:
             return converter.structure(data, cls)
         except Exception as exc:
             raise ValueError(f"not a game record: {describe_error(exc)}") from exc
+
+
+# a seat's ``removed`` and a game's ``rated`` are written only when true: the records of
+# others read as they always did
+converter.register_unstructure_hook(SeatInfo, make_dict_unstructure_fn(
+    SeatInfo, converter, removed=override(omit_if_default=True)))
+converter.register_unstructure_hook(GameRecord, make_dict_unstructure_fn(
+    GameRecord, converter, rated=override(omit_if_default=True)))
 
 
 def _bound_in_full(data: dict[str, Any]) -> None:

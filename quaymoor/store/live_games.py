@@ -82,5 +82,6 @@ def ended_record(live: LiveGame, *, ended_at: float | None = None) -> GameRecord
     record = game.record(None if dealt else partial.seats, game=live.table_id,
                          end_reason=reason,
                          ended_at=time.time() if ended_at is None else ended_at,
-                         hints=live.hints if len(live.hints) == live.players else None)
+                         hints=live.hints if len(live.hints) == live.players else None,
+                         rated=live.accounts is not None and live.accounts.rated)
     return record if dealt else attrs.evolve(record, seat_seeds=live.seat_seeds)

@@ -67,8 +67,10 @@ async def test_a_deleted_accounts_name_leaves_its_games(
     assert bot_name.endswith(" (bot)")
     assert [(s["name"], s["bot"], s["removed"]) for s in game["seats"]] == [
         ("Ada", False, False), (bot_name, True, False)]
+    assert game["rated"] is False
     before = (await _get(guest, f"/games/{table_id}.json"))[1]
     assert before["format"] == 5 and before["seats"][0]["name"] == "Ada"
+    assert "rated" not in before  # written only for a rated game
     assert (await _get(guest, "/api/players/Ada"))[0] == 200
 
     assert await ada.call("POST", "/api/accounts/delete", {"name": "Ada"}) == (

@@ -76,6 +76,8 @@ async def test_a_rated_game_is_for_accounts_and_moves_their_ratings(
             for i, client in enumerate(players):
                 nursery.start_soon(play, client, i)
     assert ended[0]["reason"] == "finished"
+    status, game = await guest.call("GET", f"/api/games/{table_id}")
+    assert status == 200 and game["rated"] is True  # the record says so
     # a hint at a rated table is refused (the game is over, but the rated refusal comes first)
     assert table.hints.refusal(None, table.seats, 0) == (
         "a rated game is played without hints @ $.type")

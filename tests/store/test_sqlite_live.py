@@ -201,7 +201,7 @@ async def test_a_game_killed_before_its_record_was_written_ends_as_finished(
             record = await archive.record(TABLE)
             assert record is not None and record.end_reason == "finished"
             assert record.result is not None and record.actions == game.history
-            assert verify_record(record).ok
+            assert verify_record(record).ok and record.rated
             await archive.flush()
             ada = archive.ratings.profile("ada")
             assert ada is not None and ada.games == 1 and ada.recent[0].rated
