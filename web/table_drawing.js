@@ -156,7 +156,7 @@ export class TableDrawing {
   async runSeedCheck() {
     const e = this.t.model.ended;
     if (!e) return;
-    this.seedCheck = await checkSeed(e.seed, e.fingerprint, this.t.tableId, this.t.model.players);
+    this.seedCheck = await checkSeed(e.seed, e.fingerprint, this.t.tableId, this.t.model.players, e.algorithm);
     this.t.draw();
   }
 

@@ -8,7 +8,7 @@ import { v, patch } from "./vdom.js";
 import { seatName, buildingName, endReasonText } from "./text.js";
 import { rematchRow } from "./rematch.js";
 import { END_REASONS } from "./wire.js";
-import { ALGORITHM, tableFingerprint } from "./fairness.js";
+import { ALGORITHM, ALGORITHM_1, fingerprint as seedFingerprint, tableFingerprint } from "./fairness.js";
 
 /** @typedef {import("./widgets.js").Draw} Draw */
 /** @typedef {import("./vdom.js").VKid} VKid */
@@ -144,18 +144,20 @@ function fairness(d, p) {
 /**
  * The revealed seed against the fingerprint the table showed before anyone joined, in this
  * browser: SHA-256 of the algorithm, the table's id, its seats and the seed (fairness.js).
- * The algorithm is the one every table is dealt with now, quaymoor-fair-3: neither
- * `welcome` nor `game_ended` names it.
+ * The algorithm is the one `game_ended` names (quaymoor-fair-3 when it names none: every
+ * table is dealt with it now); a game of before commit-and-reveal (quaymoor-fair-1) showed
+ * SHA-256 of its seed alone.
  * @param {string} seedHex
  * @param {string} fingerprint
  * @param {string} tableId
  * @param {number} players
- * @param {string} [algorithm] the table's (fairness.js ALGORITHM, or ALGORITHM_2 for a format-4 game)
+ * @param {string} [algorithm] the table's (`game_ended`'s; fairness.js ALGORITHM, ALGORITHM_2 or ALGORITHM_1)
  * @returns {Promise<{text: string, ok: boolean | null}>}
  */
 export async function checkSeed(seedHex, fingerprint, tableId, players, algorithm = ALGORITHM) {
   try {
-    const hex = await tableFingerprint(seedHex, tableId, players, algorithm);
+    const hex = algorithm === ALGORITHM_1 ? await seedFingerprint(seedHex)
+      : await tableFingerprint(seedHex, tableId, players, algorithm || ALGORITHM);
     return hex === fingerprint
       ? { text: "✔ The seed matches the fingerprint shown before the game (SHA-256 of the algorithm, the table, its seats and the seed)", ok: true }
       : { text: "✘ The seed does NOT match the fingerprint!", ok: false };

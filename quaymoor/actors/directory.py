@@ -166,7 +166,8 @@ def _game_ended(table_id: str, record: GameRecord) -> EndOfGame:
     seat_seeds: list[str | None] = (
         record.seat_seeds if record.seat_seeds is not None else list(record.client_seeds))
     return EndOfGame(table_id, reason, record.seed, record.fingerprint, seat_seeds,
-                     record.result, f"/games/{table_id}.json", [s.hints for s in record.seats])
+                     record.result, f"/games/{table_id}.json", [s.hints for s in record.seats],
+                     record.algorithm)
 
 
 class LocalDirectory(TableDirectory):

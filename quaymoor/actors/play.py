@@ -145,7 +145,7 @@ class Play:
         result = game.view(None).result if game.is_over() else None
         return EndOfGame(self.table_id, reason or EndReason.FINISHED, seed_to_hex(game.seed),
                          game.fingerprint, self.seats.seat_seeds(), result,
-                         f"/games/{self.table_id}.json", list(self.hints))
+                         f"/games/{self.table_id}.json", list(self.hints), game.algorithm)
 
     def record(self, reason: EndReason | None) -> GameRecord:
         """The game's record (it holds the seed: for the end, or the server's archive)."""

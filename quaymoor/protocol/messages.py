@@ -268,6 +268,8 @@ class EndOfGame:
     result: Result | None
     record_url: str
     hints: list[int]  #: per seat, the hints its player was given
+    #: the fairness algorithm the game was dealt with (its fingerprint's first field)
+    algorithm: str
 
 
 @attrs.frozen

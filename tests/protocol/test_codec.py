@@ -27,11 +27,11 @@ from quaymoor.rules.record import EndReason
 
 def test_game_ended_is_byte_identical() -> None:
     message = EndOfGame("t1", EndReason.CRASHED, "ab" * 32, "cd" * 32, ["x"], None,
-                        "/games/t1.json", [2])
+                        "/games/t1.json", [2], "quaymoor-fair-3")
     assert encode(message) == (
         '{"table": "t1", "reason": "crashed", "seed": "' + "ab" * 32 + '", "fingerprint": "'
         + "cd" * 32 + '", "client_seeds": ["x"], "result": null, "record_url": '
-        '"/games/t1.json", "hints": [2], "type": "game_ended"}'
+        '"/games/t1.json", "hints": [2], "algorithm": "quaymoor-fair-3", "type": "game_ended"}'
     )
 
 
@@ -54,7 +54,7 @@ def test_tags_are_snake_case_names_unless_overridden() -> None:
 
 def test_every_end_reason_goes_out_as_its_string() -> None:
     for reason in EndReason:
-        data = json.loads(encode(EndOfGame("t", reason, "", "", [], None, "", [])))
+        data = json.loads(encode(EndOfGame("t", reason, "", "", [], None, "", [], "")))
         assert data["reason"] == reason.value and type(data["reason"]) is str
 
 

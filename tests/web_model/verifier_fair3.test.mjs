@@ -11,7 +11,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { verifyRecord } from "../../web/verifier.js";
-import { ALGORITHM, ALGORITHM_2, dealKey, firstWarden, seedCommitment, tableFingerprint } from "../../web/fairness.js";
+import { ALGORITHM, ALGORITHM_2, dealKey, fingerprint, firstWarden, seedCommitment, tableFingerprint } from "../../web/fairness.js";
 import { expectedTurnUps } from "../../web/fairness_plots.js";
 import { checkSeed } from "../../web/view_end.js";
 
@@ -185,10 +185,15 @@ test("what this browser saw: a removed seat's name is neither compared nor shown
   assert.match(row(checks, "seen-seats").note, /seat 3: the record has "Seat 3 \(name removed\)", the start showed "Cuthbert \(bot\)" \(a bot\)/);
 });
 
-test("the end screen checks the seed against a quaymoor-fair-3 fingerprint (a format-4 game's on asking)", async () => {
+test("the end screen checks the seed against the fingerprint of game_ended's algorithm (quaymoor-fair-3 when it names none)", async () => {
   const fp3 = await tableFingerprint(SEED, TABLE, 3);
   assert.equal((await checkSeed(SEED, fp3, TABLE, 3)).ok, true);
+  assert.equal((await checkSeed(SEED, fp3, TABLE, 3, "quaymoor-fair-3")).ok, true);
   const fp2 = await tableFingerprint(SEED, TABLE, 3, ALGORITHM_2);
   assert.equal((await checkSeed(SEED, fp2, TABLE, 3)).ok, false);
   assert.equal((await checkSeed(SEED, fp2, TABLE, 3, ALGORITHM_2)).ok, true);
+  // a game of before commit-and-reveal showed SHA-256 of its seed alone
+  const fp1 = await fingerprint(SEED);
+  assert.equal((await checkSeed(SEED, fp1, TABLE, 3, "quaymoor-fair-1")).ok, true);
+  assert.equal((await checkSeed(SEED, fp1, TABLE, 3)).ok, false);
 });
