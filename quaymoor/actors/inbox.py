@@ -257,6 +257,15 @@ class Shutdown:
 
 
 @attrs.frozen
+class AccountGone:
+    """An account was deleted: the seats it holds show no name from now on (answered with
+    how many seats changed)."""
+
+    account: str
+    reply: Reply
+
+
+@attrs.frozen
 class TimedOut:
     """From a seat worker: ``seat``'s decision ``decision`` ran out of time."""
 
@@ -277,7 +286,7 @@ class BotMove:
 InboxMessage = (Join | Commit | Start | Reveal | Attach | Detach | ActFrom | ResyncFrom
                 | VoteFrom | Shutdown | TimedOut | BotMove | ChatFrom | RematchFrom
                 | RematchReady | RematchFailed | PaceFrom | ExplainFrom | HostAway | RevealDue
-                | WatchersDue | HintFrom | HintReady)
+                | WatchersDue | HintFrom | HintReady | AccountGone)
 #: A table's inbox, as its senders hold it.
 Inbox: TypeAlias = trio.MemorySendChannel[InboxMessage]
 
@@ -309,7 +318,7 @@ def refuse(msg: InboxMessage) -> None:
     a connection's outlet is let go (closed), a report is dropped."""
     match msg:
         case (Join(reply=reply) | Commit(reply=reply) | Start(reply=reply)
-              | Reveal(reply=reply)):
+              | Reveal(reply=reply) | AccountGone(reply=reply)):
             reply.fail(table_closed())
         case Attach(connection=conn, reply=reply):
             reply.fail(table_closed())

@@ -19,7 +19,7 @@ import secrets
 import attrs
 
 from quaymoor.protocol.messages import BotVote, SeatPublic
-from quaymoor.rules.record import seat_label
+from quaymoor.rules.record import removed_name, seat_label
 
 
 class Presence(enum.Enum):
@@ -95,6 +95,11 @@ class Seat:
     def client_seed(self) -> str | None:
         """The client seed its player revealed (matching ``commitment``)."""
         return self._client_seed
+
+    def forget_name(self) -> None:
+        """Its player's account was deleted: the chair shows ``removed_name`` (the game's
+        record takes the name out too: ``store.removed_names``)."""
+        self._name = removed_name(self.index)
 
     @property
     def account(self) -> str | None:

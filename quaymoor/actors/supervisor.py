@@ -31,6 +31,7 @@ from quaymoor.actors.analyst import Analyst, Answer
 from quaymoor.actors.bot_pool import BotPool
 from quaymoor.actors.directory import LocalDirectory, TableDirectory
 from quaymoor.actors.inbox import (
+    AccountGone,
     Commit,
     InboxMessage,
     Join,
@@ -273,6 +274,23 @@ class Supervisor:
         assert isinstance(result, JoinResult)
         self.directory.changed(table)
         return result
+
+    async def account_gone(self, account: str) -> int:
+        """An account was deleted: its seats at this process's tables, running or ended
+        and lingering, show no name from now on (``Table``'s ``AccountGone``); how many."""
+        changed = 0
+        for table in list(self.tables.values()):
+            if not any(s.account == account for s in table.seats):
+                continue
+            reply = Reply()
+            try:
+                done = await self.ask(table, AccountGone(account, reply), reply)
+            except TableError:  # closed meanwhile: nothing of it is shown any more
+                continue
+            assert isinstance(done, int)
+            changed += done
+            self.directory.changed(table)
+        return changed
 
     async def commit(self, table_id: str, token: str, commitment: object) -> None:
         """The commitment of the seat holding ``token`` to its client seed, as the client

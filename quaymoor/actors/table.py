@@ -286,6 +286,8 @@ class Table:
                     self._deal()
             case inbox.Shutdown(reason=reason):
                 self._end(reason, Close.SHUTDOWN)
+            case inbox.AccountGone(account=account, reply=reply):
+                reply.set(self._account_gone(account))
             case _:
                 _unknown(self.id, msg)
 
@@ -452,6 +454,18 @@ class Table:
             self.room.send(conn, self.play.ended(self.end_reason))
         elif came is not Came.NOTHING:
             self.room.seats_changed(exclude=conn)
+
+    def _account_gone(self, account: str) -> int:
+        """The seats of a deleted account show no name (``Seat.forget_name``), told to
+        everyone at the table; how many."""
+        gone = [s for s in self.seats if s.account == account]
+        for seat in gone:
+            seat.forget_name()
+        if gone and self.play is None:
+            self._broadcast_lobby()
+        elif gone:
+            self.room.seats_changed()
+        return len(gone)
 
     def _detach(self, *gone: Connection) -> None:
         """Let go of connections that left or were dropped; if that leaves a seat in play

@@ -27,7 +27,7 @@ session carries no one's authority and needs none.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import attrs
@@ -100,8 +100,11 @@ class AccountsApi:
     rest of the API does (raising its 400)."""
 
     def __init__(self, accounts: Accounts, *, secure: bool, body: Any,
-                 ratings: Callable[[], RatingStore] | None = None) -> None:
+                 ratings: Callable[[], RatingStore] | None = None,
+                 deleted: Callable[[str], Awaitable[object]] | None = None) -> None:
         self.accounts = accounts
+        #: told an account's id once it is deleted (the tables it sits at show no name)
+        self.deleted = deleted
         #: where ``me`` reads the account's rating (None: it says none)
         self.ratings = ratings
         self.secure = secure
@@ -194,6 +197,8 @@ class AccountsApi:
             return json_response({"signed_out": ended}, headers=(self._cookie("", 0),))
         assert path == PREFIX + "delete"
         await accounts.delete(session, confirm)
+        if self.deleted is not None:
+            await self.deleted(session.account_id)
         return json_response({"deleted": session.name}, headers=(self._cookie("", 0),))
 
 

@@ -211,7 +211,8 @@ class HttpApi:
         #: site at http://localhost:8000 (an API embedded in a test)
         self.accounts = AccountsApi(
             accounts if accounts is not None else Accounts(supervisor.players.accounts, LOCAL_SITE),
-            secure=secure_cookies, body=_body, ratings=lambda: supervisor.players.ratings)
+            secure=secure_cookies, body=_body, ratings=lambda: supervisor.players.ratings,
+            deleted=supervisor.account_gone)
         #: the leaderboard and players' pages (``http.players_api``)
         self.players = players_api.PlayersApi(lambda: supervisor.players.ratings)
         #: In a cluster: every process's figures and HAProxy's view, for /status.json.

@@ -92,3 +92,52 @@ async def test_a_deleted_accounts_name_leaves_its_games(
     assert verdict.ok and verdict.message == verify_record(
         GameRecord.from_json(json.dumps(before))).message, verdict.message
     assert code(await _get(guest, "/api/players/Ada")) == (404, "no_player")
+
+
+async def _started(ada: Browser, sup: Supervisor) -> tuple[str, Client]:
+    """A 2-seat table against an easy bot, started, Ada's client attached."""
+    status, made = await ada.call("POST", "/api/tables", {"players": 2, "bots": "easy"})
+    assert status == 201, made
+    table_id = made["table"]
+    status, seated = await ada.call("POST", f"/api/tables/{table_id}/join", {"name": "x"})
+    assert status == 200, seated
+    assert (await ada.call("POST", f"/api/tables/{table_id}/start",
+                           {"token": seated["token"]}))[0] == 200
+    client = Client(sup.get(table_id), seated["token"])
+    await client.attach()
+    return table_id, client
+
+
+async def test_the_tables_a_deleted_account_sits_at_show_no_name(
+        served: tuple[HttpApi, Supervisor, Archive]) -> None:
+    """Deleted while one of its games has ended (the table lingers for reconnects) and
+    another is being played: both tables show "Seat 1 (name removed)" at once, in the
+    lobby's list and to the connections at the table, and the second game's record,
+    written at its end, has the name taken out."""
+    api, sup, archive = served
+    ada, guest = Browser(api), Browser(api)
+    assert (await ada.register("Ada"))[0] == 201
+    ended_id, first = await _started(ada, sup)
+    with trio.fail_after(120):
+        assert (await first.play_to_end())["reason"] == "finished"
+    playing_id, second = await _started(ada, sup)
+    listed = {t["id"]: t for t in (await _get(guest, "/api/tables"))[1]["tables"]}
+    assert listed[ended_id]["seats"][0]["name"] == "Ada"
+
+    assert (await ada.call("POST", "/api/accounts/delete", {"name": "Ada"}))[0] == 200
+    listed = {t["id"]: t for t in (await _get(guest, "/api/tables"))[1]["tables"]}
+    for table_id in (ended_id, playing_id):
+        names = [s["name"] for s in listed[table_id]["seats"]]
+        assert names[0] == "Seat 1 (name removed)" and "Ada" not in names, names
+    status = json.loads(await sup.status_json())
+    assert "\"Ada\"" not in json.dumps(status)
+    frames: list[dict[str, Any]] = []
+    with trio.fail_after(120):
+        assert (await second.play_to_end(seen=frames))["reason"] == "finished"
+    told = [f["seats"][0]["name"] for f in frames if f["type"] == "update" and f.get("seats")]
+    assert "Seat 1 (name removed)" in told  # the players at the table were told
+    await archive.flush()
+    record = (await _get(guest, f"/games/{playing_id}.json"))[1]
+    assert record["seats"][0]["name"] == "Seat 1 (name removed)" and record["seats"][0][
+        "removed"] is True
+    assert verify_record(GameRecord.from_json(json.dumps(record))).ok

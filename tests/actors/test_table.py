@@ -109,12 +109,15 @@ class Client:
         await self.table.inbox.send(
             ActFrom(self.conn, decode_action(action), received=trio.current_time()))
 
-    async def play_to_end(self, choose: int = 0) -> dict[str, Any]:
+    async def play_to_end(self, choose: int = 0,
+                          seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """Act on every decision of this seat (the ``choose``-th legal action) until the
-        game ends; returns the game_ended message."""
+        game ends; returns the game_ended message (every frame on the way in ``seen``)."""
         while True:
             frame = await self.next()
             assert frame is not None, "connection closed before the game ended"
+            if seen is not None:
+                seen.append(frame)
             if frame["type"] == "game_ended":
                 return frame
             if frame["type"] == "update":
