@@ -95,14 +95,19 @@ function place(el, t) {
   t.style.top = `${Math.round(top)}px`;
 }
 
-/** After a re-render: follow the anchor to its new element (same data-key), or hide.
+/** Whether `el` is drawn: in the page and not hidden (itself or a panel around it, as
+ * the end screen hides the board). @param {Element} el */
+const drawn = (el) => el.isConnected && el.getClientRects().length > 0;
+
+/** After a re-render: follow the anchor to its new element (same data-key), or hide (also
+ * when the element is still in the page but no longer drawn).
  * @param {ParentNode} root */
 export function refreshTip(root) {
   if (!anchor) return;
-  if (anchor.isConnected) { place(anchor, tipEl()); return; }
+  if (drawn(anchor)) { place(anchor, tipEl()); return; }
   /** @type {HTMLElement | null} */
   const again = anchorKey ? root.querySelector(`[data-key="${CSS.escape(anchorKey)}"][data-tip]`) : null;
-  if (again) {
+  if (again && drawn(again)) {
     const how = tipEl().dataset.how;
     showTip(again, how);
   } else {
