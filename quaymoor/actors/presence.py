@@ -62,6 +62,8 @@ class Seat:
     #: a bot played for its player at some point (timeouts or a vote): a rated game
     #: places the seat last (``quaymoor.ratings.places``)
     _left: bool = False
+    #: its player's account was deleted: it shows ``removed_name`` (``forget_name``)
+    _name_removed: bool = False
     #: the seats that voted to hand this one to a bot while its player is away
     _votes: set[int] = attrs.field(factory=set)
 
@@ -100,6 +102,12 @@ class Seat:
         """Its player's account was deleted: the chair shows ``removed_name`` (the game's
         record takes the name out too: ``store.removed_names``)."""
         self._name = removed_name(self.index)
+        self._name_removed = True
+
+    @property
+    def name_removed(self) -> bool:
+        """Its player's account was deleted (``forget_name``)."""
+        return self._name_removed
 
     @property
     def account(self) -> str | None:

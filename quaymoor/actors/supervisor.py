@@ -280,7 +280,7 @@ class Supervisor:
         and lingering, show no name from now on (``Table``'s ``AccountGone``); how many."""
         changed = 0
         for table in list(self.tables.values()):
-            if not any(s.account == account for s in table.seats):
+            if not any(s.account == account and not s.name_removed for s in table.seats):
                 continue
             reply = Reply()
             try:

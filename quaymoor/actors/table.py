@@ -458,7 +458,7 @@ class Table:
     def _account_gone(self, account: str) -> int:
         """The seats of a deleted account show no name (``Seat.forget_name``), told to
         everyone at the table; how many."""
-        gone = [s for s in self.seats if s.account == account]
+        gone = [s for s in self.seats if s.account == account and not s.name_removed]
         for seat in gone:
             seat.forget_name()
         if gone and self.play is None:

@@ -170,11 +170,24 @@ class Membership:
         if not rows or rows[0][1] is not None or self.store.fenced:
             await self.fencing.taken_for_dead(str(rows[0][2]) if rows else None)
             return
+        await self._names_of_deleted_accounts()
         if rows and rows[0][0] and not self.supervisor.draining:
             closed = self.supervisor.drain()
             log.info("process %s: draining (no new tables, %d waiting tables closed; exits "
                      "when its games end)", self.name, closed,
                      extra={"event": "draining", "waiting_closed": closed})
+
+    async def _names_of_deleted_accounts(self) -> None:
+        """Accounts deleted through another process: their seats at this one's tables show
+        no name from now on (``Supervisor.account_gone``, as the deleting process does at
+        once with its own)."""
+        seated = sorted({s.account for t in self.supervisor.tables.values() for s in t.seats
+                         if s.account is not None and not s.name_removed})
+        if not seated:
+            return
+        rows = await self.store.read("SELECT id FROM accounts WHERE id = ANY(%s)", seated)
+        for gone in sorted(set(seated) - {str(r[0]) for r in rows}):
+            await self.supervisor.account_gone(gone)
 
     async def reap_dead(self) -> int:
         """End the games of every process found dead; returns how many were archived."""
