@@ -216,14 +216,18 @@ class AccountStore:
 
     def delete_account(self, account_id: str) -> bool:
         """The account, its passkeys and sessions gone, at once; False when it was not
-        there."""
+        there. The account's row goes first: on PostgreSQL that locks it before anything
+        else, as the record of a game does before its ratings (``ratings.record_game``),
+        so a deletion and the first record of one of its games never wait on each other
+        crosswise."""
         def work(run: Run) -> bool:
+            there = bool(run("DELETE FROM accounts WHERE id = ? RETURNING id", (account_id,)))
             if self._forget is not None:
                 self._forget(run, account_id)
             run("DELETE FROM sessions WHERE account_id = ?", (account_id,))
             run("DELETE FROM credentials WHERE account_id = ?", (account_id,))
             run("DELETE FROM ceremonies WHERE account_id = ?", (account_id,))
-            return bool(run("DELETE FROM accounts WHERE id = ? RETURNING id", (account_id,)))
+            return there
         return self._transact(work)
 
     # ---------------------------------------------------------------- sessions

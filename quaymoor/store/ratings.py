@@ -129,7 +129,7 @@ def record_game(run: Run, game_id: str, record: GameRecord, who: GameAccounts, *
     written (``removed_names``)."""
     if not who.any_account():
         return False
-    who = _without_deleted(run, game_id, who)
+    who = _without_deleted(run, game_id, who, lock)
     if not who.any_account():
         return False
     if run("SELECT 1 FROM account_games WHERE game_id = ? LIMIT 1", (game_id,)):
@@ -168,13 +168,15 @@ def record_game(run: Run, game_id: str, record: GameRecord, who: GameAccounts, *
     return True
 
 
-def _without_deleted(run: Run, game_id: str, who: GameAccounts) -> GameAccounts:
+def _without_deleted(run: Run, game_id: str, who: GameAccounts, lock: str) -> GameAccounts:
     """``who`` with the seats of accounts that no longer exist made guests' seats, their
-    names taken out of the game's record."""
+    names taken out of the game's record. The accounts' rows are read with ``lock``, in
+    account order: a deletion under way is waited for (it then finds this game's rows and
+    takes the name out itself, or has gone before and is seen gone here)."""
     ids = sorted({s.account_id for s in who.seats if s.account_id is not None})
     marks = ", ".join("?" for _ in ids)
-    alive = {str(row[0]) for row in run(f"SELECT id FROM accounts WHERE id IN ({marks})",
-                                        tuple(ids))}
+    alive = {str(row[0]) for row in run(
+        f"SELECT id FROM accounts WHERE id IN ({marks}) ORDER BY id{lock}", tuple(ids))}
     gone = [i for i, s in enumerate(who.seats)
             if s.account_id is not None and s.account_id not in alive]
     if not gone:

@@ -31,7 +31,7 @@ from quaymoor.store.archive import Archive
 from quaymoor.store.memory_store import MemoryStore
 from quaymoor.store.pg_archive import Archived, PgArchive, statements
 from quaymoor.store.pg_db import connect
-from quaymoor.store.ratings import GameAccounts, RatingStore, SeatAccount
+from quaymoor.store.ratings import GameAccounts, RatingStore, SeatAccount, forget_account
 from quaymoor.tools.selfplay import game_seed, play_random
 
 NOW = 1_800_000_000.0
@@ -337,3 +337,63 @@ def test_two_games_of_one_player_at_once_are_applied_in_turn(database: str) -> N
     assert pg.ratings.rating("u-ada")[1] == 3
     rows = statements(connect(database))("SELECT COUNT(*) FROM account_games", ())
     assert rows[0][0] == 6
+
+
+@pytest.mark.parametrize("first", ["record", "deletion"])
+def test_a_deletion_and_a_record_of_its_game_at_once_take_the_name_out(
+        database: str, first: str) -> None:
+    """Ada deletes her account while a process writes the record of a game she played,
+    on two connections, ``first`` holding its transaction open while the other begins:
+    either way the record ends with her name taken out, no row of games or rating is left
+    for her, and neither waits on the other crosswise (no deadlock)."""
+    pg = PgArchive(database, "p1")
+    pg._transact(_wipe)
+    stores = Stores(pg.accounts, pg.ratings, lambda *a: None, pg._transact)
+    _people(stores)
+    game_id = f"{12:010x}"
+    entered, errors = threading.Event(), []
+    hold = {"record": 0.6 if first == "record" else 0.0,
+            "deletion": 0.6 if first == "deletion" else 0.0}
+
+    def held_forget(run: Run, account_id: str) -> int:
+        games = forget_account(run, account_id)
+        entered.set()
+        time.sleep(hold["deletion"])  # the account's row deleted, not yet committed
+        return games
+
+    deleting = AccountStore(pg._transact, held_forget)
+
+    def write() -> None:
+        db = connect(database)
+        try:
+            with db.transaction():
+                Archived(game_id, dealt(12), TRIO).apply(db)
+                entered.set()
+                time.sleep(hold["record"])
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            db.close()
+
+    def delete() -> None:
+        try:
+            assert deleting.delete_account("u-ada")
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    one, two = ((write, delete) if first == "record" else (delete, write))
+    threads = [threading.Thread(target=one), threading.Thread(target=two)]
+    threads[0].start()
+    assert entered.wait(10)
+    threads[1].start()
+    for thread in threads:
+        thread.join(20)
+    assert not errors, errors
+    stored, _ = _stored(stores, game_id)
+    assert stored.seats[0].removed and stored.seats[0].name == "Seat 1 (name removed)"
+    assert verify_record(stored).ok
+    left = pg._transact(lambda run: run(
+        "SELECT (SELECT COUNT(*) FROM account_games WHERE account_id = ?),"
+        " (SELECT COUNT(*) FROM ratings WHERE account_id = ?)", ("u-ada", "u-ada")))
+    assert tuple(left[0]) == (0, 0)
+    assert pg.ratings.rating("u-bede")[1] == 1  # Bede's game counted, once
