@@ -16,6 +16,7 @@ import pytest
 from quaymoor.actors.connection import Connection
 from quaymoor.actors.inbox import (
     FROM_CONNECTION,
+    AccountGone,
     ActFrom,
     Attach,
     BotMove,
@@ -94,7 +95,7 @@ def _connection() -> tuple[Connection, Outlet]:
 
 
 async def test_refuse_answers_every_request_and_closes_every_connection() -> None:
-    replies = [Reply() for _ in range(5)]
+    replies = [Reply() for _ in range(6)]
     conns = [_connection() for _ in range(10)]
     messages: list[InboxMessage] = [
         Join("Ada", replies[0]),
@@ -120,6 +121,7 @@ async def test_refuse_answers_every_request_and_closes_every_connection() -> Non
         HostAway(),
         RevealDue(),
         WatchersDue(),
+        AccountGone("u-ada", replies[5]),
     ]
     assert {type(m) for m in messages} == set(get_args(InboxMessage))
     for message in messages:
