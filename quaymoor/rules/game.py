@@ -29,6 +29,7 @@ from quaymoor.rules.fairness import (
 )
 from quaymoor.rules.record import (
     ALGORITHM_OF,
+    DEALT_FORMAT_OF,
     DEALT_FORMATS,
     LEGACY_FORMAT,
     GameRecord,
@@ -296,7 +297,7 @@ class Game:
             info = [attrs.evolve(s, hints=int(n)) for s, n in zip(info, hints, strict=True)]
         return GameRecord(
             format=(LEGACY_FORMAT if deal is None
-                    else next(f for f, a in ALGORITHM_OF.items() if a == self.algorithm)),
+                    else DEALT_FORMAT_OF[self.algorithm]),
             algorithm=self.algorithm,
             players=self.players,
             seed=seed_to_hex(self.seed),

@@ -55,6 +55,8 @@ DEALT_FORMATS = (4, 5)
 ALGORITHM_OF: dict[int, str] = {1: ALGORITHM_1, 2: ALGORITHM_1, 3: ALGORITHM_1,
                                 4: ALGORITHM_2, 5: ALGORITHM}
 READABLE_FORMATS = tuple(ALGORITHM_OF)
+#: The format a table's game dealt with each algorithm is written in.
+DEALT_FORMAT_OF: dict[str, int] = {ALGORITHM_2: 4, ALGORITHM: 5}
 
 
 class EndReason(StrEnum):

@@ -30,6 +30,7 @@ from tests.web.table_page import SHOTS
 TABLE = "a0a0a0a0f4"  #: not in the archive: the page has no replay of its rules
 
 
+@cache
 def dealt_record_text(table: str, seed: int, algorithm: str) -> str:
     """A finished three-seat game at ``table``, dealt with ``algorithm``: Wren revealed
     "wren's dice", Ash committed and did not reveal, a bot (named by the rule: Ada)."""
@@ -43,14 +44,18 @@ def dealt_record_text(table: str, seed: int, algorithm: str) -> str:
     return game.record(end_reason="finished", ended_at=1_800_000_000.0).to_json()
 
 
-@cache
+def dealt_record_data(table: str, seed: int, algorithm: str) -> dict[str, Any]:
+    """``dealt_record_text`` as a fresh JSON object, to tamper with."""
+    data: dict[str, Any] = json.loads(dealt_record_text(table, seed, algorithm))
+    return data
+
+
 def record_text() -> str:
     return dealt_record_text(TABLE, 4040, ALGORITHM_2)
 
 
 def record_data() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(record_text())
-    return data
+    return dealt_record_data(TABLE, 4040, ALGORITHM_2)
 
 
 def strip_game(data: dict[str, Any]) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ import pytest
 from quaymoor.rules.fairness import ALGORITHM
 from tests.fairness.test_tampering import check_pasted, failed, verify_cli
 from tests.fairness.test_tampering_fair2 import (
-    dealt_record_text,
+    dealt_record_data,
     downgrade,
     seed_to_a_bot,
     strip_commitment,
@@ -36,14 +35,8 @@ from tests.web.table_page import SHOTS
 TABLE = "a0a0a0a0f5"  #: not in the archive: the page has no replay of its rules
 
 
-@cache
-def record_text() -> str:
-    return dealt_record_text(TABLE, 5050, ALGORITHM)
-
-
 def record_data() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(record_text())
-    return data
+    return dealt_record_data(TABLE, 5050, ALGORITHM)
 
 
 def labelled_fair2(data: dict[str, Any]) -> None:
