@@ -15,6 +15,10 @@ is only a cap), each of them:
    scores and cut to the best ``width`` (all of them at the root, up to ``ROOT_WIDTH``).
    A node with a candidate not yet tried adds it and stops; else the child with the best
    upper bound for *the seat that chooses there* is taken (each seat plays for itself).
+   With progressive widening (``widening`` w > 0; the post-game analysis), a node
+   below the root with k children tried adds another only once visited w * k**2 times, so
+   that a shallow search follows the heuristic's best rather than averaging in every
+   candidate's first tries.
    Steps that need no search (placing apprentices, keeping goods, a phase's forced
    moves) are played by the heuristic on the way, as in a play-out.
 3. **A play-out**: every seat plays the heuristic, with ``NOISE_PER_MILLE`` of its
@@ -120,7 +124,8 @@ class Search:
 
     def __init__(self, view: SeatView, rng: SplitMix64, *, iterations: int,
                  deadline: float, clock: Callable[[], float], opponents: bool = False,
-                 noise: int = 0, halving: bool = True, keep: Action | None = None) -> None:
+                 noise: int = 0, halving: bool = True, keep: Action | None = None,
+                 horizon: int = HORIZON_ROUNDS, widening: int = 0) -> None:
         assert view.seat is not None
         self.view = view
         self.me = view.seat
@@ -132,6 +137,12 @@ class Search:
         self.opponents = opponents
         self.noise = noise
         self.halving = halving
+        #: whole rounds after the current one an iteration plays before it is valued
+        self.horizon = horizon
+        #: progressive widening below the root (0: off): a node with k children tried adds
+        #: another only once visited ``widening * k**2`` times, so that its first visits
+        #: follow the heuristic's best rather than averaging in every candidate's tries
+        self.widening = widening
         #: an action searched to the end whatever it scores (the post-game analysis's
         #: chosen move, so that it is compared with the best on the same samples)
         self.keep = keep
@@ -201,7 +212,7 @@ class Search:
     def _iterate(self, s: GameState, first: Action | None) -> float:
         """One iteration on the determinization ``s``, from the root's child for ``first``
         when given (else chosen by UCB1); the searching seat's worth at its leaf."""
-        stop_round = s.round + HORIZON_ROUNDS
+        stop_round = s.round + self.horizon
         node = self.root
         path: list[Node] = []
         at_root = True
@@ -230,6 +241,10 @@ class Search:
                     child = node.children[first] = Node(first, seat)
                     expanded = True
                 candidates = [first]
+            if child is None and node is not self.root and self.widening:
+                tried = [a for a in candidates if a in node.children]
+                if tried and node.visits < self.widening * len(node.children) ** 2:
+                    candidates = tried  # progressive widening: no new candidate yet
             for a in candidates:
                 if child is not None:
                     break

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Final
 
 from quaymoor.bots.heuristic import HeuristicBot
-from quaymoor.bots.ismcts import RootStats, Search
+from quaymoor.bots.ismcts import HORIZON_ROUNDS, RootStats, Search
 from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules.actions import Action
 from quaymoor.rules.explain import action_words
@@ -40,7 +40,8 @@ class TreeBot:
     def __init__(self, level: str = "hard", seed: int | None = None, *,
                  budget: float | None = None, iterations: int | None = None,
                  clock: Callable[[], float] = time.perf_counter,
-                 opponents: bool = False, noise: int = 0, halving: bool = True) -> None:
+                 opponents: bool = False, noise: int = 0, halving: bool = True,
+                 horizon: int = HORIZON_ROUNDS, widening: int = 0) -> None:
         if level not in ITERATIONS:
             raise ValueError(f"no tree bot of level {level!r}")
         self.name = level
@@ -51,6 +52,8 @@ class TreeBot:
         self.opponents = opponents
         self.noise = noise
         self.halving = halving
+        self.horizon = horizon
+        self.widening = widening
         self.heuristic = HeuristicBot(takebacks=False)
         #: The last search's root statistics (None: the last decision was not searched).
         self.last: RootStats | None = None
@@ -77,7 +80,8 @@ class TreeBot:
         search = Search(view, rng, iterations=self.iterations,
                         deadline=self.clock() + budget, clock=self.clock,
                         opponents=self.opponents, noise=self.noise,
-                        halving=self.halving)
+                        halving=self.halving, horizon=self.horizon,
+                        widening=self.widening)
         self.last = search.run()
         return self.last
 

@@ -9,7 +9,8 @@ import pickle
 import pytest
 
 from quaymoor.bots.heuristic import HeuristicBot
-from quaymoor.bots.ismcts import margins
+from quaymoor.bots.ismcts import Node, Search, margins
+from quaymoor.bots.prng import SplitMix64
 from quaymoor.bots.tree_bot import ITERATIONS, TreeBot, decide_tree
 from quaymoor.rules import engine
 from quaymoor.rules.game import Game
@@ -113,3 +114,29 @@ def test_margins_at_the_end_are_the_scores_less_the_best_other() -> None:
     for seat in range(3):
         if final[seat] < top:
             assert got[seat] == final[seat] - top
+
+
+def _children_below_root(node: Node) -> int:
+    return sum(len(c.children) + _children_below_root(c) for c in node.children.values())
+
+
+def test_progressive_widening_tries_fewer_follow_ups_and_stays_repeatable() -> None:
+    """With widening, the seat's later choices in the tree hold fewer candidates tried (a
+    third only after 8 visits, a fourth after 18) than without, on the same views and
+    samples; the root's candidates are all searched either way, and the decision is legal
+    and the same for the same seed."""
+    narrow = wide = 0
+    for view in choice_views(4, 8, 5):
+        trees = []
+        for widening in (0, 2, 2):
+            assert view.seat is not None
+            search = Search(view, SplitMix64(21), iterations=120, deadline=float("inf"),
+                            clock=FakeClock(1e-6), widening=widening)
+            stats = search.run()
+            assert stats.actions[stats.best()] in view.legal
+            assert all(v > 0 for v in stats.visits)
+            trees.append((stats.visits, stats.means, _children_below_root(search.root)))
+        assert trees[1] == trees[2]
+        wide += trees[0][2]
+        narrow += trees[1][2]
+    assert 0 < narrow < wide
