@@ -6,6 +6,7 @@ import argparse
 import ipaddress
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -587,5 +588,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except BrokenPipeError:
+        # the reader of the output went away (``quaymoor analyse ... | head``): stop
+        # quietly, as a Unix tool does, with what it had printed; the rest goes nowhere
+        # (so that the interpreter's last flush of stdout does not fail again)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
     return code

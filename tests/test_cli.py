@@ -212,3 +212,20 @@ def test_serve_on_a_trio_websocket_it_does_not_know_says_so_and_exits_2(
     said = capsys.readouterr().err
     assert said.startswith("quaymoor serve: trio-websocket 0.13.0 is installed")
     assert "Traceback" not in said and not (tmp_path / "a.sqlite3").exists()
+
+
+def test_output_cut_short_by_its_reader_ends_quietly() -> None:
+    """``quaymoor selfplay ... | head -1``: the first line reaches the reader, and when it
+    goes away the command stops with 141 (128 + SIGPIPE, as a Unix tool) and no
+    traceback."""
+    with subprocess.Popen([sys.executable, "-m", "quaymoor", "selfplay", "--players", "2",
+                           "--games", "400", "--seed", "7"], cwd=ROOT,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        first = proc.stdout.readline()
+        proc.stdout.close()  # the reader goes, as `head -1` does
+        err = proc.stderr.read()
+        code = proc.wait(timeout=300)  # a guard against a hang, not a timing assertion
+    assert set(json.loads(first)) == KEYS
+    assert code == 141
+    assert b"Traceback" not in err and b"BrokenPipe" not in err, err.decode()
