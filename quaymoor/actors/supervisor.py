@@ -57,6 +57,7 @@ from quaymoor.rules.record import EndReason, GameRecord
 from quaymoor.store.analyses import MemoryAnalyses
 from quaymoor.store.archive import Archive
 from quaymoor.store.memory_store import MemoryStore
+from quaymoor.store.removed_names import without_names
 
 #: Tables summarised for /status.json between two checkpoints (about 2 ms of work).
 STATUS_SLICE = 64
@@ -106,6 +107,9 @@ class Supervisor:
         self.tables: dict[str, Table] = {}
         #: the last finished and ended games, by table id (all of them: ``archive``)
         self.records: dict[str, GameRecord] = {}
+        #: the account at each seat of a game in ``records`` (None: a guest or a bot), so
+        #: that a deleted account's name leaves them too (``account_gone``)
+        self.record_accounts: dict[str, tuple[str | None, ...]] = {}
         self.crashes: deque[Crash] = deque(maxlen=50)
         self.crash_count = 0
         self.games_finished = 0
@@ -216,14 +220,18 @@ class Supervisor:
     def _keep_record(self, table: Table) -> None:
         record = table.record()
         if record is not None:
+            who = table.accounts()
             self.records.pop(table.id, None)
             self.records[table.id] = record
+            self.record_accounts[table.id] = tuple(s.account_id for s in who.seats)
             while len(self.records) > RECENT_RECORDS:
-                del self.records[next(iter(self.records))]
+                oldest = next(iter(self.records))
+                del self.records[oldest]
+                self.record_accounts.pop(oldest, None)
             if table.end_reason is EndReason.FINISHED:
                 self.games_finished += 1
                 self.metrics.games_finished.inc()
-            self.players.submit(table.id, record, table.accounts())
+            self.players.submit(table.id, record, who)
 
     def _open_rematch(self, table: Table, humans: dict[int, str], host: int) -> None:
         """From a finished table's actor: open its rematch table in the background (its
@@ -277,8 +285,19 @@ class Supervisor:
 
     async def account_gone(self, account: str) -> int:
         """An account was deleted: its seats at this process's tables, running or ended
-        and lingering, show no name from now on (``Table``'s ``AccountGone``); how many."""
+        and lingering, show no name from now on (``Table``'s ``AccountGone``), nor in the
+        records this process keeps in memory (a server without an archive serves them;
+        an archive's are rewritten in the deletion's transaction); how many."""
         changed = 0
+        for game_id, accounts in list(self.record_accounts.items()):
+            kept = self.records.get(game_id)
+            seats = [i for i, a in enumerate(accounts) if a == account]
+            renamed = None if kept is None or not seats else without_names(kept, seats)
+            if renamed is not None:
+                self.records[game_id] = renamed
+                if isinstance(self.analyst.store, MemoryAnalyses):
+                    self.analyst.store.rename(game_id, renamed)
+                changed += 1
         for table in list(self.tables.values()):
             if not any(s.account == account and not s.name_removed for s in table.seats):
                 continue

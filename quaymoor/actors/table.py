@@ -57,6 +57,7 @@ from quaymoor.rules.fairness import new_seed, table_fingerprint
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import EndReason, GameRecord
 from quaymoor.store.ratings import GameAccounts, SeatAccount
+from quaymoor.store.removed_names import without_names
 
 #: ``TableState``'s home is ``protocol.pace`` (the wire names it); re-exported here.
 __all__ = ["Table", "TableState"]
@@ -604,7 +605,13 @@ class Table:
                 log.exception("table %s: keeping the record failed", self.id)
 
     def record(self) -> GameRecord | None:
-        return self.play.record(self.end_reason) if self.play is not None else None
+        """The game's record (None before the start), the names of deleted accounts taken
+        out (``Seat.forget_name``) as the archive would (``store.removed_names``)."""
+        if self.play is None:
+            return None
+        record = self.play.record(self.end_reason)
+        gone = [s.index for s in self.seats if s.name_removed]
+        return (without_names(record, gone) or record) if gone else record
 
     def accounts(self) -> GameAccounts:
         """Who sat where, as the store keeps it beside the record (``store.ratings``):

@@ -21,6 +21,9 @@ from typing import Any, Final, Protocol
 
 import attrs
 
+from quaymoor.rules.record import GameRecord
+from quaymoor.store.removed_names import renamed_analysis
+
 #: Seconds without progress after which another request takes an analysis over.
 STALE_SECONDS: Final = 60.0
 
@@ -142,6 +145,15 @@ class MemoryAnalyses:
             if row is not None and row.owner == owner and row.status == "running":
                 self._rows[game_id] = attrs.evolve(row, status=status, done=row.total,
                                                    body=body, updated_at=now)
+
+    def rename(self, game_id: str, record: GameRecord) -> None:
+        """A computed analysis's players named as ``record`` names them (a deleted
+        account's name taken out: ``Supervisor.account_gone``)."""
+        with self._lock:
+            row = self._rows.get(game_id)
+            body = None if row is None or row.body is None else renamed_analysis(row.body, record)
+            if row is not None and body is not None:
+                self._rows[game_id] = attrs.evolve(row, body=body)
 
 
 __all__ = ["STALE_SECONDS", "AnalysisRow", "AnalysisStore", "MemoryAnalyses",

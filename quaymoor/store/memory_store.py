@@ -1,8 +1,10 @@
 """Accounts, ratings and players' games in an in-memory SQLite database, for a server
 without an archive (tests, throwaway runs): the archive's own statements (``store.accounts``,
-``store.ratings``), lost at exit. Nothing is archived here, so a deleted account has no
-records to rename; a game's accounts and ratings are written when its record would be
-(``submit``, on the caller's thread: an in-memory database answers in microseconds)."""
+``store.ratings``), lost at exit. Nothing is archived here: the records such a server
+serves are the supervisor's in memory, and it takes a deleted account's name out of them
+itself (``Supervisor.account_gone``); a game's accounts and ratings are written when its
+record would be (``submit``, on the caller's thread: an in-memory database answers in
+microseconds)."""
 
 from __future__ import annotations
 

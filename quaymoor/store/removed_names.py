@@ -45,7 +45,7 @@ def without_names(record: GameRecord, seats: Iterable[int]) -> GameRecord | None
     return attrs.evolve(record, seats=out)
 
 
-def _renamed_analysis(body: str, record: GameRecord) -> str | None:
+def renamed_analysis(body: str, record: GameRecord) -> str | None:
     """A computed analysis's JSON with its players named as ``record`` names them (None:
     not an analysis with players, left as it is)."""
     try:
@@ -81,11 +81,11 @@ def remove_names(run: Run, played: Iterable[tuple[str, int]]) -> int:
             (record.to_json(), json.dumps(listed_seats(record)), game_id))
         for (body,) in run("SELECT body FROM analyses WHERE id = ? AND status = 'done'",
                            (game_id,)):
-            renamed = None if body is None else _renamed_analysis(str(body), record)
+            renamed = None if body is None else renamed_analysis(str(body), record)
             if renamed is not None:
                 run("UPDATE analyses SET body = ? WHERE id = ?", (renamed, game_id))
         rewritten += 1
     return rewritten
 
 
-__all__ = ["listed_seats", "remove_names", "without_names"]
+__all__ = ["listed_seats", "remove_names", "renamed_analysis", "without_names"]

@@ -1,7 +1,8 @@
 """An account's deletion takes its name out of the games it played, through the HTTP API
-(``HttpApi``, no sockets) on a server with a SQLite archive: Ada plays a game signed in
-to its end; after she deletes her account, the game's record, its entry in the games
-list and its page's JSON say "Seat 1 (name removed)", the record still verifies (its key
+(``HttpApi``, no sockets) on a server with a SQLite archive and on one without (its
+records and analyses in memory): Ada plays a game signed in to its end; after she
+deletes her account, the game's record, its entry in the games list, its analysis and
+its page's JSON say "Seat 1 (name removed)", the record still verifies (its key
 binds no name: docs/fairness.md, "Names and deleted accounts"), her player page is gone,
 and the other seat, a bot, is untouched."""
 
@@ -27,14 +28,35 @@ from tests.actors.running import running
 from tests.actors.test_table import Client
 
 
-@pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[tuple[HttpApi, Supervisor, Archive]]:
-    archive = Archive(tmp_path / "games.sqlite3")
+@pytest.fixture(params=["sqlite-archive", "no-archive"])
+async def served(tmp_path: Path, request: pytest.FixtureRequest,
+                 ) -> AsyncIterator[tuple[HttpApi, Supervisor, Archive | None]]:
+    """A server with a SQLite archive, and one without (its records and analyses are the
+    supervisor's, in memory)."""
+    archive = Archive(tmp_path / "games.sqlite3") if request.param == "sqlite-archive" else None
     sup = Supervisor(TableConfig(bot_delay=0.0), max_tables=8, archive=archive)
+    sup.analyst.iterations = 8  # what is checked is the names, not the search
     async with running(sup):
         yield HttpApi(sup, accounts=Accounts(sup.players.accounts, SITE, clock=Clock())), sup, \
             archive
-    await archive.close()
+    if archive is not None:
+        await archive.close()
+
+
+async def _flushed(archive: Archive | None) -> None:
+    if archive is not None:
+        await archive.flush()
+
+
+async def _analysis(browser: Browser, game_id: str) -> dict[str, Any]:
+    with trio.fail_after(120):
+        while True:
+            status, body = await browser.call("GET", f"/api/games/{game_id}/analysis")
+            if status == 200:
+                assert isinstance(body, dict)
+                return body
+            assert status == 202, body
+            await trio.sleep(0.05)
 
 
 async def _get(browser: Browser, path: str) -> tuple[int, Any]:
@@ -42,7 +64,7 @@ async def _get(browser: Browser, path: str) -> tuple[int, Any]:
 
 
 async def test_a_deleted_accounts_name_leaves_its_games(
-        served: tuple[HttpApi, Supervisor, Archive]) -> None:
+        served: tuple[HttpApi, Supervisor, Archive | None]) -> None:
     api, sup, archive = served
     ada, guest = Browser(api), Browser(api)
     assert (await ada.register("Ada"))[0] == 201
@@ -59,7 +81,7 @@ async def test_a_deleted_accounts_name_leaves_its_games(
     with trio.fail_after(120):
         ended = await client.play_to_end()
     assert ended["reason"] == "finished"
-    await archive.flush()
+    await _flushed(archive)
 
     status, game = await _get(guest, f"/api/games/{table_id}")
     assert status == 200
@@ -72,6 +94,8 @@ async def test_a_deleted_accounts_name_leaves_its_games(
     assert before["format"] == 5 and before["seats"][0]["name"] == "Ada"
     assert "rated" not in before  # written only for a rated game
     assert (await _get(guest, "/api/players/Ada"))[0] == 200
+    analysed = await _analysis(guest, table_id)
+    assert [p["name"] for p in analysed["players"]] == ["Ada"]
 
     assert await ada.call("POST", "/api/accounts/delete", {"name": "Ada"}) == (
         200, {"deleted": "Ada"})
@@ -92,6 +116,10 @@ async def test_a_deleted_accounts_name_leaves_its_games(
     assert verdict.ok and verdict.message == verify_record(
         GameRecord.from_json(json.dumps(before))).message, verdict.message
     assert code(await _get(guest, "/api/players/Ada")) == (404, "no_player")
+    renamed = await _analysis(guest, table_id)
+    assert [p["name"] for p in renamed["players"]] == ["Seat 1 (name removed)"]
+    assert {k: v for k, v in renamed.items() if k != "players"} == {
+        k: v for k, v in analysed.items() if k != "players"}
 
 
 async def _started(ada: Browser, sup: Supervisor) -> tuple[str, Client]:
@@ -109,7 +137,7 @@ async def _started(ada: Browser, sup: Supervisor) -> tuple[str, Client]:
 
 
 async def test_the_tables_a_deleted_account_sits_at_show_no_name(
-        served: tuple[HttpApi, Supervisor, Archive]) -> None:
+        served: tuple[HttpApi, Supervisor, Archive | None]) -> None:
     """Deleted while one of its games has ended (the table lingers for reconnects) and
     another is being played: both tables show "Seat 1 (name removed)" at once, in the
     lobby's list and to the connections at the table, and the second game's record,
@@ -136,7 +164,7 @@ async def test_the_tables_a_deleted_account_sits_at_show_no_name(
         assert (await second.play_to_end(seen=frames))["reason"] == "finished"
     told = [f["seats"][0]["name"] for f in frames if f["type"] == "update" and f.get("seats")]
     assert "Seat 1 (name removed)" in told  # the players at the table were told
-    await archive.flush()
+    await _flushed(archive)
     record = (await _get(guest, f"/games/{playing_id}.json"))[1]
     assert record["seats"][0]["name"] == "Seat 1 (name removed)" and record["seats"][0][
         "removed"] is True
