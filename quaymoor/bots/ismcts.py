@@ -6,16 +6,18 @@ is only a cap), each of them:
 1. **A fresh determinization**: the hidden parts of the game (the other seats' seals, the
    order of the stack and the discard pile) sampled anew, consistently with the view
    (``determinize.state_from_view``), so that no iteration trusts one guess.
-2. **Down the tree**: one tree for the whole decision, its nodes the decisions of every
-   seat in the phases worth choosing in (a role pick, the Surveyor's, Mason's, Miller's,
-   Chandler's and Bargemaster's choices), each node's children the actions tried there.
+2. **Down the tree**: one tree for the whole decision, its nodes the searching seat's
+   decisions in the phases worth choosing in (a role pick, the Surveyor's, Mason's,
+   Miller's, Chandler's and Bargemaster's choices), and with ``opponents`` (the expert
+   bot) every other seat's there too; each node's children the actions tried there. The
+   other seats' decisions outside the tree are the heuristic's, as in a play-out.
    At a node, the candidates are those legal in this determinization (an action the
    sample does not allow is not available: each child counts how often it was, and
    UCB1 uses that count, as single-observer ISMCTS does), ranked by the heuristic's own
    scores and cut to the best ``width`` (all of them at the root, up to ``ROOT_WIDTH``).
    A node with a candidate not yet tried adds it and stops; else the child with the best
    upper bound for *the seat that chooses there* is taken (each seat plays for itself).
-   With progressive widening (``widening`` w > 0; the post-game analysis), a node
+   With progressive widening (``widening`` w > 0: the analysis and the expert), a node
    below the root with k children tried adds another only once visited w * k**2 times, so
    that a shallow search follows the heuristic's best rather than averaging in every
    candidate's first tries.

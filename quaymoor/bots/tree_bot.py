@@ -2,7 +2,9 @@
 
 ``TreeBot(level)`` searches ``ITERATIONS[level]`` iterations a decision (``iterations``
 to change it), capped by a time budget (seconds, ``CAP_SECONDS[level]`` unless
-given; 0: no search, the heuristic's action). A decision with one legal action is
+given; 0: no search, the heuristic's action), in the level's shape: expert also puts the
+other seats' choices in its tree (``OPPONENTS``) and widens it progressively
+(``WIDENING``). A decision with one legal action is
 not searched. A tree bot never takes an apprentice back: its placements are searched,
 each against the others, so a take-back would only undo a searched choice (and the
 heuristic's take-backs between searched placements could go round in circles). Its own
@@ -32,6 +34,12 @@ ITERATIONS: Final = {"hard": 100, "expert": 400}
 #: The time cap of a decision, by level (seconds): above what the iterations take on an
 #: idle core, so that the budget, not the machine, decides, unless the machine is busy.
 CAP_SECONDS: Final = {"hard": 1.0, "expert": 3.0}
+#: Whether the other seats' choices are nodes of the tree, by level: hard plays them by
+#: the heuristic (the normal bot), which is right against normal bots; expert lets each
+#: seat choose for itself in the tree, as a searching opponent does.
+OPPONENTS: Final = {"hard": False, "expert": True}
+#: Progressive widening below the root, by level (``Search(widening=...)``; 0: off).
+WIDENING: Final = {"hard": 0, "expert": 2}
 
 
 class TreeBot:
@@ -40,8 +48,8 @@ class TreeBot:
     def __init__(self, level: str = "hard", seed: int | None = None, *,
                  budget: float | None = None, iterations: int | None = None,
                  clock: Callable[[], float] = time.perf_counter,
-                 opponents: bool = False, noise: int = 0, halving: bool = True,
-                 horizon: int = HORIZON_ROUNDS, widening: int = 0) -> None:
+                 opponents: bool | None = None, noise: int = 0, halving: bool = True,
+                 horizon: int = HORIZON_ROUNDS, widening: int | None = None) -> None:
         if level not in ITERATIONS:
             raise ValueError(f"no tree bot of level {level!r}")
         self.name = level
@@ -49,11 +57,11 @@ class TreeBot:
         self.budget = CAP_SECONDS[level] if budget is None else budget
         self.iterations = ITERATIONS[level] if iterations is None else iterations
         self.clock = clock
-        self.opponents = opponents
+        self.opponents = OPPONENTS[level] if opponents is None else opponents
         self.noise = noise
         self.halving = halving
         self.horizon = horizon
-        self.widening = widening
+        self.widening = WIDENING[level] if widening is None else widening
         self.heuristic = HeuristicBot(takebacks=False)
         #: The last search's root statistics (None: the last decision was not searched).
         self.last: RootStats | None = None
@@ -118,4 +126,4 @@ def hint(view: SeatView, budget: float | None, seed: int) -> tuple[Action, str, 
         f"{action_words(stats.actions[second])}")
 
 
-__all__ = ["CAP_SECONDS", "ITERATIONS", "TreeBot", "decide_tree", "hint"]
+__all__ = ["CAP_SECONDS", "ITERATIONS", "OPPONENTS", "WIDENING", "TreeBot", "decide_tree", "hint"]

@@ -140,3 +140,27 @@ def test_progressive_widening_tries_fewer_follow_ups_and_stays_repeatable() -> N
         wide += trees[0][2]
         narrow += trees[1][2]
     assert 0 < narrow < wide
+
+
+def _seats_below_root(node: Node) -> set[int]:
+    out: set[int] = set()
+    for child in node.children.values():
+        out |= {g.seat for g in child.children.values()} | _seats_below_root(child)
+    return out
+
+
+def test_expert_searches_the_other_seats_choices_and_hard_leaves_them_to_the_heuristic() -> None:
+    """Expert's tree holds the other seats' decisions (each choosing for itself); hard's
+    only its own, the others played as the normal bot would."""
+    for view in choice_views(3, 9, 3):
+        assert view.seat is not None
+        found = {}
+        for level in ("hard", "expert"):
+            bot = TreeBot(level, 4)
+            search = Search(view, SplitMix64(5), iterations=80, deadline=float("inf"),
+                            clock=FakeClock(1e-6), opponents=bot.opponents,
+                            widening=bot.widening)
+            search.run()
+            found[level] = _seats_below_root(search.root)
+        assert found["hard"] <= {view.seat}
+        assert found["expert"] - {view.seat}, "no other seat's choice in expert's tree"
