@@ -35,12 +35,14 @@ if TYPE_CHECKING:
 @attrs.frozen
 class Start:
     """What a game's start fixes, as a store keeps it: the seed (hex), the client seeds,
-    each seat's seed, and the seats (name, bot, commitment: its deal, ``fairness.Deal``)."""
+    each seat's seed, the seats (name, bot, commitment: its deal, ``fairness.Deal``) and
+    the algorithm that dealt it (``fairness.DEALT_ALGORITHMS``)."""
 
     seed: str
     client_seeds: list[str]
     seat_seeds: list[str | None]
     seats: list[dict[str, Any]]
+    algorithm: str
 
 
 @attrs.frozen
@@ -78,7 +80,7 @@ class GameProgress:
             start = Start(seed_to_hex(game.seed), list(game.client_seeds),
                           table.seats.seat_seeds(),
                           [{"name": s.display_name, "bot": s.bot, "commitment": s.commitment}
-                           for s in table.seats])
+                           for s in table.seats], game.algorithm)
             done = 0
         self._done[table.id] = len(game.history)
         given = table.hints.given

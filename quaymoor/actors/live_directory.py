@@ -50,7 +50,8 @@ class LiveDirectory(LocalDirectory):
             return
         if (start := news.start) is not None:
             self.live.began(LiveGame(table.id, table.players, start.seed, start.client_seeds,
-                                     start.seat_seeds, start.seats, []))
+                                     start.seat_seeds, start.seats, [],
+                                     algorithm=start.algorithm))
         if news.actions:
             self.live.acted(table.id, news.done, news.actions)
         if news.hints is not None:

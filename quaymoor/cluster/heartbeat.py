@@ -213,13 +213,14 @@ class Membership:
     async def _end_games_of(self, instance: str) -> int:
         tables = await self.store.read(
             "SELECT t.id, t.players, s.seed, s.client_seeds, s.seat_seeds, s.seats, h.given,"
-            " a.accounts FROM live_tables t"
+            " a.accounts, s.algorithm FROM live_tables t"
             " LEFT JOIN operators.table_seeds s ON s.table_id = t.id"
             " LEFT JOIN table_hints h ON h.table_id = t.id"
             " LEFT JOIN table_accounts a ON a.table_id = t.id"
             " WHERE t.instance = %s ORDER BY t.id", instance)
         archived: list[str] = []
-        for table_id, players, seed, client_seeds, seat_seeds, seats, hints, who in tables:
+        for table_id, players, seed, client_seeds, seat_seeds, seats, hints, who, dealt_by \
+                in tables:
             if seed is None:  # never started: no game, no record
                 self.store.put(Closed(table_id))
                 continue
@@ -227,7 +228,7 @@ class Membership:
                 "SELECT action FROM table_actions WHERE table_id = %s ORDER BY n", table_id)
             live = LiveGame(table_id, players, seed, client_seeds, seat_seeds, seats,
                             actions_from_rows([r[0] for r in rows]), list(hints or []),
-                            GameAccounts.from_json(who))
+                            GameAccounts.from_json(who), str(dealt_by or ""))
             try:
                 record = await trio.to_thread.run_sync(ended_record, live)
             except Exception:

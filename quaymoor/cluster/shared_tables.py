@@ -86,7 +86,7 @@ class SharedTables(TableDirectory):
             return
         if (start := news.start) is not None:
             self.store.put(Started(table.id, start.seed, start.client_seeds, start.seat_seeds,
-                                   start.seats))
+                                   start.seats, start.algorithm))
         if news.actions:
             self.store.put(Acted(table.id, news.done, action_rows(news.actions)))
         if news.hints is not None:

@@ -21,6 +21,7 @@ import attrs
 from quaymoor.rules.converter import converter
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import (
+    DEALT_FORMAT_OF,
     LEGACY_FORMAT,
     RECORD_FORMAT,
     EndReason,
@@ -42,14 +43,16 @@ class LiveGame:
     client_seeds: list[str]  #: what the key is made from, in seat order
     seat_seeds: list[str | None]  #: per seat, the client seed it gave (None: a bot)
     #: per seat, ``{"name": ..., "bot": ..., "commitment": ...}`` at the start (before
-    #: record format 4 without ``commitment``; a game that outlives its process is written
-    #: as format 5, whatever the process that dealt it wrote)
+    #: record format 4 without ``commitment``)
     seats: list[dict[str, Any]]
     actions: list[RecordedAction]  #: every action written, in order
     #: per seat, the hints its player was given (none kept: zeros)
     hints: list[int] = attrs.field(factory=list)
     #: who sat where, as last told (None: no account sat at it); archived with its record
     accounts: GameAccounts | None = None
+    #: the algorithm that dealt it ("": written by a process that did not say, dealt as
+    #: the current format's)
+    algorithm: str = ""
 
 
 def action_rows(actions: list[RecordedAction]) -> list[Any]:
@@ -68,10 +71,16 @@ def ended_record(live: LiveGame, *, ended_at: float | None = None) -> GameRecord
     written). Raises the engine's errors when an action written is not legal (a store
     that was tampered with). CPU-bound: call it in a worker thread."""
     # A game started by a process of before record format 4 has seats without
-    # commitments: its key is quaymoor-fair-1's, from its client seeds.
+    # commitments: its key is quaymoor-fair-1's, from its client seeds. A dealt one is
+    # written in the format of the algorithm that dealt it (a process of another version
+    # may have: an upgrade), the current one when its process did not say.
     dealt = all("commitment" in s for s in live.seats)
+    if dealt and live.algorithm and live.algorithm not in DEALT_FORMAT_OF:
+        raise ValueError(f"table {live.table_id} was dealt with {live.algorithm!r}, an "
+                         "algorithm this process does not know")
+    form = (DEALT_FORMAT_OF.get(live.algorithm, RECORD_FORMAT) if dealt else LEGACY_FORMAT)
     partial = GameRecord(
-        format=RECORD_FORMAT if dealt else LEGACY_FORMAT, algorithm="", players=live.players,
+        format=form, algorithm="", players=live.players,
         seed=live.seed, fingerprint="", client_seeds=[] if dealt else live.client_seeds,
         seats=[SeatInfo(s["name"], s["bot"], s.get("commitment")) for s in live.seats],
         actions=live.actions, result=None, game=live.table_id, seat_seeds=live.seat_seeds,

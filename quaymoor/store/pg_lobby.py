@@ -67,13 +67,14 @@ class Started:
     client_seeds: list[str]
     seat_seeds: list[str | None]
     seats: list[dict[str, Any]]
+    algorithm: str  #: that dealt it (migration 0008)
 
     def apply(self, db: Db) -> None:
         db.execute("INSERT INTO operators.table_seeds (table_id, seed, client_seeds,"
-                   " seat_seeds, seats) SELECT %s, %s, %s, %s, %s WHERE EXISTS"
+                   " seat_seeds, seats, algorithm) SELECT %s, %s, %s, %s, %s, %s WHERE EXISTS"
                    " (SELECT 1 FROM live_tables WHERE id = %s) ON CONFLICT DO NOTHING",
                    (self.table_id, self.seed, Jsonb(self.client_seeds),
-                    Jsonb(self.seat_seeds), Jsonb(self.seats), self.table_id))
+                    Jsonb(self.seat_seeds), Jsonb(self.seats), self.algorithm, self.table_id))
 
 
 @attrs.frozen

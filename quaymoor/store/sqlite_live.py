@@ -85,6 +85,10 @@ CREATE TABLE IF NOT EXISTS live_hints (
     given    INTEGER NOT NULL,
     PRIMARY KEY (table_id, seat)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS live_algorithms (
+    table_id  TEXT PRIMARY KEY,
+    algorithm TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS live_accounts (
     table_id TEXT PRIMARY KEY,
     accounts TEXT NOT NULL
@@ -118,6 +122,8 @@ class Began:
                    " seat_seeds, seats) VALUES (?, ?, ?, ?, ?, ?)",
                    (g.table_id, g.players, g.seed, json.dumps(g.client_seeds),
                     json.dumps(g.seat_seeds), json.dumps(g.seats)))
+        db.execute("INSERT OR REPLACE INTO live_algorithms (table_id, algorithm) VALUES (?, ?)",
+                   (g.table_id, g.algorithm))
 
 
 @attrs.frozen
@@ -175,6 +181,7 @@ class Ended:
         db.executemany("DELETE FROM live_actions WHERE table_id = ?", ids)
         db.executemany("DELETE FROM live_hints WHERE table_id = ?", ids)
         db.executemany("DELETE FROM live_accounts WHERE table_id = ?", ids)
+        db.executemany("DELETE FROM live_algorithms WHERE table_id = ?", ids)
         db.executemany("DELETE FROM live_games WHERE table_id = ?", ids)
 
 
@@ -369,9 +376,12 @@ class LiveStore:
             seated = self._db.execute("SELECT accounts FROM live_accounts WHERE table_id = ?",
                                       (table_id,)).fetchone()
             who = None if seated is None else GameAccounts.from_json(json.loads(seated[0]))
+            dealt_by = self._db.execute("SELECT algorithm FROM live_algorithms WHERE"
+                                        " table_id = ?", (table_id,)).fetchone()
             out.append(LiveGame(str(table_id), int(players), str(seed), json.loads(client_seeds),
                                 json.loads(seat_seeds), json.loads(seats),
-                                actions_from_rows(actions), hints, who))
+                                actions_from_rows(actions), hints, who,
+                                "" if dealt_by is None else str(dealt_by[0])))
         return out
 
 

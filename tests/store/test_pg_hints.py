@@ -34,7 +34,7 @@ async def test_the_record_of_a_dead_processs_game_keeps_its_hints(database: str)
             dead.put(Opened(TABLE, dead.instance, 2,
                             {"id": TABLE, "state": "playing", "created": 1.0}))
             dead.put(Started(TABLE, seed_to_hex(game.seed), list(game.client_seeds),
-                             ["Ada's dice", None], SEATS))
+                             ["Ada's dice", None], SEATS, game.algorithm))
             dead.put(Acted(TABLE, 0, action_rows(game.history)))
             dead.put(Hinted(TABLE, [1, 0]))
             dead.put(Hinted(TABLE, [3, 0]))  # the later count replaces the earlier
@@ -47,6 +47,7 @@ async def test_the_record_of_a_dead_processs_game_keeps_its_hints(database: str)
             await survivor.flush()
             record = await survivor.record(TABLE)
             assert record is not None and record.actions == game.history
+            assert record.fingerprint == game.fingerprint  # in the format it was dealt in
             assert [s.hints for s in record.seats] == [3, 0]
             mine = await trio.to_thread.run_sync(survivor.ratings.profile, "reaped")
             assert mine is not None and [(g.game_id, g.seat, g.rated, g.place) for g in

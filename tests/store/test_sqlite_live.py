@@ -15,16 +15,24 @@ import subprocess
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 import trio
 
 from quaymoor.bots.prng import SplitMix64
-from quaymoor.rules.fairness import Deal, DealtSeat, seed_commitment, seed_to_hex
+from quaymoor.rules.fairness import (
+    ALGORITHM,
+    ALGORITHM_2,
+    Deal,
+    DealtSeat,
+    seed_commitment,
+    seed_to_hex,
+)
 from quaymoor.rules.game import Game
 from quaymoor.rules.record import SeatInfo
 from quaymoor.rules.verify import verify_record
 from quaymoor.store.archive import Archive, ArchiveError
-from quaymoor.store.live_games import LiveGame
+from quaymoor.store.live_games import LiveGame, ended_record
 from quaymoor.store.ratings import GameAccounts, SeatAccount
 from quaymoor.store.sqlite_live import LiveStore, live_path
 from quaymoor.tools.selfplay import game_seed, play_random
@@ -41,14 +49,15 @@ DEAL = Deal(TABLE, (DealtSeat("Ada", False, COMMITMENT, "Ada's dice"),
 WHO = GameAccounts(True, (SeatAccount("u-ada"), SeatAccount(bot_level="easy")))
 
 
-def played(steps: int, *, legacy: bool = False) -> Game:
+def played(steps: int, *, legacy: bool = False, algorithm: str = ALGORITHM) -> Game:
     """The game after ``steps`` actions (each seat's first legal one); to its end when
     ``steps`` is -1 (random legal ones). ``legacy``: dealt as before record format 4
-    (``quaymoor-fair-1``, no commitments), as a process of then wrote it."""
+    (``quaymoor-fair-1``, no commitments), as a process of then wrote it; else dealt with
+    ``algorithm``."""
     if legacy:
         game = Game(2, game_seed(7, 1), ["Ada's dice"], events=True)
     else:
-        game = Game(2, game_seed(7, 1), events=True, deal=DEAL)
+        game = Game(2, game_seed(7, 1), events=True, deal=DEAL, algorithm=algorithm)
     if steps == -1:
         play_random(game, SplitMix64(3))
         return game
@@ -62,7 +71,8 @@ def began(game: Game) -> LiveGame:
     seats = SEATS if game.deal is not None else [
         {"name": s["name"], "bot": s["bot"]} for s in SEATS]  # a row from before format 4
     return LiveGame(TABLE, 2, seed_to_hex(game.seed), list(game.client_seeds),
-                    ["Ada's dice", None], seats, [])
+                    ["Ada's dice", None], seats, [],
+                    algorithm="" if game.deal is None else game.algorithm)
 
 
 def rows(archive: Path) -> tuple[int, int]:
@@ -82,22 +92,29 @@ def hints_kept(archive: Path, table: str = "live_hints") -> bool:
         db.close()
 
 
-def write_and_die(path: Path, steps: int, split: int, legacy: bool = False) -> None:
+#: How a killed game was dealt: the current algorithm, the one before it (a process of
+#: the version before an upgrade), or before record format 4.
+KINDS = {"format-5": (False, ALGORITHM), "format-4": (False, ALGORITHM_2),
+         "before-format-4": (True, ALGORITHM)}
+
+
+def write_and_die(path: Path, steps: int, split: int, kind: str = "format-5") -> None:
     """A process that plays ``played(steps)`` (its actions in two writes), then is killed
     (SIGKILL) once they are committed: its writers are never told, its lock is dropped by
     the kernel."""
     code = ("import sys, trio; from pathlib import Path; "
             "from tests.store.test_sqlite_live import _play_then_die; "
             "trio.run(_play_then_die, Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), "
-            "sys.argv[4] == 'legacy')")
+            "sys.argv[4])")
     done = subprocess.run([sys.executable, "-c", code, str(path), str(steps), str(split),
-                           "legacy" if legacy else "dealt"],
+                           kind],
                           cwd=ROOT, capture_output=True, text=True, timeout=30, check=False)
     assert done.returncode == -signal.SIGKILL, done.stderr
 
 
-async def _play_then_die(path: Path, steps: int, split: int, legacy: bool) -> None:
-    game = played(steps, legacy=legacy)
+async def _play_then_die(path: Path, steps: int, split: int, kind: str) -> None:
+    legacy, algorithm = KINDS[kind]
+    game = played(steps, legacy=legacy, algorithm=algorithm)
     async with trio.open_nursery() as nursery:
         archive = Archive(path)
         await nursery.start(archive.run)
@@ -117,13 +134,17 @@ async def _play_then_die(path: Path, steps: int, split: int, legacy: bool) -> No
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-@pytest.mark.parametrize("legacy", [False, True], ids=["format-5", "before-format-4"])
+@pytest.mark.parametrize("kind", list(KINDS))
 async def test_a_game_left_running_is_ended_once_at_the_next_start(
-    tmp_path: Path, legacy: bool
+    tmp_path: Path, kind: str
 ) -> None:
+    """Killed mid-game, ended by the next start: every action, the seeds, the hints, the
+    accounts; in the format it was dealt in, with the fingerprint its players were shown
+    (a game of the version before an upgrade too: ``quaymoor-fair-2``, format 4)."""
     path = tmp_path / "var" / "games.sqlite3"
-    game = played(9, legacy=legacy)
-    await trio.to_thread.run_sync(write_and_die, path, 9, 4, legacy)
+    legacy, algorithm = KINDS[kind]
+    game = played(9, legacy=legacy, algorithm=algorithm)
+    await trio.to_thread.run_sync(write_and_die, path, 9, 4, kind)
     assert rows(path) == (1, 9)
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
@@ -139,7 +160,8 @@ async def test_a_game_left_running_is_ended_once_at_the_next_start(
             assert record.actions == game.history  # every action, in order
             assert record.seed == seed_to_hex(game.seed)
             assert record.seat_seeds == ["Ada's dice", None]
-            assert record.format == (3 if legacy else 5)
+            assert record.format == {"format-5": 5, "format-4": 4, "before-format-4": 3}[kind]
+            assert record.fingerprint == game.fingerprint  # as its players were shown
             assert record.seats == [SeatInfo("Ada", False, None if legacy else COMMITMENT,
                                              hints=HINTS),
                                     SeatInfo("Bede (bot)", True)]
@@ -229,3 +251,14 @@ async def test_a_second_server_on_the_same_archive_is_refused(tmp_path: Path) ->
         nursery.cancel_scope.cancel()
     second = LiveStore.beside(Archive(path))
     assert second is not None
+
+
+def test_a_game_dealt_by_an_algorithm_this_process_does_not_know_is_not_written() -> None:
+    """A newer process's deal: no record (it would carry another fingerprint than the one
+    its players were shown); the rows stay for a process that knows it."""
+    game = played(5)
+    live = attrs.evolve(began(game), actions=game.history, algorithm="quaymoor-fair-9")
+    with pytest.raises(ValueError, match="quaymoor-fair-9"):
+        ended_record(live)
+    assert ended_record(attrs.evolve(live, algorithm=game.algorithm)).fingerprint == \
+        game.fingerprint
