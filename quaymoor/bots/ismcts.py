@@ -127,7 +127,7 @@ class Search:
     def __init__(self, view: SeatView, rng: SplitMix64, *, iterations: int,
                  deadline: float, clock: Callable[[], float], opponents: bool = False,
                  noise: int = 0, halving: bool = True, keep: Action | None = None,
-                 horizon: int = HORIZON_ROUNDS, widening: int = 0) -> None:
+                 widening: int = 0) -> None:
         assert view.seat is not None
         self.view = view
         self.me = view.seat
@@ -139,8 +139,6 @@ class Search:
         self.opponents = opponents
         self.noise = noise
         self.halving = halving
-        #: whole rounds after the current one an iteration plays before it is valued
-        self.horizon = horizon
         #: progressive widening below the root (0: off): a node with k children tried adds
         #: another only once visited ``widening * k**2`` times, so that its first visits
         #: follow the heuristic's best rather than averaging in every candidate's tries
@@ -214,7 +212,7 @@ class Search:
     def _iterate(self, s: GameState, first: Action | None) -> float:
         """One iteration on the determinization ``s``, from the root's child for ``first``
         when given (else chosen by UCB1); the searching seat's worth at its leaf."""
-        stop_round = s.round + self.horizon
+        stop_round = s.round + HORIZON_ROUNDS
         node = self.root
         path: list[Node] = []
         at_root = True
@@ -243,10 +241,10 @@ class Search:
                     child = node.children[first] = Node(first, seat)
                     expanded = True
                 candidates = [first]
-            if child is None and node is not self.root and self.widening:
-                tried = [a for a in candidates if a in node.children]
-                if tried and node.visits < self.widening * len(node.children) ** 2:
-                    candidates = tried  # progressive widening: no new candidate yet
+            if (child is None and node is not self.root and self.widening
+                    and node.visits < self.widening * len(node.children) ** 2):
+                # progressive widening: no new candidate yet (unless none tried is legal)
+                candidates = [a for a in candidates if a in node.children] or candidates
             for a in candidates:
                 if child is not None:
                     break

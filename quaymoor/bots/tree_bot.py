@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Final
 
 from quaymoor.bots.heuristic import HeuristicBot
-from quaymoor.bots.ismcts import HORIZON_ROUNDS, RootStats, Search
+from quaymoor.bots.ismcts import RootStats, Search
 from quaymoor.bots.prng import SplitMix64
 from quaymoor.rules.actions import Action
 from quaymoor.rules.explain import action_words
@@ -49,7 +49,7 @@ class TreeBot:
                  budget: float | None = None, iterations: int | None = None,
                  clock: Callable[[], float] = time.perf_counter,
                  opponents: bool | None = None, noise: int = 0, halving: bool = True,
-                 horizon: int = HORIZON_ROUNDS, widening: int | None = None) -> None:
+                 widening: int | None = None) -> None:
         if level not in ITERATIONS:
             raise ValueError(f"no tree bot of level {level!r}")
         self.name = level
@@ -60,7 +60,6 @@ class TreeBot:
         self.opponents = OPPONENTS[level] if opponents is None else opponents
         self.noise = noise
         self.halving = halving
-        self.horizon = horizon
         self.widening = WIDENING[level] if widening is None else widening
         self.heuristic = HeuristicBot(takebacks=False)
         #: The last search's root statistics (None: the last decision was not searched).
@@ -88,8 +87,7 @@ class TreeBot:
         search = Search(view, rng, iterations=self.iterations,
                         deadline=self.clock() + budget, clock=self.clock,
                         opponents=self.opponents, noise=self.noise,
-                        halving=self.halving, horizon=self.horizon,
-                        widening=self.widening)
+                        halving=self.halving, widening=self.widening)
         self.last = search.run()
         return self.last
 
