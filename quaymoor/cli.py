@@ -39,6 +39,13 @@ def _positive(text: str) -> int:
     return n
 
 
+def _index(text: str) -> int:
+    n = int(text)
+    if n < 0:
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return n
+
+
 def _lease_seconds(text: str) -> float:
     try:
         seconds = float(text)
@@ -353,7 +360,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         return 0
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
-        run(args.players, args.games, bots, seed=args.seed, budget=args.budget,
+        run(args.players, args.games, bots, seed=args.seed, first=args.first,
+            budget=args.budget,
             iterations=args.iterations,
             record_dir=args.record, jobs=args.jobs, json_line=args.json)
     except ValueError as exc:
@@ -568,6 +576,9 @@ def build_parser() -> argparse.ArgumentParser:
     tp.add_argument("--bots", default="hard,normal,normal,normal",
                     help="one per seat, comma-separated: random, easy, normal, hard, expert")
     tp.add_argument("--seed", type=int, default=0, help="base seed of the run (an integer)")
+    tp.add_argument("--first", type=_index, default=0, metavar="K",
+                    help="play games K to K+G-1 of the run (a long run in parts; game i is "
+                         "the same game in every part)")
     tp.add_argument("--budget", type=float, default=None,
                     help="the hard and expert bots' time cap in seconds per decision (1)")
     tp.add_argument("--iterations", type=_positive, default=None,

@@ -13,6 +13,9 @@ last line is one JSON object:
 ``{"players": N, "games": G, "bots": [{"name", "games", "wins", "win_rate", "ci95",
 "mean_score", "mean_decision_ms"}, ...]}``. ``--record DIR`` writes each game's record
 (``quaymoor verify`` accepts them). ``--jobs`` plays games in that many processes.
+``--first K`` plays games ``K`` to ``K + G - 1`` of the run: a game depends only on the seed,
+its index and the bots (the hard and expert bots stop on their iterations when ``--budget``
+is large), so a long run can be played in parts and the parts' games are the same ones.
 """
 
 from __future__ import annotations
@@ -168,6 +171,7 @@ def run(
     bots: Sequence[str],
     *,
     seed: int = 0,
+    first: int = 0,
     budget: float | None = None,
     iterations: int | None = None,
     record_dir: Path | None = None,
@@ -175,7 +179,10 @@ def run(
     json_line: bool = False,
     out: TextIO = sys.stdout,
 ) -> dict[str, Any]:
-    """Play the tournament, print its table (and the JSON line) and return the summary."""
+    """Play the tournament's games ``first`` to ``first + games - 1``, print its table (and
+    the JSON line) and return the summary."""
+    if first < 0:
+        raise ValueError(f"the first game's index must be 0 or more, got {first}")
     if len(bots) != players:
         raise ValueError(f"{players} players need {players} bots, got {len(bots)}")
     for name in bots:
@@ -195,20 +202,22 @@ def run(
                   file=out, flush=True)
 
     if jobs <= 1:
-        for i in range(games):
+        for i in range(first, first + games):
             done(play_game(bots, seed, i, budget=budget, iterations=iterations,
                               record=keep))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(play_game, list(bots), seed, i, budget=budget,
-                                   iterations=iterations, record=keep) for i in range(games)]
+                                   iterations=iterations, record=keep)
+                       for i in range(first, first + games)]
             for f in futures:
                 done(f.result())
     results.sort(key=lambda r: r.index)
     summary = summarise(players, games, bots, results)
     unfinished = sum(1 for r in results if not r.finished)
     rounds = [r.rounds for r in results if r.finished]
-    print(f"{players} players, {games} games (seed {seed}), bots {','.join(bots)}"
+    part = f", games {first} to {first + games - 1}" if first else ""
+    print(f"{players} players, {games} games (seed {seed}{part}), bots {','.join(bots)}"
           + (f", {iterations} iterations a search" if iterations is not None else "")
           + (f", search cap {budget:g} s" if budget is not None else ""), file=out)
     print(f"finished {games - unfinished}, unfinished {unfinished} (cap {ROUND_CAP} rounds); "

@@ -55,6 +55,21 @@ def test_json_line_and_records(tmp_path: Path) -> None:
         assert verdict.ok, verdict.message
 
 
+def test_a_run_played_in_parts_has_the_same_games(tmp_path: Path) -> None:
+    whole, part = tmp_path / "whole", tmp_path / "part"
+    bots = ["normal", "easy", "random"]
+    run(3, 3, bots, seed=9, record_dir=whole, out=io.StringIO())
+    out = io.StringIO()
+    summary = run(3, 2, bots, seed=9, first=1, record_dir=part, out=out)
+    assert "games 1 to 2" in out.getvalue().splitlines()[0]
+    assert sorted(p.name for p in part.iterdir()) == ["game-9-1.json", "game-9-2.json"]
+    for name in ("game-9-1.json", "game-9-2.json"):
+        assert (part / name).read_text() == (whole / name).read_text()
+    assert sum(b["games"] for b in summary["bots"]) == 6  # two games of three seats
+    with pytest.raises(ValueError, match="first game"):
+        run(3, 1, bots, first=-1, out=io.StringIO())
+
+
 def test_bad_bot_lists_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         run(2, 1, ["normal", "genius"], out=io.StringIO())
