@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 
 from quaymoor.bots.prng import SplitMix64
+from quaymoor.rules import common, engine
+from quaymoor.rules.data import GOODS
 from quaymoor.rules.fairness import (
     ALGORITHM,
     ALGORITHM_2,
@@ -53,8 +55,7 @@ def _field(text: str) -> bytes:
 
 
 #: Each dealt algorithm's section of the doc's test vectors, up to the next one.
-_SECTIONS = {ALGORITHM: ("### `quaymoor-fair-3`\n\nFor the table",
-                         "### `quaymoor-fair-2`\n\nFor the table"),
+_SECTIONS = {ALGORITHM: ("### `quaymoor-fair-3`\n\nFor the table", "### The plot flow\n"),
              ALGORITHM_2: ("### `quaymoor-fair-2`\n\nFor the table",
                            "### `quaymoor-fair-1`\n\nWith no client seeds")}
 BOTH = pytest.mark.parametrize("algorithm", [ALGORITHM, ALGORITHM_2])
@@ -81,6 +82,48 @@ def _doc_value(label: str, algorithm: str = ALGORITHM_2) -> str:
 
 
 # ------------------------------------------------------------------ the doc's vectors
+
+
+def _plot_flow() -> dict[str, str]:
+    """The doc's plot-flow vectors, by label: ``label  value`` on one line, or a label alone
+    with its value on the more indented lines below (joined with spaces)."""
+    text = DOC[DOC.index("### The plot flow\n"):DOC.index("### `quaymoor-fair-2`\n\nFor the table")]
+    out: dict[str, str] = {}
+    label = None
+    for line in text.splitlines():
+        if line.startswith("     ") and label is not None:
+            out[label] = f"{out[label]} {line.strip()}".strip()
+        elif line.startswith("    "):
+            parts = re.split(r" {2,}", line.strip(), maxsplit=1)
+            assert parts[0] not in out, f"{parts[0]!r} twice in the plot flow"
+            label = parts[0] if len(parts) == 1 else None
+            out[parts[0]] = parts[1] if len(parts) == 2 else ""
+    return out
+
+
+def _goods(text: str) -> list[str]:
+    return [g.strip() for g in text.split(",")]
+
+
+def test_the_plot_flow_is_the_docs() -> None:
+    """The game's setup and first reshuffle for the doc's fair-3 deal at 3 players, from the
+    rules engine itself: who gets the starting plots, the turn-up, the stack, a reshuffle."""
+    flow = _plot_flow()
+    names = [g.name.lower() for g in GOODS]
+    s = engine.new_game(3, deal_key(SEED, DEAL))
+    assert flow["first Warden"] == str(s.warden)
+    dealt = [f"seat {seat} {names[g]}" for seat in
+             [(s.warden + i) % 3 for i in range(3)] for g in range(len(names))
+             if s.players[seat].plots[g]]
+    assert _goods(flow["starting plots"]) == dealt
+    assert _goods(flow["face up at the setup"]) == [names[g] for g in s.face_up]
+    label = "stack after the setup (43 plots, top first)"
+    assert _goods(flow[label]) == [names[g] for g in s.stack] and len(s.stack) == 43
+    s.stack, s.discard, s.reshuffles = [], [names.index(g) for g in _goods(flow["discard pile"])], 0
+    drawn = common.draw_plot(s)
+    assert s.reshuffles == 1 and not s.discard
+    assert _goods(flow["new stack (top first)"]) == [names[g] for g in [drawn, *s.stack]]
+    assert flow["plot drawn"] == names[drawn]
 
 
 @BOTH

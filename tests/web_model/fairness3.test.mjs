@@ -5,7 +5,9 @@
 // the page's code and the document cannot drift apart. Checked byte for byte: the
 // fingerprint message and fingerprint, the key message and key, the first Warden, the
 // plot stream and shuffle, the key with both seeds revealed, two bots alone; that a name
-// changes no fair-3 key (and every fair-2 one); and that no other algorithm deals a table.
+// changes no fair-3 key (and every fair-2 one); that no other algorithm deals a table; and
+// the plot flow's vectors ("The plot flow": the setup's stack and turn-up, a reshuffle) with
+// web/fairness_plots.js, the verify page's own plot code.
 // Run by tests/web_model/test_model_node.py.
 
 import { test } from "node:test";
@@ -15,6 +17,7 @@ import {
   ALGORITHM, ALGORITHM_2, DealError, DrawStream, bytesToHex, dealKey, dealKeyMessage, firstWarden,
   seedCommitment, shuffled, tableFingerprint, tableFingerprintMessage,
 } from "../../web/fairness.js";
+import { SETUPS, canonical, initialStack, reshuffleLabel } from "../../web/fairness_plots.js";
 
 const DOC = readFileSync(new URL("../../docs/fairness.md", import.meta.url), "utf8");
 const TABLE = "a1b2c3d4e5";
@@ -165,4 +168,22 @@ test("the two algorithms differ in the fingerprint and the key; no other deals a
     await assert.rejects(dealKey(SEED, deal(), bad), DealError, bad);
     assert.throws(() => dealKeyMessage(deal(), bad), DealError, bad);
   }
+});
+
+test("the plot flow's vectors of docs/fairness.md, with the verify page's plot code", async () => {
+  const [setup, reshuffle] = blocks(section(DOC, "### The plot flow"));
+  /** @param {string} text */
+  const goods = (text) => text.split(",").map((g) => g.trim());
+  const key = await dealKey(SEED, deal());
+  const warden = await firstWarden(key, 3);
+  assert.equal(String(warden), get(setup, "first Warden"));
+  assert.deepEqual(goods(get(setup, "starting plots")),
+    SETUPS[3].starting.map((g, i) => `seat ${(warden + i) % 3} ${g}`));
+  const stack = await initialStack(key, 3);
+  assert.equal(stack.length, 47);
+  assert.deepEqual(goods(get(setup, "face up at the setup")), stack.slice(0, SETUPS[3].faceUp));
+  assert.deepEqual(goods(get(setup, "stack after the setup (43 plots, top first)")), stack.slice(SETUPS[3].faceUp));
+  const fresh = await shuffled(key, reshuffleLabel(1), canonical(goods(get(reshuffle, "discard pile"))));
+  assert.deepEqual(goods(get(reshuffle, "new stack (top first)")), fresh);
+  assert.equal(get(reshuffle, "plot drawn"), fresh[0]);
 });
