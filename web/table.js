@@ -266,8 +266,9 @@ export class TableScreen {
     const m = this.model;
     if (m.pending || m.ended) return;
     if (!m.legalKeys().has(actKey(action))) { this.choiceGone(); return; }
-    if (this.send({ type: CLIENT_MESSAGES.ACT, action })) {
-      m.sent();
+    const id = m.nextActId();
+    if (this.send({ type: CLIENT_MESSAGES.ACT, action, id })) {
+      m.sent(id);
       this.notice = null;
       this.draw();
     } else {

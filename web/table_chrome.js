@@ -86,6 +86,7 @@ export class TableChrome {
     switch (m.type) {
       case SERVER_MESSAGES.WELCOME:
         model.keeper.reset(); // a new connection: its catch-up is a snapshot
+        model.reconnected();
         model.seat = m.seat;
         model.players = m.players;
         model.seats = m.seats;
@@ -120,6 +121,7 @@ export class TableChrome {
       case SERVER_MESSAGES.UPDATE: t.onUpdate(m); break;
       case SERVER_MESSAGES.GAME_ENDED: t.onEnded(m); break;
       case SERVER_MESSAGES.ERROR: this.onError(m); break;
+      case SERVER_MESSAGES.ACTED: if (model.acted(m.id) && model.view) t.draw(); break;
       case SERVER_MESSAGES.CHAT_LINE: t.chat.onLine(/** @type {import("./chat.js").ChatLine} */ (m)); break;
       case SERVER_MESSAGES.CHAT_RECENT: t.chat.onRecent(m.lines); break;
       case SERVER_MESSAGES.REMATCH_OFFER: this.rematchOffer = /** @type {RematchOffer} */ (m); t.draw(); break;
@@ -172,7 +174,7 @@ export class TableChrome {
       t.draw();
       return;
     }
-    t.model.refused();
+    t.model.refused(m.id);
     if (m.code === CODES.BAD_NAME && !t.token) { // our name, as a spectator: watch unnamed
       this.watchAs = null;
       return;

@@ -98,7 +98,12 @@ export class TableModel {
     /** @type {Record<string, any> | null} */ this.ended = null;
     /** @type {Record<string, any> | null} */ this.lobby = null;
     /** @type {Lifted | null} */ this.lifted = null;
+    /** an act of ours is on its way: no choices until its answer (`acted`, or an `error`) */
     this.pending = false;
+    /** the id of the last act sent (each act's `id`: 1, 2, ... on this page) */
+    this.actId = 0;
+    /** @type {number | null} the id of the act on its way, whose answer we wait for */
+    this.awaiting = null;
     this.doneAsked = false;
     /** @type {Set<number>} */ this.voted = new Set();
     /** @type {number[]} the seats that committed to a client seed and did not reveal it (game_started) */
@@ -135,7 +140,7 @@ export class TableModel {
     this.view = view;
     this.version = view.version;
     this.clocks = update.clocks || [];
-    this.pending = false;
+    if (this.awaiting === null) this.pending = false; // others' updates do not answer our act
     if (this.lifted && !this.legalKeys().has(actKey(this.lifted.action))) this.lifted = null;
     this.lastEvents = update.events || [];
     // A catch-up snapshot marks nothing: everything is new to the eye anyway.
@@ -156,6 +161,7 @@ export class TableModel {
     this.ended = m;
     this.changed = new Set();
     this.pending = false;
+    this.awaiting = null;
     this.lifted = null;
     this.doneAsked = false;
   }
@@ -219,17 +225,49 @@ export class TableModel {
     return key;
   }
 
-  /** A move went out: nothing more until the server answers. */
-  sent() {
+  /** The id for the next act (sent as the act's `id`; `sent` takes it when it went out). */
+  nextActId() { return this.actId + 1; }
+
+  /** A move went out with `id`: nothing more until the server answers it. @param {number} id */
+  sent(id) {
+    this.actId = id;
+    this.awaiting = id;
     this.pending = true;
     this.lifted = null;
     this.doneAsked = false;
   }
 
-  /** The server refused what we sent (an `error`): choices are open again. */
-  refused() {
+  /**
+   * The server applied our act `id` (`acted`, after the update that carries it): choices
+   * are open again. False for an answer to an act we no longer wait for.
+   * @param {unknown} id
+   */
+  acted(id) {
+    if (id === null || id !== this.awaiting) return false;
+    this.awaiting = null;
     this.pending = false;
+    return true;
+  }
+
+  /**
+   * The server refused something we sent (an `error`): with `id`, our act of that id, and
+   * its choices are open again; without, something else (a vote: the votes sent are
+   * forgotten, the seats show what stands).
+   * @param {unknown} [id]
+   */
+  refused(id) {
+    if (typeof id === "number") {
+      this.acted(id);
+      return;
+    }
     this.voted.clear();
+    if (this.awaiting === null) this.pending = false;
+  }
+
+  /** A new connection: an act still on its way has its answer in the catch-up's events. */
+  reconnected() {
+    this.awaiting = null;
+    this.pending = false;
   }
 
   /**

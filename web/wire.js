@@ -384,6 +384,7 @@ export const CLIENT_MESSAGES = Object.freeze({
  * The types of the messages the server sends. (Readonly<Record<string, string>>)
  */
 export const SERVER_MESSAGES = Object.freeze({
+  "ACTED": "acted",
   "CHAT_LINE": "chat_line",
   "CHAT_RECENT": "chat_recent",
   "ERROR": "error",

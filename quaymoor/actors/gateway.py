@@ -234,13 +234,14 @@ class Gateway:
             if not limit.allow():
                 await self._end(conn, Close.POLICY, "too many messages: slow down")
                 return
+            ack: int | None = None  # an act's id, for the error that refuses it
             try:
                 message = decode_client(frame)
                 to_table: (ActFrom | ResyncFrom | VoteFrom | ChatFrom | RematchFrom | PaceFrom
                            | ExplainFrom | HintFrom | None) = None
                 match message:
-                    case Act(action=action):
-                        to_table = ActFrom(conn, decode_action(action), received)
+                    case Act(action=action, id=ack):
+                        to_table = ActFrom(conn, decode_action(action), received, ack)
                     case Resync(since=since):
                         to_table = ResyncFrom(conn, since)
                     case VoteBot(seat=seat):
@@ -269,7 +270,7 @@ class Gateway:
                     raise ProtocolError(Code.ALREADY_ATTACHED, "hello was already sent @ $.type")
                 answer: ServerMessage = Pong()
             except ProtocolError as exc:
-                answer = Error(exc.code, exc.message)
+                answer = Error(exc.code, exc.message, ack)
             if not self._answer(conn, answer):
                 await self._end(conn, Close.TOO_SLOW, TOO_SLOW_REASON)
                 return

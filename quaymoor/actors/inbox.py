@@ -145,6 +145,7 @@ class ActFrom:
     connection: Connection
     action: Action
     received: float = 0.0  #: trio time the gateway read it (for the latency metric)
+    ack: int | None = None  #: the act's ``id``: given back in ``acted`` or the ``error``
 
 
 @attrs.frozen

@@ -82,15 +82,16 @@ class Room:
         if not self.fanout.send(conn, message):
             self._lost([conn])
 
-    def refuse(self, conn: Connection, code: Code, text: str) -> None:
-        """Tell ``conn`` alone why what it sent changed nothing."""
-        self.send(conn, Error(code, text))
+    def refuse(self, conn: Connection, code: Code, text: str, ack: int | None = None) -> None:
+        """Tell ``conn`` alone why what it sent changed nothing (``ack``: the refused act's
+        id, when it had one)."""
+        self.send(conn, Error(code, text, ack))
 
-    def spectator(self, conn: Connection, refusal: str) -> bool:
+    def spectator(self, conn: Connection, refusal: str, ack: int | None = None) -> bool:
         """``conn`` is a spectator's: refused with ``refusal``, what only players may do."""
         if conn.seat is not None:
             return False
-        self.refuse(conn, Code.SPECTATOR, refusal)
+        self.refuse(conn, Code.SPECTATOR, refusal, ack)
         return True
 
     def snapshot(self, conn: Connection, since: int | None) -> None:

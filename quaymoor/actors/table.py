@@ -43,6 +43,7 @@ from quaymoor.config import TableConfig
 from quaymoor.ops.metrics import Metrics
 from quaymoor.protocol.codes import Close, Code, rules_code
 from quaymoor.protocol.messages import (
+    Acted,
     EndOfGame,
     Error,
     GameStarted,
@@ -210,17 +211,19 @@ class Table:
             return False
         if isinstance(msg, inbox.Start):
             msg.reply.fail(TableError(Code.TABLE_PAUSED, pause.refusal))
-        elif isinstance(msg, inbox.ActFrom | inbox.VoteFrom):
+        elif isinstance(msg, inbox.ActFrom):
+            self.room.refuse(msg.connection, Code.TABLE_PAUSED, pause.refusal, msg.ack)
+        elif isinstance(msg, inbox.VoteFrom):
             self.room.refuse(msg.connection, Code.TABLE_PAUSED, pause.refusal)
         return True
 
     def _dispatch(self, msg: InboxMessage) -> None:
         match msg:
-            case inbox.ActFrom(connection=conn, action=action, received=received):
+            case inbox.ActFrom(connection=conn, action=action, received=received, ack=ack):
                 if received:
                     self.room.receipt = Receipt(received, self.metrics)
                 try:
-                    self._act(conn, action)
+                    self._act(conn, action, ack)
                 finally:
                     if self.room.receipt is not None:
                         self.room.receipt.release()
@@ -309,11 +312,11 @@ class Table:
         if again is not None:
             self.room.send(conn, hint_message(view.version, again))
 
-    def _playing(self, conn: Connection) -> bool:
+    def _playing(self, conn: Connection, ack: int | None = None) -> bool:
         """The game is being played; else ``conn`` is told it is not."""
         if self.game is not None and self.state is TableState.PLAYING:
             return True
-        self.room.refuse(conn, Code.NOT_PLAYING, "the game is not being played now")
+        self.room.refuse(conn, Code.NOT_PLAYING, "the game is not being played now", ack)
         return False
 
     # ------------------------------------------------------------ lobby
@@ -490,17 +493,22 @@ class Table:
 
     # ------------------------------------------------------------ play
 
-    def _act(self, conn: Connection, action: Action) -> None:
+    def _act(self, conn: Connection, action: Action, ack: int | None = None) -> None:
+        """A seat's action: refused to ``conn`` alone, or applied and broadcast; with an
+        ``ack`` (the act's id) the refusal carries it, or ``acted`` follows the update."""
         refusal = "spectators watch; they cannot act"
-        if not self._playing(conn) or self.room.spectator(conn, refusal):
+        if not self._playing(conn, ack) or self.room.spectator(conn, refusal, ack):
             return
         assert self.play is not None and conn.seat is not None
         try:
             change = self.play.act(conn.seat, action)
         except RulesError as exc:
-            self.room.refuse(conn, rules_code(exc), str(exc))
+            self.room.refuse(conn, rules_code(exc), str(exc), ack)
             return
+        version = self.play.game.version
         self._publish(change)
+        if ack is not None and self.room.attached(conn):
+            self.room.send(conn, Acted(ack, version))
 
     def _vote(self, conn: Connection, target: int) -> None:
         """A vote to hand ``target`` to a bot (``handover``): refused with an error to the

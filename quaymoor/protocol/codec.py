@@ -11,10 +11,19 @@ import json
 import math
 from typing import Any, Final, get_args
 
+from cattrs.gen import make_dict_unstructure_fn, override
 from cattrs.strategies import configure_tagged_union
 
 from quaymoor.protocol.codes import Code
-from quaymoor.protocol.messages import TAGS, ClientMessage, ServerMessage, WireEvent
+from quaymoor.protocol.messages import (
+    MAX_ACT_ID,
+    TAGS,
+    Act,
+    ClientMessage,
+    Error,
+    ServerMessage,
+    WireEvent,
+)
 from quaymoor.rules.actions import Action
 from quaymoor.rules.converter import (
     action_from_json,
@@ -31,6 +40,10 @@ def wire_tag(cl: type) -> str:
 
 
 _conv = make_rules_converter()
+# An error names an act's id only when it refuses an act that had one (before the unions:
+# they take each class's hook as it is when they are made).
+_conv.register_unstructure_hook(
+    Error, make_dict_unstructure_fn(Error, _conv, id=override(omit_if_default=True)))
 for _union in (WireEvent, ClientMessage, ServerMessage):  # events first: updates hold them
     configure_tagged_union(_union, _conv, tag_generator=wire_tag, tag_name="type")
 CLIENT_TAGS: Final = {wire_tag(cl): cl for cl in get_args(ClientMessage)}
@@ -136,6 +149,9 @@ def decode_client(text: str | bytes) -> ClientMessage:
         message: ClientMessage = _conv.structure(data, ClientMessage)  # type: ignore[arg-type]
     except Exception as exc:
         raise ProtocolError(Code.BAD_MESSAGE, describe_error(exc)) from None
+    if isinstance(message, Act) and message.id is not None and not 0 <= message.id <= MAX_ACT_ID:
+        raise ProtocolError(Code.BAD_MESSAGE,
+                            f"an act's id is an integer from 0 to {MAX_ACT_ID} @ $.id")
     return message
 
 

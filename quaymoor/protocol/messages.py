@@ -36,12 +36,19 @@ class Hello:
     name: str | None = None
 
 
+#: The largest ``act`` id: JavaScript's largest safe integer, so a browser's counter is exact.
+MAX_ACT_ID: Final = 2**53 - 1
+
+
 @attrs.frozen
 class Act:
     """Take an action for the attached seat. ``action`` is an action object, e.g.
-    ``{"type": "pick_role", "role": "miller"}``; it is decoded by the rules' codec."""
+    ``{"type": "pick_role", "role": "miller"}``; it is decoded by the rules' codec. ``id``
+    (optional, 0 to ``MAX_ACT_ID``): the client's own number for this act, given back to
+    this connection in ``acted`` when it is applied or in the ``error`` that refuses it."""
 
     action: dict[str, Any]
+    id: int | None = None
 
 
 @attrs.frozen
@@ -274,10 +281,21 @@ class EndOfGame:
 
 @attrs.frozen
 class Error:
-    """A refused message: a stable ``code``, and what was wrong and where."""
+    """A refused message: a stable ``code``, and what was wrong and where. ``id``: the
+    refused ``act``'s id, when it carried one (left out of the message otherwise)."""
 
     code: Code
     message: str
+    id: int | None = None
+
+
+@attrs.frozen
+class Acted:
+    """To the connection that sent it: its ``act`` with this ``id`` was applied, and the
+    game is at ``version`` (the ``update`` that carries the action came before this)."""
+
+    id: int
+    version: int
 
 
 @attrs.frozen
@@ -400,8 +418,8 @@ class HintGiven:
 
 
 ServerMessage = (Welcome | SeedsCommitted | GameStarted | Update | Lobby | EndOfGame | Error
-                 | Pong | ChatLine | ChatRecent | RematchOffer | RematchSeat | PaceSet | Watchers
-                 | Explanation | TablePaused | TableResumed | HintGiven)
+                 | Acted | Pong | ChatLine | ChatRecent | RematchOffer | RematchSeat | PaceSet
+                 | Watchers | Explanation | TablePaused | TableResumed | HintGiven)
 
 #: Wire tags that are not the class name in snake case.
 TAGS: Final[dict[type, str]] = {EndOfGame: "game_ended", PaceSet: "pace", SetPace: "pace",

@@ -13,6 +13,7 @@ from quaymoor.protocol.codec import CLIENT_TAGS, ProtocolError, decode_client, e
 from quaymoor.protocol.codes import Code
 from quaymoor.protocol.messages import (
     TAGS,
+    Acted,
     EndOfGame,
     Error,
     Hello,
@@ -38,6 +39,10 @@ def test_game_ended_is_byte_identical() -> None:
 def test_error_is_byte_identical() -> None:
     assert encode(Error(Code.BAD_JSON, "not valid JSON")) == (
         '{"code": "bad_json", "message": "not valid JSON", "type": "error"}')
+    # an act's id only when the refused act had one; 0 is an id like any other
+    assert encode(Error(Code.ILLEGAL_ACTION, "no", 0)) == (
+        '{"code": "illegal_action", "message": "no", "id": 0, "type": "error"}')
+    assert encode(Acted(12, 41)) == '{"id": 12, "version": 41, "type": "acted"}'
 
 
 def test_tags_are_snake_case_names_unless_overridden() -> None:
@@ -45,7 +50,7 @@ def test_tags_are_snake_case_names_unless_overridden() -> None:
                           SeatTimedOut: "timed_out", HintGiven: "hint"}
     tags = {wire_tag(cl) for cl in get_args(ServerMessage)}
     assert tags == {"welcome", "seeds_committed", "game_started", "update", "lobby",
-                    "game_ended", "error", "pong", "chat_line", "chat_recent",
+                    "game_ended", "error", "acted", "pong", "chat_line", "chat_recent",
                     "rematch_offer", "rematch_seat", "pace", "watchers", "explanation",
                     "table_paused", "table_resumed", "hint"}
     assert set(CLIENT_TAGS) == {"hello", "act", "ping", "resync", "vote_bot", "chat", "rematch",

@@ -1,6 +1,7 @@
 """Smoke test of the web client in a real browser: play a whole game against bots by
 pointer only (lit targets, lift then Pick / Build, the decision bar), check the revealed
-seed against the fingerprint, and save screenshots of the lobby, a mid-game table and the
+seed against the fingerprint and that every act the page sent was answered by its id, and
+save screenshots of the lobby, a mid-game table and the
 end screen at phone, tablet and desktop sizes under ``test-artifacts/screenshots/``.
 """
 
@@ -53,6 +54,12 @@ def test_play_a_whole_game_by_clicking(browser: Any, server_url: str) -> None:
         assert page.locator("#winners").is_visible()
         page.locator(".verify.ok").wait_for(timeout=5000)
         screenshots(page, "end")
+        # each act numbered 1, 2, ... and answered once, by its id: acted (or an error)
+        ids = [f.get("id") for f in watch.sent if f.get("type") == "act"]
+        assert len(ids) > 10 and ids == list(range(1, len(ids) + 1)), ids
+        answers = [f["id"] for f in watch.received
+                   if f["type"] == "acted" or (f["type"] == "error" and "id" in f)]
+        assert answers == ids, (answers, watch.of_type("error"))
     finally:
         context.close()
     assert not watch.problems, watch.problems

@@ -84,7 +84,7 @@ test("lifting: a second press on a role picks it, on a building puts it back; no
   assert.equal(m.lifted.type, "building");
   assert.equal(m.lift("building", "stall", build), "put-back");
   assert.equal(m.lifted, null);
-  m.sent();
+  m.sent(m.nextActId());
   assert.equal(m.lift("role", "miller", pick("miller")), "ignored");
   assert.equal(m.putBack(), null);
 });
@@ -105,15 +105,44 @@ test("a decision is fresh when it becomes ours or its phase moves on, not at eac
   assert.equal(m.doneAsked, false, "the Done question is put away at a new decision");
 });
 
-test("an error opens the choices again and forgets the votes sent", () => {
+test("an act waits for its own answer: acted or the error with its id, not others' updates", () => {
   const m = new TableModel(0);
   m.takeUpdate({ version: 1, since: 0, view: view(1, { legal: [pick("miller")] }), seats: [] });
-  m.sent();
-  m.voted.add(1);
+  assert.equal(m.nextActId(), 1);
+  m.sent(m.nextActId());
   assert.equal(m.pending, true);
+  assert.equal(m.nextActId(), 2, "each act its own id");
+  // another seat's move (a simultaneous phase) is no answer to ours
+  m.takeUpdate({ version: 2, since: 1, patch: [["/version", 2]] });
+  assert.equal(m.pending, true);
+  m.voted.add(1);
+  m.refused(); // an error without an id: a vote's, not our act's
+  assert.equal(m.pending, true);
+  assert.equal(m.voted.size, 0, "a refused vote is forgotten");
+  assert.equal(m.acted(7), false, "an answer to an act we do not wait for");
+  assert.equal(m.pending, true);
+  assert.equal(m.acted(1), true);
+  assert.equal(m.pending, false);
+  m.sent(m.nextActId());
+  m.refused(1); // a late answer to the first act
+  assert.equal(m.pending, true);
+  m.refused(2);
+  assert.equal(m.pending, false, "refused: the choices are open again");
+  m.sent(m.nextActId());
+  m.reconnected(); // a new connection: its catch-up shows whether the act was applied
+  assert.equal(m.pending, false);
+  assert.equal(m.acted(3), false);
+});
+
+test("with no act on its way, an error or an update opens the choices", () => {
+  const m = new TableModel(0);
+  m.takeUpdate({ version: 1, since: 0, view: view(1, { legal: [pick("miller")] }), seats: [] });
+  m.pending = true; // as a model that never numbered its act
   m.refused();
   assert.equal(m.pending, false);
-  assert.equal(m.voted.size, 0);
+  m.pending = true;
+  m.takeUpdate({ version: 2, since: 1, patch: [["/version", 2]] });
+  assert.equal(m.pending, false);
 });
 
 test("the end: no choices, nothing marked", () => {
