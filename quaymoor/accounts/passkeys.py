@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+from collections.abc import Sequence
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -37,6 +38,7 @@ from webauthn import (
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 from webauthn.helpers.structs import (
     AuthenticatorSelectionCriteria,
+    PublicKeyCredentialDescriptor,
     ResidentKeyRequirement,
     UserVerificationRequirement,
 )
@@ -101,11 +103,16 @@ def _refused(what: str, exc: BaseException) -> PasskeyRefused:
 
 
 def registration_options(rp: RelyingParty, user_handle: bytes, name: str,
-                         challenge: bytes | None = None) -> tuple[bytes, dict[str, Any]]:
-    """(challenge, the options for ``navigator.credentials.create`` as JSON)."""
+                         challenge: bytes | None = None,
+                         exclude: Sequence[str] = ()) -> tuple[bytes, dict[str, Any]]:
+    """(challenge, the options for ``navigator.credentials.create`` as JSON); ``exclude``:
+    the account's passkeys (base64url ids), which an authenticator holding one refuses to
+    make another beside."""
     options = generate_registration_options(
         rp_id=rp.id, rp_name=rp.name, user_name=name, user_id=user_handle,
         user_display_name=name, challenge=challenge, timeout=TIMEOUT_MS,
+        exclude_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(c))
+                             for c in exclude],
         authenticator_selection=AuthenticatorSelectionCriteria(
             resident_key=ResidentKeyRequirement.REQUIRED,
             user_verification=UserVerificationRequirement.PREFERRED))

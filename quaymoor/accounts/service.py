@@ -1,13 +1,14 @@
 """Accounts as the HTTP side uses them: registering with a passkey, signing in, sessions,
-signing out (here or everywhere) and deleting an account. Transport-free: refusals are
+signing out (here or everywhere), an account's passkeys (another added, one removed, listed)
+and deleting an account. Transport-free: refusals are
 ``AccountRefusal`` with a stable code; the store's blocking calls run in worker threads.
 
-A ceremony (a registration or a sign-in) is two requests: the options, whose challenge the
-server keeps for ``CEREMONY_SECONDS`` under a random ceremony id, and the answer, which
-takes that challenge away as it is verified, whether or not it verifies: each challenge
-is answered once, so a recorded answer cannot be replayed, and a failed attempt starts
-over. The store holds the challenge, so the two requests may reach different processes
-of a cluster.
+A ceremony (a registration, a sign-in or a passkey added) is two requests: the options,
+whose challenge the server keeps for ``CEREMONY_SECONDS`` under a random ceremony id, and
+the answer, which takes that challenge away as it is verified, whether or not it
+verifies: each challenge is answered once, so a recorded answer cannot be replayed, and a
+failed attempt starts over. The store holds the challenge, so the two requests may reach
+different processes of a cluster.
 
 A session is a random 256-bit token in a cookie; the store keeps its SHA-256 only, with
 the session's CSRF token (``GET /api/accounts/me`` gives it to the page; every request that
@@ -34,7 +35,7 @@ from quaymoor.accounts import passkeys
 from quaymoor.accounts.names import NameRefused, account_name
 from quaymoor.accounts.passkeys import PasskeyRefused, RelyingParty
 from quaymoor.protocol.codes import Code
-from quaymoor.store.accounts import AccountError, AccountStore, Ceremony, Session
+from quaymoor.store.accounts import AccountError, AccountStore, Ceremony, Passkey, Session
 
 #: Seconds a ceremony's challenge is kept (the browser's own timeout is 120 s).
 CEREMONY_SECONDS: Final = 180.0
@@ -47,6 +48,8 @@ _MAX_ID: Final = 64
 #: What a ceremony id may be (ours: ``secrets.token_urlsafe(16)``); anything else, a lone
 #: surrogate included, is refused before the store is asked.
 CEREMONY_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: What a passkey's id may be: base64url of at most ``passkeys.MAX_CREDENTIAL_ID`` bytes.
+PASSKEY_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,1364}")
 
 
 class AccountRefusal(Exception):
@@ -179,6 +182,61 @@ class Accounts:
                                  "moment elsewhere: try again @ $.credential")
         return await self._open(stored.account_id, stored.name)
 
+    # ---------------------------------------------------------------- an account's passkeys
+
+    async def passkey_options(self, session: Session) -> dict[str, Any]:
+        """The options for another passkey of the session's account: its user handle and
+        name, and its passkeys listed as excluded (an authenticator that holds one of them
+        says so instead of making a second)."""
+        held = await self.passkeys(session)
+        challenge, options = passkeys.registration_options(
+            self.rp, _unb64(session.account_id), session.name,
+            exclude=[p.id for p in held])
+        ceremony = Ceremony(secrets.token_urlsafe(16), "add_passkey", _b64(challenge),
+                            session.account_id, session.name, self.clock() + CEREMONY_SECONDS)
+        await self._keep(ceremony)
+        return {"ceremony": ceremony.id, "options": options}
+
+    async def add_passkey(self, session: Session, ceremony_id: object,
+                          credential: object) -> int:
+        """The answer's passkey added to the session's account; how many it holds now."""
+        ceremony = await self._take(ceremony_id, "add_passkey")
+        if ceremony.account_id != session.account_id:
+            raise AccountRefusal(Code.CEREMONY_GONE, "that ceremony was begun by another "
+                                 "account: ask for new options @ $.ceremony")
+        try:
+            new = passkeys.verify_registration(self.rp, credential,
+                                               _unb64(ceremony.challenge))
+        except PasskeyRefused as exc:
+            raise AccountRefusal(Code.PASSKEY_REFUSED, f"{exc} @ $.credential") from None
+        try:
+            held = await self._run(functools.partial(
+                self.store.add_credential, session.account_id,
+                credential_id=new.credential_id, public_key=new.public_key,
+                sign_count=new.sign_count, now=self.clock()))
+        except AccountError as exc:
+            raise _passkey_refusal(exc, "$.credential") from None
+        assert isinstance(held, int)
+        return held
+
+    async def passkeys(self, session: Session) -> list[Passkey]:
+        found = await self._run(self.store.passkeys, session.account_id)
+        assert isinstance(found, list)
+        return found
+
+    async def remove_passkey(self, session: Session, credential_id: object) -> int:
+        """One of the account's passkeys removed, never its last; how many are left."""
+        if not isinstance(credential_id, str) or not PASSKEY_ID.fullmatch(credential_id):
+            raise AccountRefusal(Code.BAD_REQUEST, "the passkey's id (base64url, as GET "
+                                 "/api/accounts/passkeys lists it) is needed @ $.id")
+        try:
+            left = await self._run(self.store.remove_credential, session.account_id,
+                                   credential_id)
+        except AccountError as exc:
+            raise _passkey_refusal(exc, "$.id") from None
+        assert isinstance(left, int)
+        return left
+
     async def _open(self, account_id: str, name: str) -> SignedIn:
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
         now = self.clock()
@@ -218,6 +276,18 @@ class Accounts:
             raise AccountRefusal(Code.BAD_REQUEST, "to delete the account, send its name "
                                  "exactly as shown @ $.name")
         await self._run(self.store.delete_account, session.account_id)
+
+
+#: The refusals of an account's passkeys, by the store's code.
+_PASSKEY_CODES: Final = {"passkey_taken": Code.PASSKEY_REFUSED,
+                         "too_many_passkeys": Code.TOO_MANY_PASSKEYS,
+                         "last_passkey": Code.LAST_PASSKEY,
+                         "unknown_passkey": Code.UNKNOWN_PASSKEY,
+                         "account_gone": Code.SIGNED_OUT}
+
+
+def _passkey_refusal(exc: AccountError, where: str) -> AccountRefusal:
+    return AccountRefusal(_PASSKEY_CODES[exc.code], f"{exc} @ {where}")
 
 
 def _b64(data: bytes) -> str:

@@ -11,6 +11,10 @@ Endpoints (every ``POST`` is JSON, same-origin, as every other ``POST`` of the A
 - ``GET /api/accounts/me``: ``{"signed_in": true}`` with the account (name, since,
   passkeys, sessions, its rating: ``{"rating", "interval", "games"}``) and the session's
   CSRF token, or ``{"signed_in": false}``.
+- ``GET /api/accounts/passkeys``: the account's passkeys (``id``, ``created``, ``used``);
+  ``POST /api/accounts/passkeys/options`` ``{}`` and ``POST /api/accounts/passkeys``
+  ``{"ceremony", "credential"}``: another passkey added (201); ``POST
+  /api/accounts/passkeys/remove`` ``{"id"}``: one removed, never the last.
 - ``POST /api/accounts/signout`` ``{}`` (this session), ``POST
   /api/accounts/signout-everywhere`` ``{}`` (every session of the account), ``POST
   /api/accounts/delete`` ``{"name"}`` (the account, its passkeys and sessions).
@@ -64,7 +68,12 @@ METHODS: dict[str, tuple[str, ...]] = {
     PREFIX + "signin/options": ("POST",), PREFIX + "signin": ("POST",),
     PREFIX + "me": READ_METHODS, PREFIX + "signout": ("POST",),
     PREFIX + "signout-everywhere": ("POST",), PREFIX + "delete": ("POST",),
+    PREFIX + "passkeys": ("POST", *READ_METHODS), PREFIX + "passkeys/options": ("POST",),
+    PREFIX + "passkeys/remove": ("POST",),
 }
+#: The paths that begin a ceremony (each address's bucket of them).
+BEGIN: tuple[str, ...] = (PREFIX + "register/options", PREFIX + "signin/options",
+                          PREFIX + "passkeys/options")
 
 
 @attrs.frozen
@@ -81,6 +90,16 @@ class Answer:
 @attrs.frozen
 class Empty:
     pass
+
+
+@attrs.frozen
+class PasskeyId:
+    id: Any = None
+
+
+#: The body of each signed-in ``POST`` (others: ``{}``).
+_BODIES: dict[str, type] = {PREFIX + "delete": NameBody, PREFIX + "passkeys": Answer,
+                            PREFIX + "passkeys/remove": PasskeyId}
 
 
 def session_token(request: HttpRequest) -> str | None:
@@ -148,8 +167,7 @@ class AccountsApi:
 
     async def _handle(self, request: HttpRequest) -> HttpResponse:
         path, accounts = request.path, self.accounts
-        if path in (PREFIX + "register/options", PREFIX + "signin/options") and not (
-                self._begun[request.client].allow()):
+        if path in BEGIN and not self._begun[request.client].allow():
             raise AccountRefusal(Code.TOO_MANY_CEREMONIES, "this address began too many "
                                  "sign-ins and registrations: try again in a minute")
         if path == PREFIX + "register/options":
@@ -182,11 +200,14 @@ class AccountsApi:
             return json_response({"signed_in": True, **account, **rating,
                                   "csrf": session.csrf})
         # the body first: a malformed request is refused as such, signed in or not
-        confirm = (self._body(request, NameBody).name if path == PREFIX + "delete"
-                   else self._body(request, Empty))
+        body: Any = None
+        if request.method == "POST":
+            body = self._body(request, _BODIES.get(path, Empty))
         if session is None:
             return error_response(Code.SIGNED_OUT, "you are not signed in (no session, or "
                                   "it ended): sign in with your passkey")
+        if path.startswith(PREFIX + "passkeys"):
+            return await self._passkeys(request, session, body)
         token = session_token(request)
         assert token is not None
         if path == PREFIX + "signout":
@@ -196,10 +217,26 @@ class AccountsApi:
             ended = await accounts.signout_everywhere(session)
             return json_response({"signed_out": ended}, headers=(self._cookie("", 0),))
         assert path == PREFIX + "delete"
-        await accounts.delete(session, confirm)
+        await accounts.delete(session, body.name)
         if self.deleted is not None:
             await self.deleted(session.account_id)
         return json_response({"deleted": session.name}, headers=(self._cookie("", 0),))
+
+    async def _passkeys(self, request: HttpRequest, session: Session, body: Any
+                        ) -> HttpResponse:
+        """The signed-in account's passkeys: listed, another added, one removed."""
+        path, accounts = request.path, self.accounts
+        if path == PREFIX + "passkeys/options":
+            return json_response(await accounts.passkey_options(session))
+        if path == PREFIX + "passkeys/remove":
+            left = await accounts.remove_passkey(session, body.id)
+            return json_response({"removed": body.id, "passkeys": left})
+        if request.method == "POST":
+            held = await accounts.add_passkey(session, body.ceremony, body.credential)
+            return json_response({"passkeys": held}, 201)
+        return json_response({"passkeys": [
+            {"id": p.id, "created": p.created_at, "used": p.used_at}
+            for p in await accounts.passkeys(session)]})
 
 
 __all__ = ["COOKIE", "CSRF_HEADER", "METHODS", "PREFIX", "AccountsApi", "session_token"]

@@ -212,6 +212,8 @@ ANSWER: Final = _obj(["ceremony", "credential"], {
     "ceremony": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"},
     "credential": {**ANY_OBJECT, "description": "the browser's PublicKeyCredential.toJSON()"}})
 SIGNED_IN: Final = _obj(["name", "csrf"], {"name": STRING, "csrf": STRING})
+PASSKEY_ID: Final = {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,1364}$",
+                     "description": "the passkey's credential id, base64url"}
 
 
 def _with_cookie(responses: dict[str, Any], *statuses: str) -> dict[str, Any]:
@@ -269,6 +271,37 @@ ACCOUNT_PATHS: Final[dict[str, dict[str, Any]]] = {
         "responses": _with_cookie({**_ok(_obj(["signed_out"], {
             "signed_out": {"type": "integer", "minimum": 0}})),
             **_refusals(Code.BAD_REQUEST, Code.SIGNED_OUT, *POST_GATE)}, "200")}},
+    "/api/accounts/passkeys": {
+        "get": {"operationId": "passkeys", "summary": "the account's passkeys, oldest first",
+                "responses": {**_ok(_obj(["passkeys"], {"passkeys": {
+                    "type": "array", "items": _obj(["id", "created", "used"], {
+                        "id": PASSKEY_ID, "created": {"type": "number"},
+                        "used": {"type": ["number", "null"], "description": "its last "
+                                 "sign-in, seconds since the epoch; null: never"}})}})),
+                    **_refusals(Code.SIGNED_OUT)}},
+        "post": {"operationId": "add_passkey",
+                 "summary": "the new passkey's answer: added to the signed-in account",
+                 "requestBody": _body(ANSWER),
+                 "responses": {**_ok(_obj(["passkeys"], {"passkeys": {
+                     "type": "integer", "minimum": 2, "description": "how many the account "
+                     "holds now"}}), 201, description="added"),
+                     **_refusals(Code.BAD_REQUEST, Code.SIGNED_OUT, Code.CEREMONY_GONE,
+                                 Code.PASSKEY_REFUSED, Code.TOO_MANY_PASSKEYS, *POST_GATE)}}},
+    "/api/accounts/passkeys/options": {"post": {
+        "operationId": "passkey_options",
+        "summary": "the options for another passkey of the signed-in account",
+        "requestBody": _body(_obj([], {})),
+        "responses": {**_ok(CEREMONY),
+                      **_refusals(Code.BAD_REQUEST, Code.SIGNED_OUT, Code.TOO_MANY_CEREMONIES,
+                                  *POST_GATE)}}},
+    "/api/accounts/passkeys/remove": {"post": {
+        "operationId": "remove_passkey",
+        "summary": "remove one of the account's passkeys (never its last)",
+        "requestBody": _body(_obj(["id"], {"id": PASSKEY_ID})),
+        "responses": {**_ok(_obj(["removed", "passkeys"], {
+            "removed": PASSKEY_ID, "passkeys": {"type": "integer", "minimum": 1}})),
+            **_refusals(Code.BAD_REQUEST, Code.SIGNED_OUT, Code.UNKNOWN_PASSKEY,
+                        Code.LAST_PASSKEY, *POST_GATE)}}},
     "/api/accounts/delete": {"post": {
         "operationId": "delete_account",
         "summary": "delete the account, its passkeys and sessions (its name, to confirm)",

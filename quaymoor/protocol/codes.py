@@ -87,6 +87,9 @@ class Code(StrEnum):
     NAME_TAKEN = "name_taken"
     PASSKEY_REFUSED = "passkey_refused"
     CEREMONY_GONE = "ceremony_gone"
+    TOO_MANY_PASSKEYS = "too_many_passkeys"
+    LAST_PASSKEY = "last_passkey"
+    UNKNOWN_PASSKEY = "unknown_passkey"
     SIGNED_OUT = "signed_out"
     CSRF = "csrf"
     TOO_MANY_CEREMONIES = "too_many_ceremonies"
@@ -127,6 +130,9 @@ HTTP_STATUS: Final[Mapping[Code, int]] = {
     Code.BAD_SEAT: 404,  #: over HTTP: ``?seat`` past the game's seats
     Code.NOT_FOUND: 404,
     Code.CEREMONY_GONE: 404,
+    Code.TOO_MANY_PASSKEYS: 409,
+    Code.LAST_PASSKEY: 409,
+    Code.UNKNOWN_PASSKEY: 404,
     Code.METHOD_NOT_ALLOWED: 405,
     Code.ALREADY_STARTED: 409,
     Code.ALREADY_COMMITTED: 409,
@@ -207,6 +213,9 @@ CODE_MEANINGS: Final[Mapping[Code, str]] = {
     Code.NAME_TAKEN: "that account name, or one that looks like it, is taken",
     Code.PASSKEY_REFUSED: "the passkey's answer does not verify",
     Code.CEREMONY_GONE: "that sign-in or registration is unknown, answered or expired",
+    Code.TOO_MANY_PASSKEYS: "the account holds as many passkeys as it may: remove one first",
+    Code.LAST_PASSKEY: "the account's only passkey cannot be removed",
+    Code.UNKNOWN_PASSKEY: "the account has no passkey of that id",
     Code.SIGNED_OUT: "this needs you signed in",
     Code.CSRF: "this request needs your session's X-CSRF-Token",
     Code.TOO_MANY_CEREMONIES: "too many sign-ins under way; try again in a minute",

@@ -16,9 +16,13 @@ account and its first passkey; an account's deletion).
 - ``sessions``: the SHA-256 of a session's cookie (the cookie itself is never stored: a
   copy of the database does not sign anyone in), its account, its CSRF token, when it
   expires.
-- ``ceremonies``: a registration's or sign-in's challenge, taken (deleted) by the one
-  request that completes it, so an answer cannot be replayed; expired ones are swept
-  when a new one is added.
+- ``ceremonies``: a registration's, sign-in's or added passkey's challenge, taken
+  (deleted) by the one request that completes it, so an answer cannot be replayed; expired
+  ones are swept when a new one is added.
+
+An account holds 1 to ``MAX_PASSKEYS`` passkeys: one is added by a signed-in person
+(``add_credential``) and removed while another stays (``remove_credential``); both lock the
+account's row first, so two removals at once on two processes cannot leave it none.
 """
 
 from __future__ import annotations
@@ -66,6 +70,9 @@ CREATE TABLE IF NOT EXISTS ceremonies (
 );
 """
 
+#: The most passkeys one account may hold (a phone, a laptop, a security key or two...).
+MAX_PASSKEYS: Final = 10
+
 #: A statement runner: ``run(sql, params) -> rows`` (``?`` placeholders).
 Run = Callable[[str, tuple[Any, ...]], list[Any]]
 
@@ -80,10 +87,10 @@ class Transact(Protocol):
 @attrs.frozen
 class Ceremony:
     id: str
-    kind: str  #: "register" or "signin"
+    kind: str  #: "register", "signin" or "add_passkey"
     challenge: str  #: base64url
-    account_id: str | None  #: a registration's new user handle
-    name: str | None  #: a registration's name
+    account_id: str | None  #: a registration's new user handle; the account adding a passkey
+    name: str | None  #: a registration's name; the account's, adding a passkey
     expires_at: float
 
 
@@ -94,6 +101,15 @@ class Credential:
     public_key: str  #: base64url of the COSE key
     sign_count: int
     name: str  #: its account's
+
+
+@attrs.frozen
+class Passkey:
+    """One of an account's passkeys, as its owner may see it."""
+
+    id: str  #: the credential's id (base64url)
+    created_at: float
+    used_at: float | None  #: its last sign-in (None: never)
 
 
 @attrs.frozen
@@ -116,7 +132,8 @@ class Account:
 
 class AccountError(Exception):
     """A write that cannot be made: ``code`` says which (``name_taken``,
-    ``passkey_taken``)."""
+    ``passkey_taken``, ``too_many_passkeys``, ``last_passkey``, ``unknown_passkey``,
+    ``account_gone``)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -202,6 +219,59 @@ class AccountStore:
             "WHERE id = ? AND sign_count = ? RETURNING id",
             (new_count, now, credential_id, old_count)))
 
+    def _lock_account(self, run: Run, account_id: str) -> None:
+        """Lock the account's row for the transaction (PostgreSQL: a write takes the row
+        lock, and what runs after it in this transaction sees what the other committed;
+        SQLite runs one transaction at a time); ``account_gone`` when it is not there."""
+        if not run("UPDATE accounts SET created_at = created_at WHERE id = ? RETURNING id",
+                   (account_id,)):
+            raise AccountError("account_gone", "this account was deleted")
+
+    def add_credential(self, account_id: str, *, credential_id: str, public_key: str,
+                       sign_count: int, now: float) -> int:
+        """Another passkey for the account; how many it has now. ``AccountError`` when
+        the account is gone, holds ``MAX_PASSKEYS`` already, or the passkey is taken."""
+        def work(run: Run) -> int:
+            self._lock_account(run, account_id)
+            held = int(run("SELECT COUNT(*) FROM credentials WHERE account_id = ?",
+                           (account_id,))[0][0])
+            if held >= MAX_PASSKEYS:
+                raise AccountError("too_many_passkeys", f"an account holds at most "
+                                   f"{MAX_PASSKEYS} passkeys: remove one first")
+            if not run("INSERT INTO credentials (id, account_id, public_key, sign_count, "
+                       "created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+                       (credential_id, account_id, public_key, sign_count, now)):
+                raise AccountError("passkey_taken", "this passkey is registered already")
+            return held + 1
+        return self._transact(work)
+
+    def passkeys(self, account_id: str) -> list[Passkey]:
+        """The account's passkeys, oldest first."""
+        rows = self._one("SELECT id, created_at, used_at FROM credentials WHERE account_id = ? "
+                         "ORDER BY created_at, id", (account_id,))
+        return [Passkey(str(cid), float(created), None if used is None else float(used))
+                for cid, created, used in rows]
+
+    def remove_credential(self, account_id: str, credential_id: str) -> int:
+        """One of the account's passkeys removed; how many it has left. ``AccountError``
+        when it is not one of the account's, or is its last (an account with no passkey
+        could never be signed in to again)."""
+        def work(run: Run) -> int:
+            self._lock_account(run, account_id)
+            held = int(run("SELECT COUNT(*) FROM credentials WHERE account_id = ?",
+                           (account_id,))[0][0])
+            mine = run("SELECT 1 FROM credentials WHERE id = ? AND account_id = ?",
+                       (credential_id, account_id))
+            if not mine:
+                raise AccountError("unknown_passkey", "this account has no such passkey")
+            if held <= 1:
+                raise AccountError("last_passkey", "this is the account's only passkey: add "
+                                   "another before removing it, or delete the account")
+            run("DELETE FROM credentials WHERE id = ? AND account_id = ?",
+                (credential_id, account_id))
+            return held - 1
+        return self._transact(work)
+
     def account(self, account_id: str) -> Account | None:
         def work(run: Run) -> Account | None:
             rows = run("SELECT id, name, created_at FROM accounts WHERE id = ?", (account_id,))
@@ -283,5 +353,5 @@ def sqlite_transact(db: sqlite3.Connection, lock: threading.Lock,
     return transact
 
 
-__all__ = ["SCHEMA", "Account", "AccountError", "AccountStore", "Ceremony", "Credential",
-           "Session", "Transact", "sqlite_transact"]
+__all__ = ["MAX_PASSKEYS", "SCHEMA", "Account", "AccountError", "AccountStore", "Ceremony",
+           "Credential", "Passkey", "Session", "Transact", "sqlite_transact"]
