@@ -1,6 +1,7 @@
 // @ts-check
 // The account page (/account): create an account with a passkey, sign in with one, see
-// the account, sign out here or everywhere, delete it. What it says comes from
+// the account and its passkeys (add one on this device, remove one), sign out here or
+// everywhere, delete it. What it says comes from
 // account_model.js; the ceremonies' browser side is passkey.js; the session (and its
 // CSRF token, which api() sends) is session.js's. Every outcome is said in #status (a
 // polite live region); after a change of state the new part's heading takes the focus.
@@ -10,7 +11,7 @@ import { clearSession, loadSession, setSession } from "./session.js";
 import { createPasskey, getPasskey, passkeysAvailable } from "./passkey.js";
 import { say } from "./page_status.js";
 import {
-  DONE, accountFacts, checkName, deleteProblem, failure, hostProblem, partsShown,
+  DONE, accountFacts, checkName, deleteProblem, failure, hostProblem, partsShown, passkeyRows,
 } from "./account_model.js";
 
 /** @typedef {import("./account_model.js").Mode} Mode */
@@ -18,6 +19,7 @@ import {
 /** @typedef {import("./session.js").Account} Account */
 /** A ceremony's first answer: its id and the options for the browser. @typedef {{ceremony: string, options: any}} Ceremony */
 /** A sign-in's or registration's answer. @typedef {{name: string, csrf: string}} SignedIn */
+/** @typedef {import("./account_model.js").Passkey} Passkey */
 
 /**
  * An element of account.html by its id.
@@ -68,6 +70,56 @@ function fillAccount(a) {
   $("delete-says").textContent = facts.name;
 }
 
+/** Read the account's passkeys and list them, each with its Remove button. */
+async function listPasskeys() {
+  const got = /** @type {{passkeys: Passkey[]}} */ (await api("GET", "/api/accounts/passkeys"));
+  const list = $("keys");
+  list.textContent = "";
+  for (const row of passkeyRows(got.passkeys)) {
+    const item = document.createElement("li");
+    const what = document.createElement("span");
+    const label = document.createElement("strong");
+    label.textContent = row.label;
+    what.append(label, `, ${row.made}; ${row.used}`);
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "quiet";
+    remove.textContent = "Remove";
+    remove.dataset.key = row.id;
+    remove.setAttribute("aria-label", `Remove ${row.label}`);
+    if (!row.removable) { // not while busy only: setBusy leaves it so
+      remove.dataset.unavailable = "true";
+      remove.setAttribute("aria-disabled", "true");
+      remove.title = "The account's only passkey: add another first, or delete the account";
+    }
+    remove.addEventListener("click", () => {
+      if (row.removable) removePasskey(row.id, row.label);
+    });
+    item.append(what, remove);
+    list.append(item);
+  }
+}
+
+/** @param {string} id @param {string} label */
+function removePasskey(id, label) {
+  act("remove-passkey", `Removing ${label}…`, async () => {
+    const done = /** @type {{passkeys: number}} */ (await api("POST", "/api/accounts/passkeys/remove", { id }));
+    await refresh();
+    say(DONE.passkeyRemoved(label, done.passkeys), "ok");
+    $("keys-h").focus();
+  });
+}
+
+$("add-key").addEventListener("click", () => act("add-passkey", "Making a passkey on this device: follow your browser's steps…", async () => {
+  const made = /** @type {Ceremony} */ (await api("POST", "/api/accounts/passkeys/options", {}));
+  const credential = await createPasskey(made.options);
+  say("Checking the new passkey…");
+  const added = /** @type {{passkeys: number}} */ (await api("POST", "/api/accounts/passkeys",
+    { ceremony: made.ceremony, credential }));
+  await refresh();
+  say(DONE.passkeyAdded(added.passkeys), "ok");
+}));
+
 /**
  * Say what is wrong with what was typed in `input`, next to it (its own live region, which
  * the input names as its description), mark it and put the focus there; "" clears it.
@@ -85,7 +137,7 @@ function setBusy(on) {
   busy = on;
   for (const b of document.querySelectorAll("main button")) {
     if (on) b.setAttribute("aria-disabled", "true");
-    else b.removeAttribute("aria-disabled");
+    else if (!(b instanceof HTMLElement && b.dataset.unavailable)) b.removeAttribute("aria-disabled");
   }
 }
 
@@ -112,10 +164,17 @@ async function act(doing, waiting, work) {
   }
 }
 
-/** Ask the server who is signed in and show it. @param {boolean} [focus] */
+/** Ask the server who is signed in and show it (with the passkeys). @param {boolean} [focus] */
 async function refresh(focus = false) {
   account = await loadSession();
   show(account ? "signed-in" : "signed-out", focus);
+  if (account) {
+    try {
+      await listPasskeys();
+    } catch (e) {
+      say(failure(e, "passkeys").text, "error");
+    }
+  }
 }
 
 /** Signed in (a registration's or sign-in's answer): the account shown. @param {SignedIn} signed */

@@ -142,9 +142,12 @@ export function deleteProblem(typed, name) {
     : `To delete the account, type its name, ${name}, exactly as it is shown.`;
 }
 
-/** What was being done, for an error's first words. @typedef {"load" | "create" | "signin" | "signout" | "signout-everywhere" | "delete"} Doing */
+/** What was being done, for an error's first words. @typedef {"load" | "create" | "signin" | "signout" | "signout-everywhere" | "delete" | "add-passkey" | "remove-passkey" | "passkeys"} Doing */
 const DOING = {
   load: "Could not check whether you are signed in",
+  "add-passkey": "Could not add the passkey",
+  "remove-passkey": "Could not remove the passkey",
+  passkeys: "Could not list your passkeys",
   create: "Could not create the account",
   signin: "Could not sign in",
   signout: "Could not sign out",
@@ -154,12 +157,12 @@ const DOING = {
 
 /** What a passkey's DOMException means, by its name. @param {string} name @param {Doing} doing */
 function browserSays(name, doing) {
-  const making = doing === "create";
+  const making = doing === "create" || doing === "add-passkey";
   switch (name) {
     case "NotAllowedError":
       return making ? "no passkey was made: it was cancelled, or it took too long"
         : "no passkey was used: it was cancelled or took too long, or this device has no passkey for this site";
-    case "InvalidStateError": return "this device already has a passkey for this account";
+    case "InvalidStateError": return "this device already has a passkey for this account (one of those listed)";
     case "SecurityError": return "the browser refused passkeys on this address: open the site by its name (localhost on this computer)";
     case "AbortError": return "it was cancelled";
     case "NotSupportedError": return "this device cannot make a passkey of a kind the site takes";
@@ -210,8 +213,47 @@ export function failure(err, doing) {
   return says(message || name || "something went wrong");
 }
 
+/**
+ * One of the account's passkeys (GET /api/accounts/passkeys: `id`, `created`, `used` in
+ * seconds since the epoch, `used` null when it never signed in).
+ * @typedef {{id: string, created: number, used: number | null}} Passkey
+ */
+/**
+ * A row of the passkeys' list: what it says, and whether (and why not) it may be removed.
+ * @typedef {object} PasskeyRow
+ * @property {string} id
+ * @property {string} label "Passkey 2", in the order they were made
+ * @property {string} made "made 4 December 2026"
+ * @property {string} used "last used 6 December 2026", or "never used to sign in"
+ * @property {boolean} removable not the account's only passkey
+ */
+
+/**
+ * The account's passkeys as the page lists them, oldest first (numbered so); none may be
+ * removed when there is only one (the server refuses it: last_passkey).
+ * @param {readonly Passkey[]} keys
+ * @param {string} [locale] the dates' language (the browser's when none)
+ * @returns {PasskeyRow[]}
+ */
+export function passkeyRows(keys, locale) {
+  /** @param {number} s */
+  const day = (s) => new Date(s * 1000).toLocaleDateString(locale, { year: "numeric", month: "long", day: "numeric" });
+  return [...keys].sort((a, b) => a.created - b.created).map((k, i) => ({
+    id: k.id,
+    label: `Passkey ${i + 1}`,
+    made: `made ${day(k.created)}`,
+    used: k.used === null ? "never used to sign in" : `last used ${day(k.used)}`,
+    removable: keys.length > 1,
+  }));
+}
+
 /** The sentences for what went well. */
 export const DONE = {
+  /** @param {number} n how many the account holds now */
+  passkeyAdded: (n) => `Passkey added: this device can sign in to the account now (${counted(n, "passkey")} in all).`,
+  /** @param {string} label @param {number} n how many are left */
+  passkeyRemoved: (label, n) => `${label} is removed: it signs nobody in any more (${counted(n, "passkey")} left). `
+    + "The device may still list it: you can remove it in the device's passkey settings.",
   /** @param {string} name */
   created: (name) => `Welcome, ${name}: your account is made, with this device's passkey, and you are signed in.`,
   /** @param {string} name */

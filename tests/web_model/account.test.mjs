@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   DONE, NAME_MAX, NAME_MIN, accountFacts, checkName, counted, deleteProblem, failure,
-  hostProblem, isIpHost, localhostUrl, partsShown, playerMessage,
+  hostProblem, isIpHost, localhostUrl, partsShown, passkeyRows, playerMessage,
 } from "../../web/account_model.js";
 import {
   base64urlToBytes, bytesToBase64url, creationOptionsFromJSON, credentialToJSON,
@@ -274,4 +274,31 @@ test("what went well", () => {
   assert.equal(DONE.signedIn("Ada"), "Signed in as Ada.");
   assert.equal(DONE.signedOutEverywhere(2), "Signed out everywhere: 2 sessions ended.");
   assert.match(DONE.deleted("Bede"), /^The account Bede is deleted/);
+});
+
+test("the passkeys listed: oldest first, numbered, dates said, the only one not removable", () => {
+  const day = 1_795_996_800 + 43_200; // 2026-11-30, noon UTC
+  const rows = passkeyRows([
+    { id: "b", created: day + 86_400, used: null },
+    { id: "a", created: day, used: day + 2 * 86_400 },
+  ], "en-GB");
+  assert.deepEqual(rows.map((r) => [r.id, r.label, r.made, r.used, r.removable]), [
+    ["a", "Passkey 1", "made 30 November 2026", "last used 2 December 2026", true],
+    ["b", "Passkey 2", "made 1 December 2026", "never used to sign in", true],
+  ]);
+  const [only] = passkeyRows([{ id: "a", created: day, used: null }], "en-GB");
+  assert.equal(only.removable, false);
+  assert.deepEqual(passkeyRows([]), []);
+});
+
+test("what adding or removing a passkey says, done or failed", () => {
+  assert.equal(DONE.passkeyAdded(2), "Passkey added: this device can sign in to the account now (2 passkeys in all).");
+  assert.match(DONE.passkeyRemoved("Passkey 1", 1), /^Passkey 1 is removed: it signs nobody in any more \(1 passkey left\)\. /);
+  const excluded = Object.assign(new Error("x"), { name: "InvalidStateError" });
+  assert.equal(failure(excluded, "add-passkey").text,
+    "Could not add the passkey: this device already has a passkey for this account (one of those listed).");
+  const cancelled = Object.assign(new Error("x"), { name: "NotAllowedError" });
+  assert.match(failure(cancelled, "add-passkey").text, /^Could not add the passkey: no passkey was made/);
+  const last = { code: "last_passkey", message: "this is the account's only passkey: add another before removing it, or delete the account @ $.id" };
+  assert.deepEqual(failure(last, "remove-passkey"), { text: "Could not remove the passkey: this is the account's only passkey: add another before removing it, or delete the account.", field: "id" });
 });
