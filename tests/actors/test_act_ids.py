@@ -8,7 +8,9 @@ from typing import Any
 
 import trio
 
+from quaymoor.actors.supervisor import Supervisor
 from quaymoor.protocol.messages import MAX_ACT_ID
+from quaymoor.rules.game import Game
 from tests.actors.test_end_to_end import (
     LIMIT,
     Client,
@@ -32,14 +34,20 @@ async def answer(client: Client, frame: Any) -> tuple[list[dict[str, Any]], dict
             return client.frames[before:-1], got
 
 
+async def started(port: int, supervisor: Supervisor) -> tuple[str, list[str], Game]:
+    """A two-player table, Ada's and Bede's, started: its id, their tokens, its game."""
+    table = (await create_table(port, 2))["table"]
+    tokens = [await join(port, table, name) for name in ("Ada", "Bede")]
+    await start(port, table, tokens[0])
+    game = supervisor.tables[table].game
+    assert game is not None
+    return table, tokens, game
+
+
 async def test_an_act_id_comes_back_in_acted_or_in_the_error() -> None:
     with trio.fail_after(LIMIT):
         async with serving() as (port, supervisor):
-            table = (await create_table(port, 2))["table"]
-            tokens = [await join(port, table, name) for name in ("Ada", "Bede")]
-            await start(port, table, tokens[0])
-            game = supervisor.tables[table].game
-            assert game is not None
+            table, tokens, game = await started(port, supervisor)
             async with connect(port) as ada, connect(port) as bede, connect(port) as watcher:
                 clients = (ada, bede)
                 for client, token in ((ada, tokens[0]), (bede, tokens[1]), (watcher, None)):
@@ -92,11 +100,7 @@ async def test_an_act_id_comes_back_in_acted_or_in_the_error() -> None:
 async def test_without_an_id_an_applied_act_gets_no_acted() -> None:
     with trio.fail_after(LIMIT):
         async with serving() as (port, supervisor):
-            table = (await create_table(port, 2))["table"]
-            tokens = [await join(port, table, name) for name in ("Ada", "Bede")]
-            await start(port, table, tokens[0])
-            game = supervisor.tables[table].game
-            assert game is not None
+            table, tokens, game = await started(port, supervisor)
             async with connect(port) as ada, connect(port) as bede:
                 clients = (ada, bede)
                 for client, token in zip(clients, tokens, strict=True):
