@@ -270,7 +270,7 @@ class Gateway:
                     raise ProtocolError(Code.ALREADY_ATTACHED, "hello was already sent @ $.type")
                 answer: ServerMessage = Pong()
             except ProtocolError as exc:
-                answer = Error(exc.code, exc.message, ack)
+                answer = Error(exc.code, exc.message, exc.ack if ack is None else ack)
             if not self._answer(conn, answer):
                 await self._end(conn, Close.TOO_SLOW, TOO_SLOW_REASON)
                 return

@@ -50,12 +50,24 @@ CLIENT_TAGS: Final = {wire_tag(cl): cl for cl in get_args(ClientMessage)}
 
 
 class ProtocolError(Exception):
-    """A message that cannot be accepted. ``code`` is stable; the text says why."""
+    """A message that cannot be accepted. ``code`` is stable; the text says why. ``ack``:
+    the ``id`` of the ``act`` it refuses, when that message carried a valid one."""
 
-    def __init__(self, code: Code, message: str) -> None:
+    def __init__(self, code: Code, message: str, ack: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.ack = ack
+
+
+def act_id(data: dict[str, Any]) -> int | None:
+    """A frame's ``id`` when the frame is an ``act`` and the id is valid (an integer, not a
+    boolean, from 0 to ``MAX_ACT_ID``): the id its refusal names, however else it is
+    malformed."""
+    value = data.get("id")
+    if data.get("type") == "act" and type(value) is int and 0 <= value <= MAX_ACT_ID:
+        return value
+    return None
 
 
 def encode(message: ServerMessage) -> str:
@@ -148,7 +160,7 @@ def decode_client(text: str | bytes) -> ClientMessage:
     try:
         message: ClientMessage = _conv.structure(data, ClientMessage)  # type: ignore[arg-type]
     except Exception as exc:
-        raise ProtocolError(Code.BAD_MESSAGE, describe_error(exc)) from None
+        raise ProtocolError(Code.BAD_MESSAGE, describe_error(exc), act_id(data)) from None
     if isinstance(message, Act) and message.id is not None and not 0 <= message.id <= MAX_ACT_ID:
         raise ProtocolError(Code.BAD_MESSAGE,
                             f"an act's id is an integer from 0 to {MAX_ACT_ID} @ $.id")

@@ -69,6 +69,13 @@ async def test_an_act_id_comes_back_in_acted_or_in_the_error() -> None:
                 for client, action, ack, code in refusals:
                     _, error = await answer(client, {"type": "act", "action": action, "id": ack})
                     assert (error["code"], error["id"]) == (code, ack), error
+                # malformed as a message, not as an action: still the act's id
+                malformed: tuple[dict[str, Any], ...] = (
+                    {"type": "act", "action": "pass"}, {"type": "act", "action": None},
+                    {"type": "act"}, {"type": "act", "action": legal, "extra": 1})
+                for ack, frame in enumerate(malformed, start=20):
+                    _, error = await answer(mover, {**frame, "id": ack})
+                    assert (error["code"], error["id"]) == ("bad_message", ack), error
                 # an id that is not one: refused as the message's shape, so no id to name
                 for bad in (-1, MAX_ACT_ID + 1, "7", 1.5, True, [1]):
                     _, error = await answer(mover, {"type": "act", "action": legal, "id": bad})
@@ -108,7 +115,7 @@ async def test_without_an_id_an_applied_act_gets_no_acted() -> None:
                     await client.until("update")
                 mover = clients[ada.of_type("update")[-1]["view"]["deciding"][0]]
                 before = game.version
-                await mover.send({"type": "act",
+                await mover.send({"type": "act", "id": None,  # null: as no id
                                   "action": mover.of_type("update")[-1]["view"]["legal"][0]})
                 while (await mover.until("update"))["version"] <= before:
                     pass
