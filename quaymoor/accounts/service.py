@@ -35,12 +35,22 @@ from quaymoor.accounts import passkeys
 from quaymoor.accounts.names import NameRefused, account_name
 from quaymoor.accounts.passkeys import PasskeyRefused, RelyingParty
 from quaymoor.protocol.codes import Code
-from quaymoor.store.accounts import AccountError, AccountStore, Ceremony, Passkey, Session
+from quaymoor.store.accounts import (
+    MAX_PASSKEYS,
+    AccountError,
+    AccountStore,
+    Ceremony,
+    Passkey,
+    Session,
+)
 
 #: Seconds a ceremony's challenge is kept (the browser's own timeout is 120 s).
 CEREMONY_SECONDS: Final = 180.0
 #: Ceremonies under way at once, all addresses together; past it, new ones wait (429).
 MAX_CEREMONIES: Final = 10_000
+#: Seconds a ``too_many_ceremonies`` refusal says to wait when the server has
+#: ``MAX_CEREMONIES`` under way (they expire in ``CEREMONY_SECONDS``).
+SERVER_RETRY_AFTER: Final = 60
 #: Seconds a session lasts after sign-in.
 SESSION_SECONDS: Final = 30 * 24 * 3600.0
 #: The longest ceremony id or session token a request may name (ours are 22 and 43).
@@ -56,10 +66,17 @@ class AccountRefusal(Exception):
     """A request about accounts that cannot be done; ``code`` says which, the message
     what and where."""
 
-    def __init__(self, code: Code, message: str) -> None:
+    def __init__(self, code: Code, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        #: seconds to wait before asking again, for a refusal that says (429)
+        self.retry_after = retry_after
+
+
+def _at(message: str, where: str) -> str:
+    """``message`` ending with ``@ where``, unless it names its place already."""
+    return message if "@ $" in message else f"{message} @ {where}"
 
 
 @attrs.frozen
@@ -98,7 +115,8 @@ class Accounts:
         if under_way > MAX_CEREMONIES:
             await self._run(self.store.take_ceremony, ceremony.id, ceremony.kind, self.clock())
             raise AccountRefusal(Code.TOO_MANY_CEREMONIES,
-                                 "too many sign-ins are under way: try again in a minute")
+                                 "too many sign-ins are under way: try again in a minute",
+                                 retry_after=SERVER_RETRY_AFTER)
 
     async def _take(self, ceremony_id: object, kind: str) -> Ceremony:
         if not isinstance(ceremony_id, str) or not CEREMONY_ID.fullmatch(ceremony_id):
@@ -137,7 +155,7 @@ class Accounts:
             new = passkeys.verify_registration(self.rp, credential,
                                                _unb64(ceremony.challenge))
         except PasskeyRefused as exc:
-            raise AccountRefusal(Code.PASSKEY_REFUSED, f"{exc} @ $.credential") from None
+            raise AccountRefusal(Code.PASSKEY_REFUSED, _at(str(exc), "$.credential")) from None
         name = account_name(ceremony.name)
         try:
             await self._run(functools.partial(
@@ -175,7 +193,7 @@ class Accounts:
             count = passkeys.verify_signin(self.rp, credential, _unb64(ceremony.challenge),
                                            stored.public_key, stored.sign_count)
         except PasskeyRefused as exc:
-            raise AccountRefusal(Code.PASSKEY_REFUSED, f"{exc} @ $.credential") from None
+            raise AccountRefusal(Code.PASSKEY_REFUSED, _at(str(exc), "$.credential")) from None
         if not await self._run(self.store.credential_used, cred_id, stored.sign_count, count,
                                self.clock()):
             raise AccountRefusal(Code.PASSKEY_REFUSED, "this passkey signed in at the same "
@@ -187,8 +205,12 @@ class Accounts:
     async def passkey_options(self, session: Session) -> dict[str, Any]:
         """The options for another passkey of the session's account: its user handle and
         name, and its passkeys listed as excluded (an authenticator that holds one of them
-        says so instead of making a second)."""
+        says so instead of making a second). Refused at once when it holds
+        ``MAX_PASSKEYS`` (before the person is asked for a passkey that would be)."""
         held = await self.passkeys(session)
+        if len(held) >= MAX_PASSKEYS:
+            raise AccountRefusal(Code.TOO_MANY_PASSKEYS, f"an account holds at most "
+                                 f"{MAX_PASSKEYS} passkeys: remove one first")
         challenge, options = passkeys.registration_options(
             self.rp, _unb64(session.account_id), session.name,
             exclude=[p.id for p in held])
@@ -208,7 +230,7 @@ class Accounts:
             new = passkeys.verify_registration(self.rp, credential,
                                                _unb64(ceremony.challenge))
         except PasskeyRefused as exc:
-            raise AccountRefusal(Code.PASSKEY_REFUSED, f"{exc} @ $.credential") from None
+            raise AccountRefusal(Code.PASSKEY_REFUSED, _at(str(exc), "$.credential")) from None
         try:
             held = await self._run(functools.partial(
                 self.store.add_credential, session.account_id,

@@ -31,8 +31,9 @@ session carries no one's authority and needs none.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Final
 
 import attrs
 import trio
@@ -55,20 +56,20 @@ from quaymoor.store.ratings import RatingStore
 COOKIE = "quaymoor_session"
 CSRF_HEADER = "x-csrf-token"
 PREFIX = "/api/accounts/"
-#: Seconds a ``too_many_ceremonies`` refusal says to wait (ceremonies expire in 180 s).
-RETRY_AFTER = 60
 #: Ceremonies (registration or sign-in options) one client address may begin: a burst of
 #: this many, then one every 2 s; past it, 429 (so that one address cannot use up the
 #: server's ``MAX_CEREMONIES`` and keep everyone else from signing in).
 CEREMONY_BURST = 30
 CEREMONY_RATE = 0.5
+#: Seconds an address refused by its bucket waits for the next one (``Retry-After``).
+ADDRESS_RETRY_AFTER: Final = math.ceil(1 / CEREMONY_RATE)
 #: The methods of each path (the API's 405 and ``Allow``).
 METHODS: dict[str, tuple[str, ...]] = {
     PREFIX + "register/options": ("POST",), PREFIX + "register": ("POST",),
     PREFIX + "signin/options": ("POST",), PREFIX + "signin": ("POST",),
     PREFIX + "me": READ_METHODS, PREFIX + "signout": ("POST",),
     PREFIX + "signout-everywhere": ("POST",), PREFIX + "delete": ("POST",),
-    PREFIX + "passkeys": ("POST", *READ_METHODS), PREFIX + "passkeys/options": ("POST",),
+    PREFIX + "passkeys": (*READ_METHODS, "POST"), PREFIX + "passkeys/options": ("POST",),
     PREFIX + "passkeys/remove": ("POST",),
 }
 #: The paths that begin a ceremony (each address's bucket of them).
@@ -160,16 +161,18 @@ class AccountsApi:
             return await self._handle(request)
         except AccountRefusal as exc:
             refused = error_response(exc.code, exc.message)
-            if exc.code is Code.TOO_MANY_CEREMONIES:
+            if exc.retry_after is not None:
                 return HttpResponse(refused.status, refused.body, refused.content_type,
-                                    (("Retry-After", str(RETRY_AFTER)),))
+                                    (("Retry-After", str(exc.retry_after)),))
             return refused
 
     async def _handle(self, request: HttpRequest) -> HttpResponse:
         path, accounts = request.path, self.accounts
         if path in BEGIN and not self._begun[request.client].allow():
-            raise AccountRefusal(Code.TOO_MANY_CEREMONIES, "this address began too many "
-                                 "sign-ins and registrations: try again in a minute")
+            raise AccountRefusal(Code.TOO_MANY_CEREMONIES, "this address asked for too many "
+                                 "passkey options (to register, sign in or add one): try "
+                                 f"again in {ADDRESS_RETRY_AFTER} s",
+                                 retry_after=ADDRESS_RETRY_AFTER)
         if path == PREFIX + "register/options":
             return json_response(await accounts.register_options(
                 self._body(request, NameBody).name))

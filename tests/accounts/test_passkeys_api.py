@@ -131,12 +131,31 @@ async def test_a_ceremony_of_another_account_is_gone(api: HttpApi) -> None:
     assert code(wrong) == (404, "ceremony_gone")
 
 
+@pytest.mark.parametrize("credential", [None, "s", [], 7])
+async def test_a_credential_that_is_no_object_is_refused_naming_it_once(
+        api: HttpApi, credential: Any) -> None:
+    ada = Browser(api)
+    await ada.register("Ada")
+    _, made = await ada.call("POST", PASSKEYS + "/options", {})
+    refused = await ada.call("POST", PASSKEYS, {"ceremony": made["ceremony"],
+                                                "credential": credential})
+    assert code(refused) == (400, "passkey_refused")
+    assert refused[1]["error"]["message"].endswith("object (PublicKeyCredential.toJSON()) "
+                                                   "@ $.credential"), refused
+    _, made = await Browser(api).call("POST", "/api/accounts/register/options",
+                                      {"name": "Bob"})
+    refused = await ada.call("POST", "/api/accounts/register",
+                             {"ceremony": made["ceremony"], "credential": credential})
+    assert refused[1]["error"]["message"].count("@ $") == 1, refused
+
+
 async def test_an_account_holds_at_most_so_many_passkeys(api: HttpApi) -> None:
     ada = Browser(api)
     await ada.register("Ada")
     for held in range(2, MAX_PASSKEYS + 1):
         assert await add_passkey(ada, SoftAuthenticator()) == (201, {"passkeys": held})
-    refused = await add_passkey(ada, SoftAuthenticator())
+    # refused at the options: nobody is asked to make a passkey that would be refused
+    refused = await ada.call("POST", PASSKEYS + "/options", {})
     assert code(refused) == (409, "too_many_passkeys")
     assert len(await listed(ada)) == MAX_PASSKEYS
 
