@@ -267,7 +267,7 @@ export class TableScreen {
     if (m.pending || m.ended) return;
     if (!m.legalKeys().has(actKey(action))) { this.choiceGone(); return; }
     const id = m.nextActId();
-    if (this.send({ type: CLIENT_MESSAGES.ACT, action, id })) {
+    if (this.send(id === null ? { type: CLIENT_MESSAGES.ACT, action } : { type: CLIENT_MESSAGES.ACT, action, id })) {
       m.sent(id);
       this.notice = null;
       this.draw();

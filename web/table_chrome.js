@@ -87,6 +87,7 @@ export class TableChrome {
       case SERVER_MESSAGES.WELCOME:
         model.keeper.reset(); // a new connection: its catch-up is a snapshot
         model.reconnected();
+        model.actIds = m.act_ids === true;
         model.seat = m.seat;
         model.players = m.players;
         model.seats = m.seats;

@@ -102,6 +102,8 @@ export class TableModel {
     this.pending = false;
     /** the id of the last act sent (each act's `id`: 1, 2, ... on this page) */
     this.actId = 0;
+    /** the server answers acts' ids (welcome's `act_ids`; one before ids refuses them) */
+    this.actIds = false;
     /** @type {number | null} the id of the act on its way, whose answer we wait for */
     this.awaiting = null;
     this.doneAsked = false;
@@ -225,12 +227,15 @@ export class TableModel {
     return key;
   }
 
-  /** The id for the next act (sent as the act's `id`; `sent` takes it when it went out). */
-  nextActId() { return this.actId + 1; }
+  /**
+   * The id for the next act (sent as the act's `id`; `sent` takes it when it went out), or
+   * null when the server takes no ids (then the next update or error opens the choices).
+   */
+  nextActId() { return this.actIds ? this.actId + 1 : null; }
 
-  /** A move went out with `id`: nothing more until the server answers it. @param {number} id */
+  /** A move went out with `id`: nothing more until the server answers it. @param {number | null} id */
   sent(id) {
-    this.actId = id;
+    if (id !== null) this.actId = id;
     this.awaiting = id;
     this.pending = true;
     this.lifted = null;

@@ -175,6 +175,11 @@ class Welcome:
     #: A rated game (``quaymoor.ratings``): every person seated signed in, no hints; its
     #: result moves their ratings.
     rated: bool = False
+    #: This server takes an ``act``'s ``id`` and answers it (``acted``, or the ``error``
+    #: that names it). A server before ids refuses an act that has one (an extra field):
+    #: a client sends ids only where ``welcome`` says this (as during a rolling deploy,
+    #: when a page from a new process reaches an old process's table).
+    act_ids: bool = True
 
 
 @attrs.frozen

@@ -52,6 +52,7 @@ async def test_an_act_id_comes_back_in_acted_or_in_the_error() -> None:
                 clients = (ada, bede)
                 for client, token in ((ada, tokens[0]), (bede, tokens[1]), (watcher, None)):
                     await client.hello(table, token)
+                    assert (await client.until("welcome"))["act_ids"] is True
                     await client.until("update")
                 deciding = ada.of_type("update")[-1]["view"]["deciding"][0]
                 mover, waiting = clients[deciding], clients[1 - deciding]

@@ -107,6 +107,7 @@ test("a decision is fresh when it becomes ours or its phase moves on, not at eac
 
 test("an act waits for its own answer: acted or the error with its id, not others' updates", () => {
   const m = new TableModel(0);
+  m.actIds = true; // welcome's act_ids
   m.takeUpdate({ version: 1, since: 0, view: view(1, { legal: [pick("miller")] }), seats: [] });
   assert.equal(m.nextActId(), 1);
   m.sent(m.nextActId());
@@ -134,15 +135,19 @@ test("an act waits for its own answer: acted or the error with its id, not other
   assert.equal(m.acted(3), false);
 });
 
-test("with no act on its way, an error or an update opens the choices", () => {
+test("a server without act ids (an old process in a rolling deploy): acts go unnumbered", () => {
   const m = new TableModel(0);
   m.takeUpdate({ version: 1, since: 0, view: view(1, { legal: [pick("miller")] }), seats: [] });
-  m.pending = true; // as a model that never numbered its act
-  m.refused();
+  assert.equal(m.actIds, false, "until welcome says so");
+  assert.equal(m.nextActId(), null);
+  m.sent(m.nextActId());
+  assert.equal(m.pending, true);
+  m.refused(); // its error has no id: the choices open again
   assert.equal(m.pending, false);
-  m.pending = true;
-  m.takeUpdate({ version: 2, since: 1, patch: [["/version", 2]] });
+  m.sent(m.nextActId());
+  m.takeUpdate({ version: 2, since: 1, patch: [["/version", 2]] }); // so does an update
   assert.equal(m.pending, false);
+  assert.equal(m.actId, 0, "no id used");
 });
 
 test("the end: no choices, nothing marked", () => {
