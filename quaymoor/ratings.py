@@ -69,8 +69,9 @@ def places(scores: Sequence[tuple[int, int]], left: Sequence[bool]) -> list[int]
 
 
 #: The bots' ratings in rated games: fixed, never updated by a game (a bot's strength does
-#: not change with its results), from the ladder published in README.md ("How strong":
-#: ``quaymoor tournament --ladder --games 10 --ladder-players 2,3,4 --seed 400``), as
+#: not change with its results), from the ladder measured with the earlier expert
+#: (``quaymoor tournament --ladder --games 10 --ladder-players 2,3,4 --seed 400``; README.md,
+#: "How strong", says why the 40-game ladder has not replaced them), as
 #: OpenSkill keeps them (mu = rating / 60, sigma = half the 95% interval / 1.96 / 60).
 BOT_RATINGS: Final = {
     "random": Rating(49 / DISPLAY_SCALE, 718 / INTERVAL_Z / DISPLAY_SCALE),
