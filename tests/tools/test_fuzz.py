@@ -47,7 +47,8 @@ def test_routes_come_from_the_openapi_document() -> None:
     found = {r.name: r for r in routes(document())}
     assert set(found) == {"create_table", "play_now", "join", "commit", "start", "reveal",
                           "register_options", "register", "signin_options", "signin",
-                          "signout", "signout_everywhere", "delete_account"}
+                          "signout", "signout_everywhere", "delete_account",
+                          "passkey_options", "add_passkey", "remove_passkey"}
     assert found["reveal"].path == "/api/tables/{table}/reveal"
     assert {f.name for f in found["reveal"].fields} == {"token", "client_seed"}
     assert set(found["reveal"].fields[1].kinds) == {"string"}  # a string; null is refused
