@@ -50,6 +50,9 @@ from quaymoor.accounts.names import printable
 TIMEOUT_MS: Final = 120_000
 #: The longest credential id WebAuthn allows (bytes).
 MAX_CREDENTIAL_ID: Final = 1023
+#: A credential id as it is named (base64url, no padding) to the account's owner:
+#: 1 to ``MAX_CREDENTIAL_ID`` bytes, so 1 to 1364 characters.
+CREDENTIAL_ID_PATTERN: Final = rf"[A-Za-z0-9_-]{{1,{-(-MAX_CREDENTIAL_ID * 4 // 3)}}}"
 
 
 class PasskeyRefused(Exception):
@@ -194,7 +197,8 @@ def verify_signin(rp: RelyingParty, credential: dict[str, Any], challenge: bytes
     return int(verified.new_sign_count)
 
 
-__all__ = ["MAX_CREDENTIAL_ID", "TIMEOUT_MS", "NewPasskey", "PasskeyRefused", "RelyingParty",
+__all__ = ["CREDENTIAL_ID_PATTERN", "MAX_CREDENTIAL_ID", "TIMEOUT_MS", "NewPasskey",
+           "PasskeyRefused", "RelyingParty",
            "credential_id", "registration_options", "signin_options", "site_from_origin",
            "user_handle",
            "verify_registration", "verify_signin"]

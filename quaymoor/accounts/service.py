@@ -59,7 +59,7 @@ _MAX_ID: Final = 64
 #: surrogate included, is refused before the store is asked.
 CEREMONY_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: What a passkey's id may be: base64url of at most ``passkeys.MAX_CREDENTIAL_ID`` bytes.
-PASSKEY_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,1364}")
+PASSKEY_ID: Final = re.compile(passkeys.CREDENTIAL_ID_PATTERN)
 
 
 class AccountRefusal(Exception):

@@ -32,6 +32,7 @@ import unicodedata
 from functools import cache
 from typing import Any, Final
 
+from quaymoor.accounts.passkeys import CREDENTIAL_ID_PATTERN
 from quaymoor.actors.supervisor import BOT_LEVELS
 from quaymoor.http.query import MAX_VALUE
 from quaymoor.protocol.codes import HTTP_STATUS, Code
@@ -212,7 +213,7 @@ ANSWER: Final = _obj(["ceremony", "credential"], {
     "ceremony": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"},
     "credential": {**ANY_OBJECT, "description": "the browser's PublicKeyCredential.toJSON()"}})
 SIGNED_IN: Final = _obj(["name", "csrf"], {"name": STRING, "csrf": STRING})
-PASSKEY_ID: Final = {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,1364}$",
+PASSKEY_ID: Final = {"type": "string", "pattern": f"^{CREDENTIAL_ID_PATTERN}$",
                      "description": "the passkey's credential id, base64url"}
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from webauthn.helpers import bytes_to_base64url
 
 from quaymoor.http.api import HttpApi
 from quaymoor.store.accounts import MAX_PASSKEYS
@@ -50,14 +51,14 @@ async def test_a_second_device_gets_a_passkey_and_signs_in_with_it(api: HttpApi)
     assert (me["name"], me["passkeys"]) == ("Ada", 2)
     keys = await listed(phone)
     assert len(keys) == 2 and keys == await listed(laptop)
-    assert {k["id"] for k in keys} == {c.decode() if isinstance(c, bytes) else c for c in (
-        _b64(i) for keys_ in (laptop.keys, phone_keys) for i in keys_.credentials)}
+    assert {k["id"] for k in keys} == {bytes_to_base64url(i) for held in (laptop.keys, phone_keys)
+                                       for i in held.credentials}
     # the new passkey signs in alone, to the same account
     fresh = Browser(api, phone_keys)
     status, signed = await fresh.sign_in()
     assert (status, signed["name"]) == (200, "Ada")
     used = {k["id"]: k["used"] for k in await listed(fresh)}
-    assert used[_b64(next(iter(phone_keys.credentials)))] is not None
+    assert used[bytes_to_base64url(next(iter(phone_keys.credentials)))] is not None
 
 
 async def test_a_passkey_is_removed_but_never_the_last(api: HttpApi) -> None:
@@ -174,9 +175,3 @@ async def test_signed_out_or_without_the_token_nothing_changes(api: HttpApi) -> 
     # a malformed body is refused as such first, signed in or not
     assert code(await stranger.call("POST", PASSKEYS, {"ceremony": 1, "x": 2}))[0] == 400
     assert len(await listed(ada)) == 1
-
-
-def _b64(raw: bytes) -> str:
-    from webauthn.helpers import bytes_to_base64url
-
-    return bytes_to_base64url(raw)
